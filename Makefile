@@ -1,0 +1,48 @@
+# BesluitBron: `make run` starts everything, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# UPSTREAM=real points the proxy at the real platforms instead of the offline replicas.
+UPSTREAM ?= replica
+
+.PHONY: install system-deps run test lint site conformance bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Debian packages the tests use: a real redis-server and a real headless Chromium.
+system-deps:
+	@command -v redis-server >/dev/null && command -v chromium >/dev/null || { \
+	  echo "installing redis-server and chromium (Debian packages)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server chromium >/dev/null; }
+
+run: install
+	$(PY) -m proxy serve --host $(HOST) --port $(PORT) --site --watch $(if $(filter replica,$(UPSTREAM)),--replicas,)
+
+test: install system-deps
+	$(PY) -m ruff check proxy site_hooks tests bench
+	$(PY) -m pytest -q -p no:cacheprovider
+
+lint: install
+	$(PY) -m ruff check proxy site_hooks tests bench
+
+site: install
+	$(PY) -m mkdocs build --strict
+
+conformance: install
+	bash scripts/conformance-run.sh
+
+bench: install
+	$(PY) bench/bench_transport.py
+	$(PY) bench/bench_site.py
+
+clean:
+	rm -rf build site .pytest_cache

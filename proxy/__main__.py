@@ -1,0 +1,158 @@
+"""Command line: `python -m proxy validate|serve|replicas|registry ...`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+from pathlib import Path
+
+from aiohttp import web
+
+from proxy.errors import BesluitBronError
+
+DEFAULT_REGISTRY = Path("registry.json")
+SWITCHES = {
+    "enable": ("enabled", True),
+    "disable": ("enabled", False),
+    "show-in-footer": ("in_footer", True),
+    "hide-from-footer": ("in_footer", False),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m proxy", description="BesluitBron MCP proxy")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("validate", help="check a registry (schema, rules, implementations); exit 1 on errors")
+    p.add_argument("path", nargs="?", type=Path, default=DEFAULT_REGISTRY)
+
+    p = sub.add_parser("serve", help="serve every enabled connector over MCP (and the site with --site)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY)
+    p.add_argument("--watch", action="store_true", help="reload when the registry file changes (SIGHUP always does)")
+    p.add_argument("--replicas", action="store_true",
+                   help="start the offline platform replicas and point the proxy at them (default: real platforms)")
+    p.add_argument("--replica-port", type=int, default=8100)
+    p.add_argument("--site", action="store_true", help="build the documentation site and serve it at /")
+    p.add_argument("--redis", default=os.environ.get("BESLUITBRON_REDIS_URL"),
+                   help="share state through Redis (default: this process's memory)")
+
+    p = sub.add_parser("replicas", help="serve only the offline platform replicas")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8100)
+
+    p = sub.add_parser("registry", help="switch a connector in registry.json (validated first)")
+    p.add_argument("action", choices=sorted(SWITCHES))
+    p.add_argument("slug")
+    p.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY)
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        if args.command == "validate":
+            return _validate(args.path)
+        if args.command == "registry":
+            return _switch(args.registry, args.action, args.slug)
+        if args.command == "replicas":
+            asyncio.run(_serve_replicas(args.host, args.port))
+            return 0
+        asyncio.run(_serve(args))
+        return 0
+    except BesluitBronError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+
+
+def _validate(path: Path) -> int:
+    from proxy.catalog import build_catalog
+    from proxy.registry import load_registry
+
+    registry = load_registry(path)
+    catalog = build_catalog(registry)
+    print(f"{path}: valid; serving {', '.join(catalog.paths()) or 'nothing'}")
+    return 0
+
+
+def _switch(path: Path, action: str, slug: str) -> int:
+    from proxy.registry_edit import set_switch
+
+    field, value = SWITCHES[action]
+    text = path.read_text(encoding="utf-8")
+    new = set_switch(text, slug, field, value)  # raises RegistryError, naming the rule, before writing
+    if new == text:
+        print(f"{slug}: {field} is already {str(value).lower()}")
+        return 0
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(new, encoding="utf-8")
+    tmp.replace(path)  # atomic: a watching server never reads half a file
+    print(f"{slug}: {field} = {str(value).lower()}. A server started with --watch picks this up; "
+          "otherwise send it SIGHUP.")
+    return 0
+
+
+async def _serve_replicas(host: str, port: int) -> None:
+    from proxy.registry import load_registry
+    from proxy.replica import create_replicas_app
+
+    keys = list(load_registry(DEFAULT_REGISTRY).platforms)
+    runner = web.AppRunner(create_replicas_app(keys))
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    print(f"replicas of {', '.join(keys)} at http://{host}:{port}/<platform>/", flush=True)
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.Event().wait()
+    await runner.cleanup()
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    from proxy.app import Config, create_app
+    from proxy.registry import load_registry
+    from proxy.replica import create_replicas_app, replica_base_urls
+    from proxy.sitebuild import build_site
+
+    registry = load_registry(args.registry)
+    runners: list[web.AppRunner] = []
+    base_urls: dict[str, str] = {}
+    if args.replicas:
+        replicas = web.AppRunner(create_replicas_app(list(registry.platforms)))
+        await replicas.setup()
+        await web.TCPSite(replicas, args.host, args.replica_port).start()
+        runners.append(replicas)
+        base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()},
+                                      f"http://{args.host}:{args.replica_port}")
+    site_dir = site_root = None
+    if args.site:
+        site_root = Path("build/site-generations").resolve()
+        site_dir = await build_site(args.registry, site_root)
+    app = create_app(Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis, watch=args.watch,
+                            site_dir=site_dir, site_build_root=site_root))
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, args.host, args.port).start()
+    runners.append(runner)
+    base = f"http://{args.host}:{args.port}"
+    catalog = app[__import__("proxy.app", fromlist=["RUNTIME"]).RUNTIME].catalog
+    lines = [f"BesluitBron on {base}"]
+    if args.site:
+        lines.append(f"  site         {base}/  (English: {base}/en/)")
+    lines += [f"  health       {base}/health", f"  load status  {base}/status"]
+    lines += [f"  MCP          {base}{path}" for path in catalog.paths()]
+    if args.replicas:
+        lines.append(f"  replicas     http://{args.host}:{args.replica_port}/<platform>/ (offline sample data)")
+    print("\n".join(lines), flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        for r in reversed(runners):
+            await r.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

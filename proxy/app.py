@@ -1,0 +1,252 @@
+"""The aiohttp application: MCP endpoints per enabled connector, /health, /status and the site.
+
+`create_app(config)` is the one factory used by `python -m proxy serve`, the tests and the bench.
+Routes are fixed (`/{slug}/mcp` and friends); which slugs answer is looked up in the current
+catalogue on every request, so a reload changes addresses, tools and limits in one step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import mimetypes
+import secrets
+import shutil
+import signal
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aiohttp import web
+
+from proxy import __version__
+from proxy.loadstatus import run_measurements
+from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings
+from proxy.runtime import Runtime
+from proxy.sitebuild import SiteBuildError, build_site
+from proxy.state import MemoryStore, StateStore
+
+__all__ = ["RUNTIME", "Config", "create_app"]
+
+log = logging.getLogger(__name__)
+RUNTIME = web.AppKey("runtime", Runtime)
+CONFIG = web.AppKey("config", "Config")
+
+
+@dataclass(frozen=True)
+class Config:
+    """How to run one server process.
+
+    registry_path: the registry to serve (reloaded on SIGHUP, and on change with `watch`).
+    base_urls: platform key → base URL overrides (the replicas).
+    redis_url: share state through Redis instead of this process's memory.
+    site_dir: serve this built site at `/`; with `site_build_root`, reloads rebuild the site there.
+    measure_load: run the load-status measurement in the background.
+    """
+
+    registry_path: Path
+    base_urls: Mapping[str, str] = field(default_factory=dict)
+    redis_url: str | None = None
+    watch: bool = False
+    watch_interval: float = 1.0
+    site_dir: Path | None = None
+    site_build_root: Path | None = None
+    measure_load: bool = True
+    trace_secret: bytes = b""
+
+
+def create_app(config: Config) -> web.Application:
+    """Build the application; raises RegistryError/CatalogError if the registry cannot be served."""
+    store = _make_store(config.redis_url)
+    runtime = Runtime(store=store, base_urls=config.base_urls,
+                      trace_secret=config.trace_secret or secrets.token_bytes(32))
+    runtime.apply(runtime.prepare(config.registry_path), config.site_dir)
+    server = runtime.catalog.registry.server
+
+    app = web.Application(client_max_size=server.max_body_bytes)
+    app[RUNTIME] = runtime
+    app[CONFIG] = config
+    mcp = McpHttp(
+        resolve=runtime.endpoint,
+        identity=ServerIdentity(name=server.name, version=__version__, title=server.title.nl,
+                                instructions=server.tagline.en),
+        settings=TransportSettings(
+            allowed_hosts=server.allowed_hosts,
+            allowed_origins=(*server.allowed_origins, *server.cors_origins),
+            max_body_bytes=server.max_body_bytes,
+        ),
+        sessions=_Sessions(store),
+        trace_secret=runtime.trace_secret,
+    )
+    app.router.add_get("/health", health)
+    app.router.add_get("/status", status)
+    app.router.add_route("*", "/{slug}/mcp", mcp.handle)
+    app.router.add_get("/{tail:.*}", site)
+    app.cleanup_ctx.append(_background)
+    return app
+
+
+# --------------------------------------------------------------------------- handlers
+
+
+async def health(request: web.Request) -> web.Response:
+    """Liveness plus exactly the enabled connectors; nothing secret."""
+    catalog = request.app[RUNTIME].catalog
+    return web.json_response({
+        "status": "ok",
+        "server": catalog.registry.server.name,
+        "version": __version__,
+        "connectors": [
+            {"slug": c.slug, "title": c.connector.title.nl, "url": c.path} for c in catalog.connectors.values()
+        ],
+    })
+
+
+async def status(request: web.Request) -> web.Response:
+    """The Laadstatus of every served source, as JSON (the site's live Laadstatus page reads it)."""
+    runtime = request.app[RUNTIME]
+    registry = runtime.catalog.registry
+    sources = [await runtime.source_status(key) for key in runtime.served_platforms()]
+    return web.json_response({
+        "server": registry.server.name,
+        "version": __version__,
+        "stalled_after_days": registry.load_status.stalled_after_days,
+        "interval_minutes": registry.load_status.interval_minutes,
+        "sources": sources,
+    })
+
+
+async def site(request: web.Request) -> web.StreamResponse:
+    """Static files of the current site generation, with directory indexes and a per-language 404."""
+    site_dir = request.app[RUNTIME].snapshot.site_dir
+    if site_dir is None:
+        raise web.HTTPNotFound(text="no site is served here; see /health")
+    tail = request.match_info["tail"]
+    target = _resolve_static(site_dir, tail)
+    if target is None:
+        page = site_dir / ("en/404.html" if tail.startswith("en/") else "404.html")
+        if page.is_file():
+            return web.Response(status=404, body=page.read_bytes(), content_type="text/html", charset="utf-8")
+        raise web.HTTPNotFound()
+    if target.is_dir():
+        raise web.HTTPFound(f"/{tail.rstrip('/')}/")
+    ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+    return web.FileResponse(target, headers={"Content-Type": ctype})
+
+
+def _resolve_static(root: Path, tail: str) -> Path | None:
+    candidate = (root / tail).resolve()
+    if not candidate.is_relative_to(root.resolve()):
+        return None
+    if candidate.is_dir():
+        index = candidate / "index.html"
+        if not index.is_file():
+            return None
+        return index if tail == "" or tail.endswith("/") else candidate
+    return candidate if candidate.is_file() else None
+
+
+# --------------------------------------------------------------------------- background work
+
+
+async def _background(app: web.Application) -> AsyncIterator[None]:
+    """Load-status loop, registry watcher and SIGHUP; torn down in reverse."""
+    runtime, config = app[RUNTIME], app[CONFIG]
+    tasks: list[asyncio.Task[None]] = []
+    if config.measure_load:
+        tasks.append(asyncio.create_task(run_measurements(
+            runtime.served_platforms, runtime.store,
+            lambda: (runtime.catalog.registry.load_status.interval_minutes,
+                     runtime.catalog.registry.load_status.stalled_after_days),
+        )))
+    reloading = asyncio.Lock()
+
+    async def reload() -> None:
+        async with reloading:
+            await reload_registry(app)
+
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGHUP, lambda: tasks.append(asyncio.create_task(reload())))
+    if config.watch:
+        tasks.append(asyncio.create_task(_watch(config.registry_path, config.watch_interval, reload)))
+    yield
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.remove_signal_handler(signal.SIGHUP)
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    await runtime.close()
+
+
+async def reload_registry(app: web.Application) -> bool:
+    """Apply the registry file again: catalogue (and site) first built aside, then swapped in one step."""
+    runtime, config = app[RUNTIME], app[CONFIG]
+    catalog = runtime.try_reload(config.registry_path)
+    if catalog is None:
+        return False
+    new_site: Path | None = None
+    if config.site_build_root is not None:
+        try:
+            statuses = {"sources": [await runtime.source_status(k) for k in runtime.served_platforms()]}
+            new_site = await build_site(config.registry_path, config.site_build_root, status=statuses)
+        except SiteBuildError as exc:
+            log.error("registry reload refused: the site did not build, still serving the previous one:\n%s", exc)
+            return False
+    old_site = runtime.snapshot.site_dir
+    runtime.apply(catalog, new_site)
+    log.info("registry reloaded: %s", ", ".join(catalog.paths()))
+    if new_site is not None and old_site is not None and old_site.parent == config.site_build_root:
+        # Requests still reading the old files have them open already; give stragglers a moment.
+        asyncio.get_running_loop().call_later(30, shutil.rmtree, old_site, True)
+    return True
+
+
+async def _watch(path: Path, interval: float, reload: object) -> None:
+    """Poll the registry's modification time; a change triggers the same reload as SIGHUP."""
+    assert callable(reload)
+    last = _mtime(path)
+    while True:
+        await asyncio.sleep(interval)
+        current = _mtime(path)
+        if current != last:
+            last = current
+            await reload()
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime_ns / 1e9
+    except OSError:
+        return None
+
+
+# --------------------------------------------------------------------------- state
+
+
+def _make_store(redis_url: str | None) -> StateStore:
+    if not redis_url:
+        return MemoryStore()
+    from proxy.state_redis import RedisStore
+
+    return RedisStore(redis_url)
+
+
+class _Sessions:
+    """The transport's legacy-session bookkeeping, kept in the shared store."""
+
+    def __init__(self, store: StateStore, idle_seconds: float = 1800) -> None:
+        self._store = store
+        self._idle = idle_seconds
+
+    async def create(self, slug: str) -> str:
+        return await self._store.create_session(slug, self._idle)
+
+    async def touch(self, session_id: str, slug: str) -> bool:
+        return await self._store.touch_session(session_id, slug, self._idle)
+
+    async def delete(self, session_id: str, slug: str) -> bool:
+        return await self._store.delete_session(session_id, slug)

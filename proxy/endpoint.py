@@ -1,0 +1,107 @@
+"""One connector as the MCP transport sees it: list its tools, validate arguments, run a tool and
+shape its result (structuredContent + the same JSON as text), turning failures into `isError`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+import mcp_types
+
+from proxy import meta
+from proxy.catalog import CatalogConnector, CatalogTool
+from proxy.errors import ToolInputError, UpstreamError
+from proxy.mcp_http import UnknownToolError
+from proxy.toolkit import ToolCall
+
+if TYPE_CHECKING:
+    from proxy.runtime import Runtime
+
+__all__ = ["ConnectorEndpoint"]
+
+log = logging.getLogger(__name__)
+
+
+class ConnectorEndpoint:
+    """Serves one `CatalogConnector`; built once per catalogue, so its caches live as long as it."""
+
+    def __init__(self, connector: CatalogConnector, runtime: Runtime) -> None:
+        self.connector = connector
+        self.slug = connector.slug
+        self._runtime = runtime
+        self._tools = [t.to_mcp() for t in connector.tools]
+        self._validators = {
+            t.name: (jsonschema.Draft202012Validator(t.input_schema),
+                     jsonschema.Draft202012Validator(t.output_schema))
+            for t in connector.tools
+        }
+
+    def list_tools(self) -> list[mcp_types.Tool]:
+        return self._tools
+
+    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        tool = self.connector.tool(name)
+        return tool.input_schema if tool else None
+
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: str) -> mcp_types.CallToolResult:
+        tool = self.connector.tool(name)
+        if tool is None:
+            raise UnknownToolError(name)
+        in_validator, out_validator = self._validators[name]
+        problems = sorted(in_validator.iter_errors(dict(arguments)), key=lambda e: list(e.absolute_path))
+        if problems:
+            return _error(f"Invalid arguments for {name}: " + "; ".join(_describe(e) for e in problems[:5]))
+        try:
+            data = await self._run(tool, arguments, caller)
+        except ToolInputError as exc:
+            return _error(f"{name}: {exc}")
+        except UpstreamError as exc:
+            return _error(f"{name}: {exc}. Check platform_status and list_platform_calls for details.")
+        except Exception:
+            incident = secrets.token_hex(4)
+            log.exception("tool %s on %s failed (incident %s)", name, self.slug, incident)
+            return _error(f"{name} failed inside BesluitBron (incident {incident}); please report it with the "
+                          "server_version from list_capabilities.")
+        mismatch = next(iter(out_validator.iter_errors(data)), None)
+        if mismatch is not None:
+            incident = secrets.token_hex(4)
+            log.error("tool %s returned data outside its outputSchema (incident %s): %s", name, incident,
+                      _describe(mismatch))
+            return _error(f"{name} produced an answer that does not match its schema (incident {incident}); "
+                          "please report it.")
+        result = mcp_types.CallToolResult(
+            content=[mcp_types.TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
+            structured_content=data,
+            is_error=False,
+        )
+        return result
+
+    async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: str) -> dict[str, Any]:
+        runtime = self._runtime
+        if tool.impl is None:
+            if tool.name == "list_capabilities":
+                return await meta.list_capabilities(runtime, self.connector)
+            if tool.name == "list_platform_calls":
+                return await meta.list_platform_calls(runtime, runtime.caller_for(caller, arguments), arguments)
+            if tool.name == "platform_status":
+                return await meta.platform_status(runtime, self.connector, arguments)
+            raise AssertionError(f"meta tool without behaviour: {tool.name}")
+        assert tool.platform is not None
+        call = ToolCall(tool=tool.name, arguments=arguments, caller=caller, ctx=runtime.context(tool.platform))
+        return await tool.impl.handler(call)
+
+
+def _error(message: str) -> mcp_types.CallToolResult:
+    return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=message)], is_error=True)
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    where = ".".join(str(p) for p in error.absolute_path) or "arguments"
+    return f"{where}: {error.message}"
+
+

@@ -1,0 +1,743 @@
+"""MCP over Streamable HTTP, served natively by aiohttp, in both protocol eras.
+
+One aiohttp handler (`McpHttp.handle`, mounted at `/{slug}/mcp`) answers:
+
+* the **2026-07-28** era (an `MCP-Protocol-Version` header that is not a handshake version):
+  stateless single-exchange POSTs with the per-request `_meta` envelope, `server/discover`,
+  `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` header checks; and
+* the **handshake** era (2025-11-25 and older): `initialize` → `Mcp-Session-Id`, session-bound
+  POSTs, DELETE to end the session.
+
+Why not the SDK's `StreamableHTTPSessionManager` behind an ASGI bridge: it runs at about a third of
+a bare aiohttp handler (research/performance-baseline.md); the target is 0.6x. So this module
+keeps the HTTP plumbing to itself and takes every protocol decision from the SDK's own pure
+helpers: `mcp_types` models, `mcp_types.methods.validate_client_request` /
+`serialize_server_result` (the per-version result sieve), `mcp.shared.inbound` (the modern
+validation ladder, header checks, error-code → HTTP status table). Behaviour mirrors
+`mcp.server._streamable_http_modern`, `mcp.server.streamable_http` and `mcp.server.runner`
+(resultType / ttlMs / cacheScope / serverInfo stamping); deliberate differences are noted inline.
+
+We always answer `application/json` (the spec lets the server choose) and never push server
+messages, so a legacy GET gets 405 (also allowed by the spec).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+import mcp_types as types
+from aiohttp import web
+from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import (
+    ERROR_CODE_HTTP_STATUS,
+    MCP_METHOD_HEADER,
+    MCP_NAME_HEADER,
+    MCP_PARAM_HEADER_PREFIX,
+    MCP_PROTOCOL_VERSION_HEADER,
+    InboundLadderRejection,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+    find_invalid_x_mcp_header,
+    unsupported_protocol_version_rejection,
+    validate_mcp_param_headers,
+    x_mcp_header_map,
+)
+from mcp_types import methods as _methods
+from mcp_types.jsonrpc import (
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+)
+from mcp_types.version import (
+    HANDSHAKE_PROTOCOL_VERSIONS,
+    LATEST_HANDSHAKE_VERSION,
+    MODERN_PROTOCOL_VERSIONS,
+)
+from pydantic import ValidationError
+
+from proxy.errors import BesluitBronError
+
+__all__ = [
+    "SESSION_ID_HEADER",
+    "TRACE_META_KEY",
+    "Endpoint",
+    "McpHttp",
+    "MemorySessionStore",
+    "ServerIdentity",
+    "SessionLimitError",
+    "SessionStore",
+    "TransportSettings",
+    "UnknownToolError",
+    "mint_trace_handle",
+    "verify_trace_handle",
+]
+
+logger = logging.getLogger(__name__)
+
+SESSION_ID_HEADER: Final = "Mcp-Session-Id"
+TRACE_META_KEY: Final = "nl.besluitbron/trace"
+"""`_meta` key carrying the modern-era trace handle, on tools/call requests and results."""
+
+
+# ─── contract ──────────────────────────────────────────────────────────────────────────────────
+
+
+class UnknownToolError(BesluitBronError):
+    """`Endpoint.call_tool` was asked for a tool this endpoint does not have."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"Unknown tool: {name}")
+
+
+class SessionLimitError(BesluitBronError):
+    """A `SessionStore` refuses a new session because it is full (answered with 503)."""
+
+
+class Endpoint(Protocol):
+    """One connector, as the transport sees it."""
+
+    slug: str
+
+    def list_tools(self) -> Sequence[types.Tool]:
+        """The tools in a stable order; the transport caches the serialized list per object."""
+        ...
+
+    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        """The inputSchema of tool `name`, or None if there is no such tool."""
+        ...
+
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: str) -> types.CallToolResult:
+        """Run a tool; raise `UnknownToolError` for a name not on this endpoint."""
+        ...
+
+
+@dataclass(frozen=True)
+class ServerIdentity:
+    """What `initialize` / the serverInfo stamp say about this server."""
+
+    name: str
+    version: str
+    title: str | None = None
+    instructions: str | None = None
+
+
+@dataclass(frozen=True)
+class TransportSettings:
+    """HTTP-level limits and DNS-rebinding protection.
+
+    `allowed_hosts` / `allowed_origins` follow the SDK's `TransportSecuritySettings`: an exact
+    value, or `base:*` for any port. A missing Host is refused; a missing Origin is allowed.
+    `session_idle_seconds` is for the app to hand to its `SessionStore`.
+    """
+
+    allowed_hosts: tuple[str, ...]
+    allowed_origins: tuple[str, ...]
+    max_body_bytes: int = 1_048_576
+    session_idle_seconds: float = 1800
+
+
+class SessionStore(Protocol):
+    """Legacy-era `Mcp-Session-Id` bookkeeping; a session belongs to one slug."""
+
+    async def create(self, slug: str) -> str:
+        """Open a session and return its id (visible ASCII); may raise `SessionLimitError`."""
+        ...
+
+    async def touch(self, session_id: str, slug: str) -> bool:
+        """True if the session exists for this slug; refreshes its idle timer."""
+        ...
+
+    async def delete(self, session_id: str, slug: str) -> bool:
+        """End the session; True if it existed for this slug."""
+        ...
+
+
+class MemorySessionStore:
+    """In-process `SessionStore` with an idle timeout and a cap on open sessions."""
+
+    def __init__(
+        self,
+        *,
+        idle_seconds: float = 1800,
+        max_sessions: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._idle = idle_seconds
+        self._max = max_sessions
+        self._clock = clock
+        # Kept in last-use order (touch moves to the end), so expiry only looks at the front.
+        self._sessions: OrderedDict[str, tuple[str, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    async def create(self, slug: str) -> str:
+        now = self._clock()
+        self._expire(now)
+        if len(self._sessions) >= self._max:
+            raise SessionLimitError(f"{len(self._sessions)} sessions are open; the limit is {self._max}")
+        session_id = secrets.token_urlsafe(24)  # url-safe base64: visible ASCII, as the spec requires
+        self._sessions[session_id] = (slug, now)
+        return session_id
+
+    async def touch(self, session_id: str, slug: str) -> bool:
+        entry = self._sessions.get(session_id)
+        if entry is None or entry[0] != slug:
+            return False
+        now = self._clock()
+        if now - entry[1] > self._idle:
+            del self._sessions[session_id]
+            return False
+        self._sessions[session_id] = (slug, now)
+        self._sessions.move_to_end(session_id)
+        return True
+
+    async def delete(self, session_id: str, slug: str) -> bool:
+        entry = self._sessions.get(session_id)
+        if entry is None or entry[0] != slug:
+            return False
+        del self._sessions[session_id]
+        return True
+
+    def _expire(self, now: float) -> None:
+        while self._sessions:
+            session_id, (_, seen) = next(iter(self._sessions.items()))
+            if now - seen <= self._idle:
+                return
+            del self._sessions[session_id]
+
+
+# ─── trace handles ─────────────────────────────────────────────────────────────────────────────
+
+_TRACE_MAC_BYTES: Final = 16
+_TRACE_MAX_LEN: Final = 128
+
+
+def _trace_mac(token: str, secret: bytes) -> str:
+    digest = hmac.new(secret, b"trace:" + token.encode(), hashlib.sha256).digest()[:_TRACE_MAC_BYTES]
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def mint_trace_handle(secret: bytes) -> str:
+    """A new trace handle `<random>.<mac>`; only the holder of `secret` can mint valid ones."""
+    token = secrets.token_urlsafe(16)
+    return f"{token}.{_trace_mac(token, secret)}"
+
+
+def verify_trace_handle(handle: str, secret: bytes) -> bool:
+    """True if `handle` was minted with `secret` (constant-time comparison)."""
+    if not isinstance(handle, str) or len(handle) > _TRACE_MAX_LEN:
+        return False
+    token, dot, mac = handle.rpartition(".")
+    if not dot or not token:
+        return False
+    return hmac.compare_digest(mac.encode("ascii", "replace"), _trace_mac(token, secret).encode("ascii"))
+
+
+# ─── wire helpers ──────────────────────────────────────────────────────────────────────────────
+
+# Compact, UTF-8 and strict (NaN is not JSON); stdlib is fast enough, measured in bench/.
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+_JSON: Final = "application/json"
+_ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
+_PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
+_DEFAULT_LEGACY_VERSION: Final = types.DEFAULT_NEGOTIATED_VERSION  # spec: assume 2025-03-26 without a header
+_SHAPE_MESSAGE: Final = "Body must be a single JSON-RPC request or notification object"
+
+
+def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> bytes:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:  # absent rather than null, like the SDK's exclude_none dumps
+        error["data"] = data
+    return _encode({"jsonrpc": "2.0", "id": request_id, "error": error}).encode()
+
+
+def _result_body(request_id: Any, result: bytes) -> bytes:
+    # Splice pre-serialized results (cached tools/list) without re-encoding them.
+    return b'{"jsonrpc":"2.0","id":' + _encode(request_id).encode() + b',"result":' + result + b"}"
+
+
+def _respond(status: int, body: bytes, headers: Mapping[str, str] | None = None) -> web.Response:
+    return web.Response(body=body, status=status, content_type=_JSON, headers=headers)
+
+
+def _http_error(status: int, message: str, headers: Mapping[str, str] | None = None) -> web.Response:
+    """An HTTP-level refusal; the body is an id-less JSON-RPC error, as the SDK's transports send."""
+    return _respond(status, _error_body(None, INVALID_REQUEST, message), headers)
+
+
+@dataclass
+class _Rpc:
+    """A JSON-RPC error on its way out; each era picks the HTTP status."""
+
+    code: int
+    message: str
+    data: Any = None
+
+
+def _is_json_content_type(value: str | None) -> bool:
+    return value is not None and value.split(";", 1)[0].strip().lower() == _JSON
+
+
+def _accepts_json_and_sse(accept: str) -> bool:
+    """Mirror of the SDK's `check_accept_headers` (RFC 7231 wildcards), requiring both types."""
+    kinds = {part.split(";", 1)[0].strip().lower() for part in accept.split(",")}
+    if "*/*" in kinds:
+        return True
+    return bool(kinds & {_JSON, "application/*"}) and bool(kinds & {"text/event-stream", "text/*"})
+
+
+def _matches(value: str, allowed: tuple[str, ...]) -> bool:
+    """SDK `TransportSecurityMiddleware` semantics: exact match, or `base:*` for any port."""
+    if value in allowed:
+        return True
+    return any(pattern.endswith(":*") and value.startswith(pattern[:-1]) for pattern in allowed)
+
+
+class _VerdictCache:
+    """Bounded memo for header verdicts (Host, Origin, Accept): few distinct values, hot path."""
+
+    def __init__(self, check: Callable[[str], bool], limit: int = 512) -> None:
+        self._check = check
+        self._limit = limit
+        self._seen: dict[str, bool] = {}
+
+    def __call__(self, value: str) -> bool:
+        verdict = self._seen.get(value)
+        if verdict is None:
+            verdict = self._check(value)
+            if len(self._seen) >= self._limit:
+                self._seen.clear()  # hostile variety only costs recomputation
+            self._seen[value] = verdict
+        return verdict
+
+
+async def _read_body(request: web.Request, limit: int) -> bytes | None:
+    """The request body, or None when it is larger than `limit` (declared or actually sent)."""
+    declared = request.content_length
+    if declared is not None and declared > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    # Streamed and capped ourselves: chunked bodies carry no Content-Length to check.
+    while chunk := await request.content.readany():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+@dataclass
+class _EndpointCache:
+    """Per-endpoint-object caches: serialized tools/list per version, x-mcp-header presence per tool."""
+
+    endpoint: Endpoint
+    tools_list: dict[str, bytes] = field(default_factory=dict)
+    header_tools: dict[str, bool] = field(default_factory=dict)
+
+
+# ─── the transport ─────────────────────────────────────────────────────────────────────────────
+
+
+class McpHttp:
+    """The `/{slug}/mcp` handler.
+
+    Parameters:
+        resolve: slug → the enabled endpoint, or None (→ plain 404). Consulted on every request,
+            so a registry reload takes effect immediately; caches follow endpoint identity.
+        identity: server name/version/title/instructions for `initialize` and the serverInfo stamp.
+        settings: Host/Origin allow-lists and the body limit.
+        sessions: legacy-era session bookkeeping.
+        trace_secret: HMAC key for modern-era trace handles (see `verify_trace_handle`).
+    """
+
+    def __init__(
+        self,
+        *,
+        resolve: Callable[[str], Endpoint | None],
+        identity: ServerIdentity,
+        settings: TransportSettings,
+        sessions: SessionStore,
+        trace_secret: bytes,
+    ) -> None:
+        self._resolve = resolve
+        self._settings = settings
+        self._sessions = sessions
+        self._secret = trace_secret
+        self._max_body = settings.max_body_bytes
+        self._host_ok = _VerdictCache(lambda host: _matches(host, settings.allowed_hosts))
+        self._origin_ok = _VerdictCache(lambda origin: _matches(origin, settings.allowed_origins))
+        self._accept_ok = _VerdictCache(_accepts_json_and_sse)
+        self._endpoints: dict[str, _EndpointCache] = {}
+
+        capabilities = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
+        server_info = types.Implementation(name=identity.name, version=identity.version, title=identity.title)
+        self._server_info: dict[str, Any] = server_info.model_dump(by_alias=True, mode="json", exclude_none=True)
+        # Everything that does not depend on the request is serialized once, per version.
+        self._initialize: dict[str, bytes] = {
+            version: self._wire(
+                "initialize",
+                version,
+                types.InitializeResult(
+                    protocol_version=version,
+                    capabilities=capabilities,
+                    server_info=server_info,
+                    instructions=identity.instructions,
+                ),
+            )
+            for version in HANDSHAKE_PROTOCOL_VERSIONS
+        }
+        self._discover: dict[str, bytes] = {
+            version: self._wire(
+                "server/discover",
+                version,
+                types.DiscoverResult(
+                    supported_versions=list(MODERN_PROTOCOL_VERSIONS),
+                    capabilities=capabilities,
+                    instructions=identity.instructions,
+                ),
+            )
+            for version in MODERN_PROTOCOL_VERSIONS
+        }
+        self._empty: dict[str, bytes] = {
+            version: self._wire("ping", version, types.EmptyResult()) for version in HANDSHAKE_PROTOCOL_VERSIONS
+        }
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Answer one HTTP request; never raises, never answers 500."""
+        try:
+            return await self._handle(request)
+        except Exception:
+            # Internals stay in the log; the client learns only that it was our fault.
+            logger.exception("MCP transport failed on %s %s", request.method, request.path)
+            return _respond(200, _error_body(None, INTERNAL_ERROR, "Internal error"))
+
+    # ── routing ──
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        headers = request.headers
+        host = headers.get("Host")
+        if not host or not self._host_ok(host):
+            return _http_error(421, "Invalid Host header")
+        origin = headers.get("Origin")
+        if origin and not self._origin_ok(origin):
+            return _http_error(403, "Invalid Origin header")
+        endpoint = self._resolve(request.match_info.get("slug", ""))
+        if endpoint is None:
+            return web.Response(status=404, text="Not Found")
+        version = headers.get(MCP_PROTOCOL_VERSION_HEADER)
+        # Era routing as the SDK's session manager does it: only a handshake version (or no
+        # header) is legacy; anything else, unknown values included, meets the modern ladder.
+        if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            return await self._modern(request, endpoint)
+        return await self._legacy(request, endpoint, version or _DEFAULT_LEGACY_VERSION)
+
+    async def _post_body(self, request: web.Request) -> web.Response | bytes:
+        """The HTTP-level POST checks shared by both eras; a Response means refused."""
+        headers = request.headers
+        if not _is_json_content_type(headers.get("Content-Type")):
+            return _http_error(415, "Unsupported Media Type: Content-Type must be application/json")
+        if not self._accept_ok(headers.get("Accept", "")):
+            return _http_error(406, "Not Acceptable: Client must accept both application/json and text/event-stream")
+        body = await _read_body(request, self._max_body)
+        if body is None:
+            return _http_error(413, "Request body too large", {"Connection": "close"})
+        return body
+
+    # ── 2026-07-28: stateless ──
+
+    async def _modern(self, request: web.Request, endpoint: Endpoint) -> web.StreamResponse:
+        if request.method != "POST":
+            return _http_error(405, "Method Not Allowed", {"Allow": "POST"})
+        body = await self._post_body(request)
+        if isinstance(body, web.Response):
+            return body
+        try:
+            decoded = json.loads(body)
+        except (ValueError, RecursionError):  # bad UTF-8 and huge int literals are ValueErrors too
+            return _respond(400, _error_body(None, PARSE_ERROR, "Parse error"))
+        if isinstance(decoded, dict) and "id" not in decoded:
+            return self._modern_notification(decoded, request.headers.get(MCP_PROTOCOL_VERSION_HEADER, ""))
+        try:
+            req = types.JSONRPCRequest.model_validate(decoded)
+        except ValidationError:
+            # A batch, a posted response, or a malformed envelope.
+            return _respond(400, _error_body(None, INVALID_REQUEST, _SHAPE_MESSAGE))
+
+        outcome = await self._modern_request(request, endpoint, decoded, req)
+        if isinstance(outcome, _Rpc):
+            status = ERROR_CODE_HTTP_STATUS.get(outcome.code, 200)
+            return _respond(status, _error_body(req.id, outcome.code, outcome.message, outcome.data))
+        return _respond(200, _result_body(req.id, outcome))
+
+    def _modern_notification(self, decoded: dict[str, Any], version: str) -> web.Response:
+        """Accept-and-drop, as the SDK does; the 2026 wire defines no client notifications."""
+        try:
+            types.JSONRPCNotification.model_validate(decoded)
+        except ValidationError:
+            return _respond(400, _error_body(None, INVALID_REQUEST, _SHAPE_MESSAGE))
+        rejection = unsupported_protocol_version_rejection(version)
+        if rejection is not None:
+            return _respond(400, _error_body(None, rejection.code, rejection.message, rejection.data))
+        return web.Response(status=202)
+
+    async def _modern_request(
+        self, request: web.Request, endpoint: Endpoint, decoded: dict[str, Any], req: types.JSONRPCRequest
+    ) -> _Rpc | bytes:
+        headers = request.headers
+        duplicated = find_duplicated_routing_header(headers.items())
+        if duplicated is not None:
+            return _Rpc(HEADER_MISMATCH, f"{duplicated} header appears more than once")
+        routing = {name: value for name in _ROUTING_HEADERS if (value := headers.get(name)) is not None}
+        verdict = classify_inbound_request(decoded, headers=routing)
+        if isinstance(verdict, InboundLadderRejection):
+            return _Rpc(verdict.code, verdict.message, verdict.data)
+        version = verdict.protocol_version
+        method, params = req.method, req.params
+        if method == "tools/call":
+            rejection = self._param_header_rejection(endpoint, params, headers)
+            if rejection is not None:
+                return _Rpc(rejection.code, rejection.message, rejection.data)
+        invalid = _validate(method, version, params)
+        if invalid is not None:
+            return invalid
+        if method == "tools/call":
+            assert params is not None  # validated above
+            handle = self._trace_handle(params.get("_meta"))
+            return await self._call_tool(endpoint, version, params, f"trace:{handle}", trace=handle)
+        if method == "tools/list":
+            return self._tools_list(endpoint, version, params)
+        if method == "server/discover":
+            return self._discover[version]
+        return _method_not_found(method)
+
+    def _param_header_rejection(
+        self, endpoint: Endpoint, params: Mapping[str, Any] | None, headers: Mapping[str, str]
+    ) -> InboundLadderRejection | None:
+        """`Mcp-Param-*` ↔ argument agreement, as the SDK's `_mcp_param_rejection` checks it."""
+        params = params or {}
+        name = params.get("name")
+        arguments = params.get("arguments")
+        if not isinstance(name, str) or (arguments is not None and not isinstance(arguments, Mapping)):
+            return None  # the params validation that follows rejects these
+        arguments = arguments or {}
+        if not arguments and not any(key.lower().startswith(_PARAM_PREFIX_LOWER) for key in headers):
+            return None
+        cache = self._cache(endpoint)
+        annotated = cache.header_tools.get(name)
+        if annotated is False:
+            return None  # no x-mcp-header in this tool's schema: nothing can disagree
+        try:
+            schema = endpoint.input_schema(name)
+        except Exception:
+            # Fail open like the SDK: header validation must never break a working call.
+            logger.exception("Mcp-Param header validation skipped: input_schema(%r) raised", name)
+            return None
+        if schema is None:
+            return None
+        if annotated is None:
+            annotated = find_invalid_x_mcp_header(schema) is None and bool(x_mcp_header_map(schema))
+            cache.header_tools[name] = annotated
+            if not annotated:
+                return None
+        return validate_mcp_param_headers(schema, arguments, headers)
+
+    def _trace_handle(self, meta: Any) -> str:
+        """The client's handle if we signed it, else a fresh one."""
+        if isinstance(meta, Mapping):
+            offered = meta.get(TRACE_META_KEY)
+            if isinstance(offered, str) and verify_trace_handle(offered, self._secret):
+                return offered
+        return mint_trace_handle(self._secret)
+
+    # ── handshake era: sessions ──
+
+    async def _legacy(self, request: web.Request, endpoint: Endpoint, version: str) -> web.StreamResponse:
+        method = request.method
+        if method == "DELETE":
+            return await self._end_session(request, endpoint)
+        if method != "POST":
+            return _http_error(405, "Method Not Allowed", {"Allow": "POST, DELETE"})
+        body = await self._post_body(request)
+        if isinstance(body, web.Response):
+            return body
+        try:
+            decoded = json.loads(body)
+        except (ValueError, RecursionError):
+            return _respond(400, _error_body(None, PARSE_ERROR, "Parse error"))
+        kind = _legacy_kind(decoded)
+        if kind is None:
+            return _respond(400, _error_body(None, INVALID_REQUEST, _SHAPE_MESSAGE))
+        if kind == "request" and decoded["method"] == "initialize":
+            return await self._initialize_session(endpoint, decoded)
+
+        session_id = request.headers.get(SESSION_ID_HEADER)
+        if not session_id:
+            return _http_error(400, "Bad Request: Missing session ID")
+        if not await self._sessions.touch(session_id, endpoint.slug):
+            return _http_error(404, "Session not found")
+        session_header = {SESSION_ID_HEADER: session_id}
+        if kind != "request":
+            # Notifications and (unsolicited) responses: accepted, nothing to act on.
+            return web.Response(status=202, headers=session_header)
+
+        request_id, rpc_method, params = decoded["id"], decoded["method"], decoded.get("params")
+        outcome = await self._legacy_request(endpoint, version, rpc_method, params, session_id)
+        if isinstance(outcome, _Rpc):
+            # The handshake-era transport answers JSON-RPC errors with HTTP 200, as the SDK does.
+            return _respond(200, _error_body(request_id, outcome.code, outcome.message, outcome.data), session_header)
+        return _respond(200, _result_body(request_id, outcome), session_header)
+
+    async def _legacy_request(
+        self, endpoint: Endpoint, version: str, method: str, params: dict[str, Any] | None, session_id: str
+    ) -> _Rpc | bytes:
+        invalid = _validate(method, version, params)
+        if invalid is not None:
+            return invalid
+        if method == "tools/call":
+            assert params is not None  # validated above
+            return await self._call_tool(endpoint, version, params, f"session:{session_id}", trace=None)
+        if method == "tools/list":
+            return self._tools_list(endpoint, version, params)
+        if method == "ping":
+            return self._empty[version]
+        return _method_not_found(method)
+
+    async def _initialize_session(self, endpoint: Endpoint, decoded: dict[str, Any]) -> web.Response:
+        request_id = decoded["id"]
+        try:
+            init = types.InitializeRequestParams.model_validate(decoded.get("params") or {}, by_name=False)
+        except ValidationError:
+            return _respond(200, _error_body(request_id, INVALID_PARAMS, "Invalid request parameters", ""))
+        requested = init.protocol_version
+        negotiated = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
+        try:
+            session_id = await self._sessions.create(endpoint.slug)
+        except SessionLimitError as exc:
+            logger.warning("refusing a new MCP session on %s: %s", endpoint.slug, exc)
+            return _respond(503, _error_body(None, INTERNAL_ERROR, "Too many open sessions"))
+        return _respond(200, _result_body(request_id, self._initialize[negotiated]), {SESSION_ID_HEADER: session_id})
+
+    async def _end_session(self, request: web.Request, endpoint: Endpoint) -> web.Response:
+        session_id = request.headers.get(SESSION_ID_HEADER)
+        if not session_id:
+            return _http_error(400, "Bad Request: Missing session ID")
+        if not await self._sessions.delete(session_id, endpoint.slug):
+            return _http_error(404, "Session not found")
+        return web.Response(status=200)
+
+    # ── methods ──
+
+    def _tools_list(self, endpoint: Endpoint, version: str, params: Mapping[str, Any] | None) -> _Rpc | bytes:
+        if params and params.get("cursor") is not None:
+            return _Rpc(INVALID_PARAMS, "Invalid cursor")  # we never hand one out: one page holds all
+        cache = self._cache(endpoint)
+        cached = cache.tools_list.get(version)
+        if cached is None:
+            try:
+                cached = self._wire("tools/list", version, types.ListToolsResult(tools=list(endpoint.list_tools())))
+            except ValidationError:
+                # A tool the era's schema cannot carry (e.g. an array-root outputSchema on 2025).
+                logger.exception("tools/list of %s does not fit protocol %s", endpoint.slug, version)
+                return _Rpc(INTERNAL_ERROR, "Handler returned an invalid result")
+            cache.tools_list[version] = cached
+        return cached
+
+    async def _call_tool(
+        self, endpoint: Endpoint, version: str, params: Mapping[str, Any], caller: str, *, trace: str | None
+    ) -> _Rpc | bytes:
+        name = params["name"]
+        try:
+            result = await endpoint.call_tool(name, params.get("arguments") or {}, caller)
+        except UnknownToolError:
+            return _Rpc(INVALID_PARAMS, f"Unknown tool: {name}")
+        except MCPError as exc:
+            return _Rpc(exc.error.code, exc.error.message, exc.error.data)
+        except Exception:
+            logger.exception("tool %s on %s raised", name, endpoint.slug)
+            return _Rpc(INTERNAL_ERROR, "Internal server error")
+        try:
+            return self._wire("tools/call", version, result, trace=trace)
+        except (ValidationError, ValueError):
+            logger.exception("tool %s on %s returned a result protocol %s cannot carry", name, endpoint.slug, version)
+            return _Rpc(INTERNAL_ERROR, "Handler returned an invalid result")
+
+    # ── shared ──
+
+    def _cache(self, endpoint: Endpoint) -> _EndpointCache:
+        cache = self._endpoints.get(endpoint.slug)
+        if cache is None or cache.endpoint is not endpoint:  # a registry reload swapped the object
+            cache = self._endpoints[endpoint.slug] = _EndpointCache(endpoint)
+        return cache
+
+    def _wire(self, method: str, version: str, result: types.Result, *, trace: str | None = None) -> bytes:
+        """A result in its wire form for `version`: what the SDK runner's `_serialize` produces.
+
+        Dump, sieve through the per-version surface (drops fields the era lacks, fills nothing),
+        require `resultType` on the modern era, stamp serverInfo (and our trace) into `_meta`.
+        """
+        dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        wire = _methods.serialize_server_result(method, version, dumped)
+        if version in MODERN_PROTOCOL_VERSIONS:
+            wire.setdefault("resultType", "complete")
+            meta = wire.get("_meta")
+            stamped: dict[str, Any] = dict(meta) if isinstance(meta, dict) else {}
+            if stamped.get(types.SERVER_INFO_META_KEY) is None:
+                stamped[types.SERVER_INFO_META_KEY] = self._server_info
+            if trace is not None:
+                stamped[TRACE_META_KEY] = trace
+            if meta is None or isinstance(meta, dict):  # a non-object _meta is the handler's to own
+                wire["_meta"] = stamped
+        return _encode(wire).encode()
+
+
+def _validate(method: str, version: str, params: Mapping[str, Any] | None) -> _Rpc | None:
+    """The runner's surface check: a spec method must exist at `version` and fit its schema."""
+    if method not in _methods.SPEC_CLIENT_METHODS:
+        return None
+    try:
+        _methods.validate_client_request(method, version, params)
+    except KeyError:
+        return _method_not_found(method)
+    except ValidationError:
+        return _Rpc(INVALID_PARAMS, "Invalid request parameters", "")
+    return None
+
+
+def _method_not_found(method: str) -> _Rpc:
+    return _Rpc(METHOD_NOT_FOUND, "Method not found", method)
+
+
+def _legacy_kind(decoded: Any) -> str | None:
+    """The kind of a valid single JSON-RPC message (request, notification, response), else None."""
+    if not isinstance(decoded, dict):
+        return None
+    try:
+        if "method" in decoded:
+            if "id" in decoded:
+                types.JSONRPCRequest.model_validate(decoded)
+                return "request"
+            types.JSONRPCNotification.model_validate(decoded)
+            return "notification"
+        if "error" in decoded:
+            types.JSONRPCError.model_validate(decoded)
+        else:
+            types.JSONRPCResponse.model_validate(decoded)
+        return "response"
+    except ValidationError:
+        return None

@@ -1,0 +1,88 @@
+"""Behaviour of the three meta tools every connector carries (schemas: `proxy.meta_schemas`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from proxy import __version__
+from proxy.catalog import CatalogConnector
+from proxy.errors import ToolInputError
+
+if TYPE_CHECKING:
+    from proxy.runtime import Runtime
+
+__all__ = ["list_capabilities", "list_platform_calls", "platform_status"]
+
+JsonDict = dict[str, Any]
+
+
+async def list_capabilities(runtime: Runtime, connector: CatalogConnector) -> JsonDict:
+    """The tools at this address and six facts about the installation, per source (C5)."""
+    registry = runtime.catalog.registry
+    sources = []
+    for key in connector.platforms:
+        platform = registry.platforms[key]
+        load = await runtime.store.load_status(key)
+        availability = await runtime.store.availability(key)
+        sources.append({
+            "source": key,
+            "title": platform.title.nl,
+            "current_through": load.get("current_through") if load else None,
+            "current_through_per_medium": (load or {}).get("current_through_per_medium", {}),
+            "current_through_reason": None if load and load.get("current_through") else (
+                (load or {}).get("reason") or "not measured yet: the load-status measurement has not completed"),
+            # Read from the same settings object the upstream layer enforces.
+            "limits": {
+                "results_per_call": platform.limits.results_per_call,
+                "requests_per_minute": platform.limits.requests_per_minute,
+                "cache_ttl_seconds": platform.cache_ttl_seconds,
+                "timeout_seconds": platform.timeouts.total_seconds,
+            },
+            "attribution": {
+                "required": platform.attribution.required,
+                "label": platform.attribution.label.nl,
+                "cite": platform.attribution.cite.nl,
+                "license": platform.attribution.license.nl,
+                "url": platform.attribution.url,
+            },
+            "availability": {
+                "available": availability["available"] if availability else None,
+                "last_live_call_utc": availability["last_live_call_utc"] if availability else None,
+                "last_error": availability["last_error"] if availability else None,
+                "reason": None if availability else "no live call to this platform yet (cache hits do not count)",
+            },
+        })
+    return {
+        "server": registry.server.name,
+        "server_version": __version__,
+        "server_time_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+        "address": connector.path,
+        "tool_count": len(connector.tools),
+        "tools": [
+            {"name": t.name, "title": t.title.nl, "question": t.words.question.nl, "source": t.platform}
+            for t in connector.tools
+        ],
+        "sources": sources,
+    }
+
+
+async def list_platform_calls(runtime: Runtime, caller: str, arguments: Mapping[str, Any]) -> JsonDict:
+    """This caller's platform calls, newest last. Another caller's calls are never visible."""
+    trace = caller.removeprefix("trace:") if caller.startswith("trace:") else None
+    limit = int(arguments.get("limit", 100))
+    calls, total = await runtime.store.calls(caller, limit)
+    return {"trace": trace, "calls": calls, "total": total, "truncated": total > len(calls)}
+
+
+async def platform_status(runtime: Runtime, connector: CatalogConnector, arguments: Mapping[str, Any]) -> JsonDict:
+    """Whether each source behind this address still receives material (C7)."""
+    wanted = arguments.get("source")
+    keys = list(connector.platforms)
+    if wanted is not None:
+        if wanted not in keys:
+            raise ToolInputError(f"source must be one of {', '.join(keys)}; got {wanted!r}")
+        keys = [wanted]
+    sources = [await runtime.source_status(key, organs="stalled") for key in keys]
+    return {"stalled_after_days": runtime.catalog.registry.load_status.stalled_after_days, "sources": sources}

@@ -1,0 +1,185 @@
+"""Input and output schemas of the three meta tools every connector carries (C4–C7).
+
+Kept apart from their behaviour (`proxy.meta`) so the catalogue and the site can read them
+without the server's runtime.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["META_SCHEMAS", "TRACE_META_KEY"]
+
+# Key under which stateless (2026-07-28) clients receive and return their trace handle.
+TRACE_META_KEY = "nl.besluitbron/trace"
+
+_NULLABLE_DATE = {"type": ["string", "null"], "format": "date"}
+_UNKNOWN_REASON = {"type": ["string", "null"],
+                   "description": "Why a value is null (not measured yet, no live call yet)."}
+
+_SOURCE_CAPABILITIES = {
+    "type": "object",
+    "properties": {
+        "source": {"type": "string"},
+        "title": {"type": "string"},
+        "current_through": _NULLABLE_DATE,
+        "current_through_per_medium": {"type": "object", "additionalProperties": _NULLABLE_DATE},
+        "current_through_reason": _UNKNOWN_REASON,
+        "limits": {
+            "type": "object",
+            "properties": {
+                "results_per_call": {"type": "integer"},
+                "requests_per_minute": {"type": "integer"},
+                "cache_ttl_seconds": {"type": "integer"},
+                "timeout_seconds": {"type": "number"},
+            },
+            "required": ["results_per_call", "requests_per_minute", "cache_ttl_seconds", "timeout_seconds"],
+        },
+        "attribution": {
+            "type": "object",
+            "properties": {
+                "required": {"type": "boolean"},
+                "label": {"type": "string"},
+                "cite": {"type": "string"},
+                "license": {"type": "string"},
+                "url": {"type": "string"},
+            },
+            "required": ["required", "label", "cite", "license", "url"],
+        },
+        "availability": {
+            "type": "object",
+            "properties": {
+                "available": {"type": ["boolean", "null"]},
+                "last_live_call_utc": {"type": ["string", "null"]},
+                "last_error": {"type": ["string", "null"]},
+                "reason": _UNKNOWN_REASON,
+            },
+            "required": ["available", "last_live_call_utc", "last_error", "reason"],
+        },
+    },
+    "required": ["source", "title", "current_through", "current_through_reason", "limits", "attribution",
+                 "availability"],
+}
+
+LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "server": {"type": "string"},
+        "server_version": {"type": "string"},
+        "server_time_utc": {"type": "string"},
+        "address": {"type": "string"},
+        "tool_count": {"type": "integer"},
+        "tools": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "title": {"type": "string"},
+                    "question": {"type": "string"},
+                    "source": {"type": ["string", "null"]},
+                },
+                "required": ["name", "title", "question", "source"],
+            },
+        },
+        "sources": {"type": "array", "items": _SOURCE_CAPABILITIES},
+    },
+    "required": ["server", "server_version", "server_time_utc", "address", "tool_count", "tools", "sources"],
+}
+
+LIST_PLATFORM_CALLS_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "trace": {"type": ["string", "null"], "description": "The handle these calls are filed under, if stateless."},
+        "calls": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "at_utc": {"type": "string"},
+                    "source": {"type": "string"},
+                    "tool": {"type": ["string", "null"]},
+                    "method": {"type": "string"},
+                    "url": {"type": "string"},
+                    "status": {"type": ["integer", "null"]},
+                    "duration_ms": {"type": "number"},
+                    "bytes": {"type": "integer"},
+                    "cache_hit": {"type": "boolean"},
+                    "error": {"type": ["string", "null"]},
+                },
+                "required": ["at_utc", "source", "method", "url", "status", "duration_ms", "bytes", "cache_hit",
+                             "error"],
+            },
+        },
+        "total": {"type": "integer"},
+        "truncated": {"type": "boolean"},
+    },
+    "required": ["trace", "calls", "total", "truncated"],
+}
+
+_ORGAN = {
+    "type": "object",
+    "properties": {
+        "organ": {"type": "string"},
+        "name": {"type": "string"},
+        "medium": {"type": ["string", "null"]},
+        "current_through": _NULLABLE_DATE,
+        "stalled": {"type": "boolean"},
+    },
+    "required": ["organ", "name", "current_through", "stalled"],
+}
+
+PLATFORM_STATUS_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "stalled_after_days": {"type": "integer"},
+        "sources": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "source": {"type": "string"},
+                    "title": {"type": "string"},
+                    "receiving": {"type": ["boolean", "null"]},
+                    "current_through": _NULLABLE_DATE,
+                    "current_through_per_medium": {"type": "object", "additionalProperties": _NULLABLE_DATE},
+                    "measured_at": {"type": ["string", "null"]},
+                    "reason": _UNKNOWN_REASON,
+                    "organs_total": {"type": ["integer", "null"]},
+                    "organs_stalled": {"type": ["integer", "null"]},
+                    "stalled_organs": {"type": "array", "items": _ORGAN},
+                },
+                "required": ["source", "title", "receiving", "current_through", "measured_at", "reason"],
+            },
+        },
+    },
+    "required": ["stalled_after_days", "sources"],
+}
+
+META_SCHEMAS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "list_capabilities": (
+        {"type": "object", "properties": {}, "additionalProperties": False},
+        LIST_CAPABILITIES_OUTPUT,
+    ),
+    "list_platform_calls": (
+        {
+            "type": "object",
+            "properties": {
+                "trace": {"type": "string", "maxLength": 200,
+                          "description": "Stateless clients: the handle from a tool result's "
+                                         f"_meta['{TRACE_META_KEY}']."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 100},
+            },
+            "additionalProperties": False,
+        },
+        LIST_PLATFORM_CALLS_OUTPUT,
+    ),
+    "platform_status": (
+        {
+            "type": "object",
+            "properties": {"source": {"type": "string", "description": "Only this source (platform key)."}},
+            "additionalProperties": False,
+        },
+        PLATFORM_STATUS_OUTPUT,
+    ),
+}

@@ -1,0 +1,101 @@
+"""Pieces every platform module shares: paging arguments, chunked text, citations, dates."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from proxy.errors import ToolInputError
+from proxy.results import Citation, citation
+from proxy.toolkit import PlatformContext, ToolCall
+
+__all__ = [
+    "CHUNK_DEFAULT",
+    "CHUNK_PROPS",
+    "DATE_RANGE_PROPS",
+    "PAGE_PROPS",
+    "chunk",
+    "chunk_output_props",
+    "cite",
+    "date_range",
+    "page",
+    "parse_date",
+]
+
+CHUNK_DEFAULT = 3000
+CHUNK_MAX = 20000
+
+PAGE_PROPS: dict[str, Any] = {
+    "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 10,
+              "description": "Results to return; capped by this installation's results_per_call "
+                             "(see list_capabilities)."},
+    "offset": {"type": "integer", "minimum": 0, "maximum": 10000, "default": 0, "description": "Results to skip."},
+}
+
+DATE_RANGE_PROPS: dict[str, Any] = {
+    "date_from": {"type": "string", "format": "date", "description": "Earliest date, YYYY-MM-DD (inclusive)."},
+    "date_to": {"type": "string", "format": "date", "description": "Latest date, YYYY-MM-DD (inclusive)."},
+}
+
+CHUNK_PROPS: dict[str, Any] = {
+    "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "First character to return."},
+    "length": {"type": "integer", "minimum": 100, "maximum": CHUNK_MAX, "default": CHUNK_DEFAULT,
+               "description": "Characters to return (about 3,000 by default)."},
+}
+
+
+def page(call: ToolCall) -> tuple[int, int, list[str]]:
+    """(limit, offset, notes): the requested limit capped by the live `results_per_call` setting."""
+    requested = int(call.arguments.get("limit", 10))
+    offset = int(call.arguments.get("offset", 0))
+    cap = call.ctx.platform.limits.results_per_call
+    if requested > cap:
+        return cap, offset, [f"limit {requested} lowered to this installation's results_per_call of {cap}"]
+    return requested, offset, []
+
+
+def parse_date(value: Any, field: str) -> date | None:
+    """A YYYY-MM-DD argument, or None; a clear ToolInputError otherwise."""
+    if value in (None, ""):
+        return None
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError as exc:
+        raise ToolInputError(f"{field} must be a date as YYYY-MM-DD, got {value!r}") from exc
+
+
+def date_range(call: ToolCall) -> tuple[date | None, date | None]:
+    start = parse_date(call.arguments.get("date_from"), "date_from")
+    end = parse_date(call.arguments.get("date_to"), "date_to")
+    if start and end and start > end:
+        raise ToolInputError(f"date_from ({start}) is after date_to ({end}); swap them")
+    return start, end
+
+
+def chunk(text: str, call: ToolCall) -> dict[str, Any]:
+    """The requested slice of a long text, with where the next slice starts."""
+    offset = int(call.arguments.get("offset", 0))
+    length = int(call.arguments.get("length", CHUNK_DEFAULT))
+    if offset > len(text):
+        raise ToolInputError(f"offset {offset} is past the end of the text ({len(text)} characters)")
+    part = text[offset:offset + length]
+    end = offset + len(part)
+    return {"text": part, "offset": offset, "length": len(part), "total_length": len(text),
+            "next_offset": end if end < len(text) else None}
+
+
+def chunk_output_props() -> dict[str, Any]:
+    return {
+        "text": {"type": "string"},
+        "offset": {"type": "integer"},
+        "length": {"type": "integer"},
+        "total_length": {"type": "integer"},
+        "next_offset": {"type": ["integer", "null"], "description": "Pass as offset to read on; null at the end."},
+    }
+
+
+def cite(ctx: PlatformContext, *, uri: str, title: str, text: str) -> Citation:
+    """A citation carrying the platform's attribution settings."""
+    attribution = ctx.platform.attribution
+    return citation(uri=uri, title=title, text=text, source=ctx.platform.key, label=attribution.label.nl,
+                    requires_attribution=attribution.required)

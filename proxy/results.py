@@ -1,0 +1,159 @@
+"""Shared shapes of tool output: Zoekprecisie (`precision`) and citations.
+
+Every tool whose output is a result list returns `results` (a list of hits, each with a
+`citation`) next to a `precision` object. `result_list_schema` builds that output schema, and the
+catalogue refuses any tool that returns a list without it (see `is_result_list`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+__all__ = [
+    "CITATION_SCHEMA",
+    "PRECISION_SCHEMA",
+    "TOTAL_RELATIONS",
+    "Citation",
+    "citation",
+    "is_result_list",
+    "object_schema",
+    "precision",
+    "result_list_schema",
+]
+
+TotalRelation = Literal["exact", "lower_bound", "estimate", "unknown"]
+TOTAL_RELATIONS: tuple[str, ...] = ("exact", "lower_bound", "estimate", "unknown")
+
+PRECISION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "How precise this result list is. An empty list from a stalled source is no proof of absence.",
+    "properties": {
+        "total": {"type": ["integer", "null"], "minimum": 0, "description": "Number of matches upstream."},
+        "total_relation": {"enum": list(TOTAL_RELATIONS)},
+        "returned": {"type": "integer", "minimum": 0},
+        "truncated": {"type": "boolean", "description": "True when more matches exist than were returned."},
+        "matched": {"type": "string", "description": "How the query was matched upstream."},
+        "not_applied": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Parts of the request the platform could not apply.",
+        },
+        "partial": {"type": "boolean", "description": "The platform reported an incomplete search."},
+        "next_offset": {"type": ["integer", "null"]},
+    },
+    "required": ["total", "total_relation", "returned", "truncated", "matched", "not_applied"],
+    "additionalProperties": False,
+}
+
+CITATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "uri": {"type": "string", "description": "The human-facing link to cite."},
+        "title": {"type": "string"},
+        "text": {"type": "string", "description": "Snippet supporting the answer."},
+        "source": {"type": "string", "description": "Source platform key."},
+        "label": {"type": "string", "description": "How to name the source when citing."},
+        "requires_attribution": {"type": "boolean"},
+    },
+    "required": ["uri", "title", "text", "source", "label", "requires_attribution"],
+    "additionalProperties": False,
+}
+
+Citation = dict[str, Any]
+
+
+def precision(
+    *,
+    total: int | None,
+    total_relation: TotalRelation,
+    returned: int,
+    truncated: bool,
+    matched: str,
+    not_applied: list[str] | None = None,
+    partial: bool = False,
+    next_offset: int | None = None,
+) -> dict[str, Any]:
+    """Build a `precision` object; `total_relation` is what the platform itself says of its count."""
+    if total_relation not in TOTAL_RELATIONS:
+        raise ValueError(f"total_relation must be one of {TOTAL_RELATIONS}, got {total_relation!r}")
+    return {
+        "total": total,
+        "total_relation": total_relation,
+        "returned": returned,
+        "truncated": truncated,
+        "matched": matched,
+        "not_applied": list(not_applied or []),
+        "partial": partial,
+        "next_offset": next_offset,
+    }
+
+
+def citation(
+    *, uri: str, title: str, text: str, source: str, label: str, requires_attribution: bool
+) -> Citation:
+    """One citation: what to link, what to show, and whether the attribution must be shown."""
+    return {
+        "uri": uri,
+        "title": title,
+        "text": text,
+        "source": source,
+        "label": label,
+        "requires_attribution": requires_attribution,
+    }
+
+
+def object_schema(
+    properties: Mapping[str, Any], *, required: list[str] | None = None, description: str | None = None
+) -> dict[str, Any]:
+    """A closed object schema (object root, as 2025-era clients require)."""
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(required if required is not None else properties),
+        "additionalProperties": False,
+    }
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def result_list_schema(item_properties: Mapping[str, Any], *, item_required: list[str] | None = None,
+                       extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Output schema of a search tool: `results` (each with a citation), `precision`, plus `extra`."""
+    item = {
+        "type": "object",
+        "properties": {**item_properties, "citation": CITATION_SCHEMA},
+        "required": [*(item_required if item_required is not None else item_properties), "citation"],
+        "additionalProperties": False,
+    }
+    properties: dict[str, Any] = {
+        "results": {"type": "array", "items": item},
+        "precision": PRECISION_SCHEMA,
+        **(extra or {}),
+    }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": ["results", "precision", *(extra or {})],
+        "additionalProperties": False,
+    }
+
+
+def is_result_list(output_schema: Mapping[str, Any]) -> tuple[bool, str | None]:
+    """Whether a schema returns a list, and if so what is missing for Zoekprecisie (None when complete)."""
+    props = output_schema.get("properties", {})
+    lists = [k for k, v in props.items() if isinstance(v, Mapping) and v.get("type") == "array"
+             and isinstance(v.get("items"), Mapping) and v["items"].get("type") == "object"]
+    if not lists:
+        return False, None
+    if "precision" not in props or "precision" not in output_schema.get("required", []):
+        return True, f"returns a list ({', '.join(lists)}) without a required 'precision' object"
+    missing = [f for f in PRECISION_SCHEMA["required"] if f not in props["precision"].get("required", [])]
+    if missing:
+        return True, f"its 'precision' lacks required fields {missing}"
+    for key in lists:
+        item = props[key]["items"]
+        if "citation" not in item.get("properties", {}) or "citation" not in item.get("required", []):
+            return True, f"the items of '{key}' carry no required 'citation'"
+    return True, None

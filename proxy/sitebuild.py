@@ -1,0 +1,48 @@
+"""Build the documentation site for a registry into a fresh directory (used by reloads)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from proxy.errors import BesluitBronError
+
+__all__ = ["SiteBuildError", "build_site"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class SiteBuildError(BesluitBronError):
+    """mkdocs refused to build; the message carries its last lines."""
+
+
+async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, Any] | None = None,
+                     timeout: float = 300) -> Path:
+    """`mkdocs build --strict` into a new directory under `out_root`; returns that directory."""
+    out_root.mkdir(parents=True, exist_ok=True)
+    target = Path(tempfile.mkdtemp(prefix="site-", dir=out_root))
+    env = {**os.environ, "BESLUITBRON_REGISTRY": str(registry_path.resolve())}
+    env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
+    if status is not None:
+        status_file = target.with_suffix(".status.json")
+        status_file.write_text(json.dumps(status), encoding="utf-8")
+        env["BESLUITBRON_STATUS_JSON"] = str(status_file)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(ROOT / "mkdocs.yml"),
+        "-d", str(target), cwd=str(ROOT), env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        output, _ = await asyncio.wait_for(proc.communicate(), timeout)
+    except TimeoutError as exc:
+        proc.kill()
+        raise SiteBuildError(f"site build took longer than {timeout:g} s") from exc
+    if proc.returncode != 0:
+        tail = "\n".join(output.decode(errors="replace").splitlines()[-15:])
+        raise SiteBuildError(f"site build failed (exit {proc.returncode}):\n{tail}")
+    return target

@@ -1,0 +1,146 @@
+"""State shared between server processes, behind one small interface with two backends.
+
+`MemoryStore` (default) keeps everything in this process; `RedisStore` (`proxy.state_redis`) keeps
+it in Redis so several processes behind a load balancer share cache, call logs, availability,
+load status, rate limits and legacy sessions.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+__all__ = ["CALLS_PER_CALLER", "MemoryStore", "StateStore"]
+
+JsonDict = dict[str, Any]
+# A caller's call log keeps its newest entries; older ones fall off (and expire with the caller).
+CALLS_PER_CALLER = 1000
+CALL_LOG_TTL_SECONDS = 24 * 3600
+
+
+class StateStore(Protocol):
+    """What the server shares between processes. Every method is safe to call concurrently."""
+
+    async def cache_get(self, key: str) -> bytes | None: ...
+    async def cache_set(self, key: str, value: bytes, ttl: float) -> None: ...
+    async def record_call(self, caller: str, record: JsonDict) -> None: ...
+    async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]: ...
+    async def set_availability(self, platform: str, record: JsonDict) -> None: ...
+    async def availability(self, platform: str) -> JsonDict | None: ...
+    async def set_load_status(self, platform: str, status: JsonDict) -> None: ...
+    async def load_status(self, platform: str) -> JsonDict | None: ...
+    async def take_token(self, platform: str, per_minute: int) -> float: ...
+    async def create_session(self, slug: str, idle_seconds: float) -> str: ...
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool: ...
+    async def delete_session(self, session_id: str, slug: str) -> bool: ...
+    async def close(self) -> None: ...
+
+
+class MemoryStore:
+    """In-process state; the default when no Redis URL is configured."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_sessions: int = 10_000) -> None:
+        self._clock = clock
+        self._cache: dict[str, tuple[float, bytes]] = {}
+        self._calls: dict[str, tuple[float, deque[str]]] = {}
+        self._availability: dict[str, JsonDict] = {}
+        self._load: dict[str, JsonDict] = {}
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._sessions: dict[str, tuple[str, float]] = {}
+        self._max_sessions = max_sessions
+
+    async def cache_get(self, key: str) -> bytes | None:
+        hit = self._cache.get(key)
+        if hit is None:
+            return None
+        if hit[0] <= self._clock():
+            del self._cache[key]
+            return None
+        return hit[1]
+
+    async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
+        if ttl <= 0:
+            return
+        if len(self._cache) > 10_000:
+            self._evict_expired()
+        self._cache[key] = (self._clock() + ttl, value)
+
+    def _evict_expired(self) -> None:
+        now = self._clock()
+        for key in [k for k, (exp, _) in self._cache.items() if exp <= now]:
+            del self._cache[key]
+
+    async def record_call(self, caller: str, record: JsonDict) -> None:
+        now = self._clock()
+        entry = self._calls.get(caller)
+        if entry is None or entry[0] <= now:
+            entry = (0.0, deque(maxlen=CALLS_PER_CALLER))
+        entry[1].append(json.dumps(record))
+        self._calls[caller] = (now + CALL_LOG_TTL_SECONDS, entry[1])
+
+    async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
+        entry = self._calls.get(caller)
+        if entry is None or entry[0] <= self._clock():
+            return [], 0
+        log = entry[1]
+        newest = list(log)[-limit:]
+        return [json.loads(r) for r in newest], len(log)
+
+    async def set_availability(self, platform: str, record: JsonDict) -> None:
+        self._availability[platform] = dict(record)
+
+    async def availability(self, platform: str) -> JsonDict | None:
+        rec = self._availability.get(platform)
+        return dict(rec) if rec else None
+
+    async def set_load_status(self, platform: str, status: JsonDict) -> None:
+        self._load[platform] = json.loads(json.dumps(status))
+
+    async def load_status(self, platform: str) -> JsonDict | None:
+        status = self._load.get(platform)
+        return json.loads(json.dumps(status)) if status else None
+
+    async def take_token(self, platform: str, per_minute: int) -> float:
+        """Token bucket of `per_minute` tokens: 0 when a call may go now, else seconds to wait."""
+        now = self._clock()
+        rate = per_minute / 60.0
+        tokens, last = self._buckets.get(platform, (float(per_minute), now))
+        tokens = min(float(per_minute), tokens + (now - last) * rate)
+        if tokens >= 1:
+            self._buckets[platform] = (tokens - 1, now)
+            return 0.0
+        self._buckets[platform] = (tokens, now)
+        return (1 - tokens) / rate
+
+    async def create_session(self, slug: str, idle_seconds: float) -> str:
+        now = self._clock()
+        if len(self._sessions) >= self._max_sessions:
+            for sid in [s for s, (_, exp) in self._sessions.items() if exp <= now]:
+                del self._sessions[sid]
+            if len(self._sessions) >= self._max_sessions:
+                raise OverflowError("too many open sessions")
+        session_id = secrets.token_hex(16)
+        self._sessions[session_id] = (slug, now + idle_seconds)
+        return session_id
+
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
+        entry = self._sessions.get(session_id)
+        now = self._clock()
+        if entry is None or entry[0] != slug or entry[1] <= now:
+            return False
+        self._sessions[session_id] = (slug, now + idle_seconds)
+        return True
+
+    async def delete_session(self, session_id: str, slug: str) -> bool:
+        entry = self._sessions.get(session_id)
+        if entry is None or entry[0] != slug:
+            return False
+        del self._sessions[session_id]
+        return True
+
+    async def close(self) -> None:
+        return None

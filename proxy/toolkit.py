@@ -1,0 +1,99 @@
+"""What a platform module provides: tool implementations and a load-status measurement.
+
+A platform module `proxy/platforms/<key>.py` (named exactly as the registry's platform key) exports
+
+* `TOOLS: tuple[ToolImpl, ...]`: behaviour and schemas of its tools (words live in registry.json);
+* `async def measure_load(ctx: PlatformContext) -> LoadReport`: the Laadstatus measurement.
+
+Handlers receive a `ToolCall`, call the platform through `ctx.upstream` and return a dict that
+validates against the tool's output schema. They raise `ToolInputError` for arguments that cannot
+be used and let `UpstreamError`s propagate; the dispatcher turns both into `isError` results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from proxy.registry import Platform
+    from proxy.upstream import Upstream
+
+__all__ = ["LoadReport", "OrganLoad", "PlatformContext", "ToolCall", "ToolImpl"]
+
+JsonDict = dict[str, Any]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformContext:
+    """What a platform module may use: its settings, its upstream client and the clock."""
+
+    platform: Platform
+    upstream: Upstream
+    now: Callable[[], datetime]
+
+    def cite_label(self, lang: str = "nl") -> str:
+        """The citation label from the platform's attribution settings."""
+        return self.platform.attribution.label[lang]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool invocation: validated arguments plus the caller whose call log it feeds."""
+
+    tool: str
+    arguments: Mapping[str, Any]
+    caller: str
+    ctx: PlatformContext
+
+    async def get(self, path: str, parse: Callable[[bytes], T], *, params: Any = None,
+                  headers: Mapping[str, str] | None = None) -> T:
+        """GET from this tool's platform, recorded under this caller."""
+        return await self.ctx.upstream.get(path, parse, params=params, headers=headers, caller=self.caller,
+                                           tool=self.tool)
+
+    async def post_json(self, path: str, payload: Any, parse: Callable[[bytes], T], *, idempotent: bool = False) -> T:
+        """POST JSON to this tool's platform, recorded under this caller."""
+        return await self.ctx.upstream.post_json(path, payload, parse, caller=self.caller, tool=self.tool,
+                                                 idempotent=idempotent)
+
+
+Handler = Callable[[ToolCall], Awaitable[JsonDict]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolImpl:
+    """Behaviour of one tool. `name` must match a registry tool of the same platform."""
+
+    name: str
+    input_schema: Mapping[str, Any]
+    output_schema: Mapping[str, Any]
+    handler: Handler
+    open_world: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class OrganLoad:
+    """Newest material of one organ (a council, a publishing body) of a local source."""
+
+    organ: str
+    name: str
+    current_through: date | None
+    medium: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoadReport:
+    """Result of one Laadstatus measurement of one platform.
+
+    `current_through` is the newest material date (per medium where `per_medium` is filled);
+    `organs` is filled for the two local sources only.
+    """
+
+    current_through: date | None
+    organs: tuple[OrganLoad, ...] = ()
+    per_medium: Mapping[str, date | None] = field(default_factory=dict)
+    note: str | None = None

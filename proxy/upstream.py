@@ -1,0 +1,316 @@
+"""The one way to call a source platform: timeouts, size cap, TTL cache, single-flight, rate
+limit, bounded retries, a call record per call and availability from live traffic.
+
+Platform modules build the request and parse the reply; this module sends, times, caches and
+records it. It never imports a platform module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import aiohttp
+from defusedxml import ElementTree as SafeET
+
+from proxy.errors import (
+    ToolInputError,
+    UpstreamBadReply,
+    UpstreamError,
+    UpstreamRateLimited,
+    UpstreamStatusError,
+    UpstreamTimeout,
+    UpstreamTooLarge,
+    UpstreamUnreachable,
+)
+from proxy.registry import Platform
+from proxy.state import StateStore
+
+__all__ = ["SYSTEM_CALLER", "Upstream", "as_json", "as_text", "as_xml"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Params = Mapping[str, str | int | float] | list[tuple[str, str]]
+
+SYSTEM_CALLER = "system:loadstatus"
+# Wait this long at most for our own rate limit before telling the caller to come back later.
+MAX_RATE_WAIT_SECONDS = 2.0
+RETRIES_ON_CONNECTION_ERROR = 2
+_SECRET_PARAMS = frozenset({"key", "apikey", "api_key", "token", "access_token", "password"})
+
+
+def as_json(body: bytes) -> Any:
+    return json.loads(body)
+
+
+def as_text(body: bytes) -> str:
+    return body.decode("utf-8")
+
+
+def as_xml(body: bytes) -> Any:
+    """Parse XML with defusedxml (no entities, no external references)."""
+    return SafeET.fromstring(body)
+
+
+@dataclass(frozen=True, slots=True)
+class _Fetched:
+    status: int
+    body: bytes
+
+
+class Upstream:
+    """Calls to one platform. `platform` may be swapped on reload; every call reads it afresh."""
+
+    def __init__(self, platform: Platform, *, store: StateStore,
+                 session: aiohttp.ClientSession | None = None) -> None:
+        self.platform = platform
+        self._store = store
+        self._session = session
+        self._inflight: dict[str, asyncio.Future[_Fetched]] = {}
+
+    @property
+    def key(self) -> str:
+        return self.platform.key
+
+    def url(self, path: str = "") -> str:
+        """An absolute URL under the platform's base URL."""
+        return self.platform.base_url + path
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    # ----------------------------------------------------------------------- public calls
+
+    async def get(self, path: str, parse: Callable[[bytes], T], *, params: Params | None = None,
+                  headers: Mapping[str, str] | None = None, caller: str, tool: str | None = None) -> T:
+        """GET `base_url + path` and parse the body; cached, single-flight, retried on connection errors."""
+        return await self._call("GET", path, parse, params=params, body=None, headers=headers,
+                                caller=caller, tool=tool, idempotent=True)
+
+    async def post_json(self, path: str, payload: Any, parse: Callable[[bytes], T], *, caller: str,
+                        tool: str | None = None, idempotent: bool = False) -> T:
+        """POST a JSON body (a search, for ORI); retried only when the caller says it is idempotent."""
+        body = json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+        return await self._call("POST", path, parse, params=None, body=body,
+                                headers={"Content-Type": "application/json"}, caller=caller, tool=tool,
+                                idempotent=idempotent)
+
+    # ----------------------------------------------------------------------- machinery
+
+    async def _call(self, method: str, path: str, parse: Callable[[bytes], T], *, params: Params | None,
+                    body: bytes | None, headers: Mapping[str, str] | None, caller: str, tool: str | None,
+                    idempotent: bool) -> T:
+        platform = self.platform
+        url = _with_params(self.url(path), params)
+        key = _cache_key(platform.key, method, url, body)
+        started = time.perf_counter()
+
+        cached = await self._store.cache_get(key)
+        if cached is not None:
+            value = parse(cached)
+            await self._record(caller, tool, method, url, 200, started, len(cached), cache_hit=True)
+            return value
+
+        shared = self._inflight.get(key)
+        if shared is not None:
+            fetched = await asyncio.shield(shared)
+            value = parse(fetched.body)
+            await self._record(caller, tool, method, url, fetched.status, started, len(fetched.body), cache_hit=True)
+            return value
+
+        future: asyncio.Future[_Fetched] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            fetched = await self._live(method, url, body, headers, caller, tool, idempotent, started, parse)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: joiners re-raise it, nobody else must
+            raise
+        else:
+            future.set_result(fetched)
+        finally:
+            self._inflight.pop(key, None)
+        await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
+        return parse(fetched.body)
+
+    async def _live(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None,
+                    caller: str, tool: str | None, idempotent: bool, started: float,
+                    parse: Callable[[bytes], Any]) -> _Fetched:
+        """One live exchange: wait for the rate limit, send (with retries), check, parse, record."""
+        platform = self.platform
+        status: int | None = None
+        size = 0
+        try:
+            await self._wait_for_token()
+            status, data = await self._send(method, url, body, headers, idempotent)
+            size = len(data)
+            try:
+                parse(data)
+            except ToolInputError:
+                raise  # the platform answered: the question was at fault, not the platform
+            except UpstreamError:
+                raise
+            except Exception as exc:
+                raise UpstreamBadReply(platform.key, f"{platform.title.en} sent a reply that could not be read "
+                                       f"({type(exc).__name__}); try again later") from exc
+        except ToolInputError:
+            await self._record(caller, tool, method, url, status, started, size, cache_hit=False)
+            await self._set_available(True, None)
+            raise
+        except UpstreamRateLimited as exc:
+            # Our own limit: no call went out, so availability is unchanged.
+            await self._record(caller, tool, method, url, status, started, size, cache_hit=False, error=str(exc))
+            raise
+        except UpstreamError as exc:
+            await self._record(caller, tool, method, url, status, started, size, cache_hit=False, error=str(exc))
+            await self._set_available(False, str(exc))
+            raise
+        await self._record(caller, tool, method, url, status, started, size, cache_hit=False)
+        await self._set_available(True, None)
+        return _Fetched(status=status, body=data)
+
+    async def _wait_for_token(self) -> None:
+        limits = self.platform.limits
+        wait = await self._store.take_token(self.platform.key, limits.requests_per_minute)
+        if wait == 0:
+            return
+        if wait > MAX_RATE_WAIT_SECONDS:
+            raise UpstreamRateLimited(
+                self.platform.key,
+                f"{self.platform.title.en}: this installation's limit of {limits.requests_per_minute} calls per "
+                f"minute is reached; try again in {wait:.0f} s",
+                retry_after=wait,
+            )
+        await asyncio.sleep(wait)
+        await self._wait_for_token()
+
+    async def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None,
+                    idempotent: bool) -> tuple[int, bytes]:
+        attempts = 1 + (RETRIES_ON_CONNECTION_ERROR if idempotent else 0)
+        for attempt in range(attempts):
+            try:
+                return await self._exchange(method, url, body, headers)
+            except UpstreamUnreachable:
+                if attempt + 1 == attempts:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _exchange(self, method: str, url: str, body: bytes | None,
+                        headers: Mapping[str, str] | None) -> tuple[int, bytes]:
+        platform = self.platform
+        name = platform.title.en
+        timeout = aiohttp.ClientTimeout(total=platform.timeouts.total_seconds,
+                                        sock_connect=platform.timeouts.connect_seconds)
+        cap = platform.max_response_bytes
+        try:
+            async with self._client().request(method, url, data=body, headers=headers, timeout=timeout,
+                                              allow_redirects=True) as resp:
+                if resp.content_length is not None and resp.content_length > cap:
+                    raise UpstreamTooLarge(platform.key, f"{name} sent {resp.content_length} bytes, more than the "
+                                           f"{cap}-byte cap; narrow the request (fewer results, a shorter chunk)")
+                chunks: list[bytes] = []
+                size = 0
+                async for chunk in resp.content.iter_chunked(65536):
+                    size += len(chunk)
+                    if size > cap:
+                        raise UpstreamTooLarge(platform.key, f"{name} sent more than the {cap}-byte cap; narrow "
+                                               "the request (fewer results, a shorter chunk)")
+                    chunks.append(chunk)
+                data = b"".join(chunks)
+                _raise_for_status(platform, resp.status, resp.reason, resp.headers)
+                return resp.status, data
+        except TimeoutError as exc:
+            raise UpstreamTimeout(platform.key, f"{name} did not answer within {platform.timeouts.total_seconds:g} s; "
+                                  "try again later or narrow the request") from exc
+        except aiohttp.ClientPayloadError as exc:
+            raise UpstreamBadReply(platform.key, f"{name} broke off its reply; try again later") from exc
+        except aiohttp.ClientError as exc:
+            raise UpstreamUnreachable(platform.key, f"{name} cannot be reached ({type(exc).__name__}); "
+                                      "try again later") from exc
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                headers={"User-Agent": "BesluitBron (+https://besluitbron.nl)"},
+                connector=aiohttp.TCPConnector(limit_per_host=16),
+            )
+        return self._session
+
+    async def _record(self, caller: str, tool: str | None, method: str, url: str, status: int | None,
+                      started: float, size: int, *, cache_hit: bool, error: str | None = None) -> None:
+        await self._store.record_call(caller, {
+            "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            "source": self.platform.key,
+            "tool": tool,
+            "method": method,
+            "url": _public_url(url),
+            "status": status,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "bytes": size,
+            "cache_hit": cache_hit,
+            "error": error,
+        })
+
+    async def _set_available(self, available: bool, error: str | None) -> None:
+        await self._store.set_availability(self.platform.key, {
+            "available": available,
+            "last_live_call_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+            "last_error": error,
+        })
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _raise_for_status(platform: Platform, status: int, reason: str | None, headers: Mapping[str, str]) -> None:
+    if status < 400:
+        return
+    name = platform.title.en
+    if status == 429:
+        retry = headers.get("Retry-After", "")
+        wait = float(retry) if retry.isdigit() else 60.0
+        raise UpstreamRateLimited(platform.key, f"{name} asks us to slow down (HTTP 429); try again in {wait:.0f} s",
+                                  retry_after=wait)
+    if status >= 500:
+        raise UpstreamStatusError(platform.key, f"{name} is failing (HTTP {status} {reason or ''}); this is on the "
+                                  "platform's side, try again later", status=status)
+    if status == 404:
+        raise UpstreamStatusError(platform.key, f"{name} does not know this item (HTTP 404); check the id",
+                                  status=status)
+    raise UpstreamStatusError(platform.key, f"{name} refused the request (HTTP {status} {reason or ''})",
+                              status=status)
+
+
+def _with_params(url: str, params: Params | None) -> str:
+    if not params:
+        return url
+    items = list(params.items()) if isinstance(params, Mapping) else list(params)
+    sep = "&" if urlsplit(url).query else "?"
+    return url + sep + urlencode([(k, str(v)) for k, v in items])
+
+
+def _cache_key(platform: str, method: str, url: str, body: bytes | None) -> str:
+    digest = hashlib.sha256(b"%s %s\n" % (method.encode(), url.encode()) + (body or b"")).hexdigest()
+    return f"{platform}:{digest}"
+
+
+def _public_url(url: str) -> str:
+    """The URL as it may be shown to a client: query parameters that look like secrets removed."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = [(k, "***" if k.lower() in _SECRET_PARAMS else v) for k, v in pairs]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+

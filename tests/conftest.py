@@ -1,0 +1,110 @@
+"""Shared fixtures: the real replicas and the real proxy on loopback ports, plus an SDK client."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+from mcp import Client
+
+from proxy.app import RUNTIME, Config, create_app
+from proxy.registry import load_registry
+from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
+from proxy.replica.faults import Faults
+from proxy.runtime import Runtime
+
+ROOT = Path(__file__).resolve().parent.parent
+REGISTRY = ROOT / "registry.json"
+MODES = ("legacy", "2026-07-28")
+
+
+@dataclass
+class Replicas:
+    url: str
+    app: web.Application
+    base_urls: dict[str, str]
+
+    def faults(self, key: str) -> Faults:
+        return self.app[FAULTS][key]
+
+    def clear_faults(self) -> None:
+        for faults in self.app[FAULTS].values():
+            faults.clear()
+
+
+@dataclass
+class LiveServer:
+    base: str
+    app: web.Application
+    registry_path: Path
+
+    @property
+    def runtime(self) -> Runtime:
+        return self.app[RUNTIME]
+
+    def url(self, slug: str) -> str:
+        return f"{self.base}/{slug}/mcp"
+
+
+async def _listen(app: web.Application) -> tuple[web.AppRunner, str]:
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return runner, f"http://127.0.0.1:{site.port}"
+
+
+@pytest.fixture(scope="session")
+async def replicas() -> AsyncIterator[Replicas]:
+    registry = load_registry(REGISTRY)
+    app = create_replicas_app(list(registry.platforms), anchor=date.today())
+    runner, url = await _listen(app)
+    base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url)
+    yield Replicas(url=url, app=app, base_urls=base_urls)
+    await runner.cleanup()
+
+
+def write_registry(tmp_path: Path, edit: Callable[[dict[str, Any]], None] | None = None,
+                   name: str = "registry.json") -> Path:
+    """A copy of the shipped registry, changed by `edit`, for a server or site variant."""
+    data = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    if edit:
+        edit(data)
+    path = tmp_path / name
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    return path
+
+
+@contextlib.asynccontextmanager
+async def serve(registry_path: Path, replicas: Replicas, **config: Any) -> AsyncIterator[LiveServer]:
+    """Run the real application for `registry_path` against the replicas on a free port."""
+    config.setdefault("measure_load", False)
+    app = create_app(Config(registry_path=registry_path, base_urls=replicas.base_urls, **config))
+    runner, base = await _listen(app)
+    try:
+        yield LiveServer(base=base, app=app, registry_path=registry_path)
+    finally:
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def server(replicas: Replicas, tmp_path: Path) -> AsyncIterator[LiveServer]:
+    """The shipped registry served live (a private copy, so tests may edit it)."""
+    path = tmp_path / "registry.json"
+    shutil.copy(REGISTRY, path)
+    async with serve(path, replicas) as live:
+        yield live
+    replicas.clear_faults()
+
+
+def client(url: str, mode: str) -> Client:
+    """The SDK's own client: `legacy` (initialize + session) or `2026-07-28` (stateless)."""
+    return Client(url, mode=mode)  # type: ignore[arg-type]

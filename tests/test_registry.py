@@ -1,0 +1,152 @@
+"""The registry loader: the shipped file is valid, and every broken variant is refused by name."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from proxy.errors import RegistryError
+from proxy.registry import load_registry, parse_registry
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))
+
+
+def test_shipped_registry_is_valid() -> None:
+    registry = parse_registry(SHIPPED)
+    assert len(registry.connectors) == len(registry.platforms) + 1
+    assert sum(c.aggregate for c in registry.connectors) == 1
+    assert [c.slug for c in registry.connectors if c.in_footer] == ["allebronnen"]
+
+
+def _connector(data: dict[str, Any], slug: str) -> dict[str, Any]:
+    return next(c for c in data["connectors"] if c["slug"] == slug)
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        node: Any = data
+        for part in parents:
+            node = node[int(part)] if part.isdigit() else node[part]
+        node[int(last) if last.isdigit() else last] = value
+    return edit
+
+
+def _drop_en_title(data: dict[str, Any]) -> None:
+    del data["connectors"][2]["tools"][0]["title"]["en"]
+
+
+def _duplicate_slug(data: dict[str, Any]) -> None:
+    data["connectors"][1]["slug"] = data["connectors"][0]["slug"]
+
+
+def _second_aggregate(data: dict[str, Any]) -> None:
+    extra = copy.deepcopy(_connector(data, "allebronnen"))
+    extra["slug"] = "nogeen"
+    data["connectors"].append(extra)
+
+
+def _no_aggregate(data: dict[str, Any]) -> None:
+    data["connectors"] = [c for c in data["connectors"] if not c.get("aggregate")]
+
+
+def _unknown_platform(data: dict[str, Any]) -> None:
+    _connector(data, "wetten")["platform"] = "eerstekamer"
+
+
+def _reserved_name(data: dict[str, Any]) -> None:
+    _connector(data, "rechtspraak")["tools"][0]["name"] = "platform_status"
+
+
+def _long_prefixed_name(data: dict[str, Any]) -> None:
+    _connector(data, "rechtspraak")["tools"][0]["name"] = "search_rulings_by_court_and_date_range_x"  # 40 chars
+
+
+def _duplicate_prefix(data: dict[str, Any]) -> None:
+    data["platforms"]["woo"]["prefix"] = data["platforms"]["ori"]["prefix"]
+
+
+def _duplicate_tool(data: dict[str, Any]) -> None:
+    tools = _connector(data, "tweedekamer")["tools"]
+    tools[1]["name"] = tools[0]["name"]
+
+
+def _aggregate_with_tools(data: dict[str, Any]) -> None:
+    _connector(data, "allebronnen")["tools"] = copy.deepcopy(_connector(data, "wetten")["tools"])
+
+
+def _orphan_platform(data: dict[str, Any]) -> None:
+    data["connectors"] = [c for c in data["connectors"] if c["slug"] != "openoverheid"]
+
+
+def _connect_over_total(data: dict[str, Any]) -> None:
+    data["platforms"]["ori"]["timeouts"] = {"connect_seconds": 30, "total_seconds": 10}
+
+
+BROKEN: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "slug pattern": (_set("connectors.3.slug", "Tweede Kamer"),
+                     "connectors[3].slug: 'Tweede Kamer' does not match '^[a-z0-9]+$'"),
+    "missing en text": (_drop_en_title, "connectors[2].tools[0].title: 'en' is a required property"),
+    "empty nl text": (_set("connectors.0.title.nl", "  "), "connectors[0].title.nl: '  ' does not match"),
+    "tool name pattern": (_set("connectors.0.tools.0.name", "Search-Documents"),
+                          "connectors[0].tools[0].name: 'Search-Documents' does not match"),
+    "limit too high": (_set("platforms.ori.limits.results_per_call", 5000),
+                       "platforms.ori.limits.results_per_call: 5000 is greater than the maximum of 200"),
+    "rate not positive": (_set("platforms.wetten.limits.requests_per_minute", 0),
+                          "platforms.wetten.limits.requests_per_minute: 0 is less than the minimum of 1"),
+    "enabled not boolean": (_set("connectors.1.enabled", "yes"), "connectors[1].enabled: 'yes' is not of type 'boolean'"),
+    "unknown key": (_set("connectors.1.visible", True), "connectors[1]: Additional properties are not allowed"),
+    "too many context urls": (_set("domain_policy.context_urls", [f"https://x{i}.nl/" for i in range(21)]),
+                              "domain_policy.context_urls: "),
+    "duplicate slug": (_duplicate_slug, "connectors[1].slug: 'openraadsinformatie' is already used by connectors[0]"),
+    "two aggregates": (_second_aggregate, "connectors: exactly one connector must have 'aggregate': true"),
+    "no aggregate": (_no_aggregate, "connectors: exactly one connector must have 'aggregate': true (found none)"),
+    "unknown platform": (_unknown_platform, "connectors[4].platform: 'eerstekamer' is not a platform"),
+    "reserved name": (_reserved_name, "connectors[5].tools[0].name: 'platform_status' is a reserved meta-tool name"),
+    "prefixed name too long": (_long_prefixed_name, "longer than 48 characters"),
+    "duplicate prefix": (_duplicate_prefix, "platforms.woo.prefix: 'ori' is already the prefix of platform 'ori'"),
+    "duplicate tool": (_duplicate_tool, "connectors[3].tools[1].name: 'search_documents' is already tools[0]"),
+    "aggregate with tools": (_aggregate_with_tools, "connectors[7].tools: the aggregate connector"),
+    "platform without connector": (_orphan_platform, "platforms.woo: no connector serves this platform"),
+    "connect over total": (_connect_over_total, "platforms.ori.timeouts.connect_seconds: must not exceed"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_broken_registry_is_refused_naming_path_and_rule(case: str) -> None:
+    edit, expected = BROKEN[case]
+    data = copy.deepcopy(SHIPPED)
+    edit(data)
+    with pytest.raises(RegistryError) as info:
+        parse_registry(data)
+    assert any(expected in problem for problem in info.value.problems), info.value.problems
+
+
+def test_invalid_json_names_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "registry.json"
+    path.write_text('{"server": {,}}', encoding="utf-8")
+    with pytest.raises(RegistryError, match=r"line 1 column 13"):
+        load_registry(path)
+
+
+def test_validate_command_exit_codes(tmp_path: Path) -> None:
+    ok = subprocess.run([sys.executable, "-m", "proxy", "validate", str(ROOT / "registry.json")],
+                        capture_output=True, text=True, cwd=ROOT)
+    assert ok.returncode == 0, ok.stderr
+    assert "/allebronnen/mcp" in ok.stdout
+    broken = copy.deepcopy(SHIPPED)
+    broken["connectors"][3]["slug"] = "Tweede Kamer"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    bad = subprocess.run([sys.executable, "-m", "proxy", "validate", str(path)], capture_output=True, text=True,
+                         cwd=ROOT)
+    assert bad.returncode == 1
+    assert "connectors[3].slug: 'Tweede Kamer' does not match '^[a-z0-9]+$'" in bad.stderr
