@@ -73,6 +73,8 @@ class ToolImpl:
     output_schema: Mapping[str, Any]
     handler: Handler
     open_world: bool = True
+    # Arguments that work against the replicas: used by the tests that walk every tool, and by the site.
+    example: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -172,6 +172,7 @@ class Upstream:
             await self._record(caller, tool, method, url, status, started, size, cache_hit=False, error=str(exc))
             raise
         except UpstreamError as exc:
+            status = getattr(exc, "status", status)
             await self._record(caller, tool, method, url, status, started, size, cache_hit=False, error=str(exc))
             await self._set_available(False, str(exc))
             raise

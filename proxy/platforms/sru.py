@@ -1,0 +1,358 @@
+"""SRU plumbing shared by the three KOOP sources: request parameters, CQL quoting, reading replies.
+
+Two SRU services stand behind them:
+
+* KOOP's SRU 2.0 at `https://repository.overheid.nl/sru` (officiële bekendmakingen, lokale
+  bekendmakingen); guide: "HandleidingSRU2.0.pdf" in the data.overheid.nl dataset
+  "officiele-bekendmakingen" (https://data.overheid.nl/dataset/officiele-bekendmakingen).
+* The zoekservice SRU at `https://zoekservice.overheid.nl/sru/Search?x-connection=BWB` (wetten).
+
+Both answer `searchRetrieve` in XML; the namespace depends on the version asked for, so replies
+are read by local name. Facts this module encodes (research §0, §3, §4):
+
+* `numberOfRecords` with `resultCountPrecision` → `precision.total_relation` (KOOP says `estimate`);
+* a diagnostic in an HTTP 200 without a count is fatal: a query diagnostic (SRU 1/10–1/49, 1/61)
+  is the question's fault → `ToolInputError` with the platform's words; any other →
+  `UpstreamBadReply`. A diagnostic next to results (KOOP's SEARCH-IGNOREDQTEXT: a clause it
+  ignored) goes to `precision.not_applied`;
+* KOOP pages only through the first 10,000 hits (`startRecord >= 10000` is an nginx 504).
+
+XML is parsed only with defusedxml.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
+from urllib.parse import urlsplit
+from xml.etree.ElementTree import Element
+
+from defusedxml import ElementTree as SafeET
+
+from proxy.errors import ToolInputError, UpstreamBadReply
+from proxy.results import TotalRelation
+from proxy.toolkit import ToolCall
+from proxy.upstream import Upstream
+
+__all__ = [
+    "KOOP_PAGING_LIMIT",
+    "XML_ACCEPT",
+    "SruReply",
+    "all_texts",
+    "and_join",
+    "as_element",
+    "child",
+    "children",
+    "cql_quote",
+    "descendants",
+    "fetch_linked",
+    "first_text",
+    "koop_params",
+    "local",
+    "or_join",
+    "parse_reply",
+    "reply_parser",
+    "xml_text",
+]
+
+T = TypeVar("T")
+
+XML_ACCEPT = {"Accept": "application/xml"}
+# startRecord >= 10000 answers an nginx 504 at repository.overheid.nl (research §3.1).
+KOOP_PAGING_LIMIT = 10_000
+_PRECISION_PREFIX = "info:srw/vocabulary/resultCountPrecision/1/"
+_RELATIONS: dict[str, TotalRelation] = {"exact": "exact", "estimate": "estimate", "minimum": "lower_bound",
+                                        "maximum": "estimate", "unknown": "unknown"}
+
+
+# --------------------------------------------------------------------------- building requests
+
+
+def cql_quote(value: str) -> str:
+    """A CQL string literal: double quotes around, backslash and quote escaped, whitespace collapsed."""
+    text = " ".join(str(value).split())
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def and_join(clauses: Iterable[str]) -> str:
+    return " AND ".join(c for c in clauses if c)
+
+
+def or_join(clauses: Iterable[str]) -> str:
+    parts = [c for c in clauses if c]
+    return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
+
+
+def koop_params(query: str, *, start: int, maximum: int, facets: str | None = None) -> list[tuple[str, str]]:
+    """searchRetrieve parameters for repository.overheid.nl/sru, in the order of research §3.2."""
+    params = [("operation", "searchRetrieve"), ("version", "2.0"), ("recordSchema", "gzd"),
+              ("startRecord", str(start)), ("maximumRecords", str(maximum)), ("query", query)]
+    if facets:
+        params.append(("facetLimit", facets))
+    return params
+
+
+# --------------------------------------------------------------------------- reading replies
+
+
+def local(tag: str) -> str:
+    """The local name of an ElementTree tag (`{ns}name` → `name`)."""
+    return tag.rsplit("}", 1)[-1]
+
+
+def children(el: Element, name: str) -> Iterator[Element]:
+    return (c for c in el if local(c.tag) == name)
+
+
+def child(el: Element, name: str) -> Element | None:
+    return next(children(el, name), None)
+
+
+def descendants(el: Element, name: str) -> Iterator[Element]:
+    return (d for d in el.iter() if local(d.tag) == name)
+
+
+def first_text(el: Element | None, name: str) -> str | None:
+    """Stripped text of the first descendant with this local name; None when absent or empty."""
+    if el is None:
+        return None
+    for d in descendants(el, name):
+        text = "".join(d.itertext()).strip()
+        if text:
+            return " ".join(text.split())
+    return None
+
+
+def all_texts(el: Element | None, name: str) -> list[str]:
+    if el is None:
+        return []
+    out = [" ".join("".join(d.itertext()).split()) for d in descendants(el, name)]
+    return [t for t in out if t]
+
+
+@dataclass(frozen=True, slots=True)
+class SruReply:
+    """One searchRetrieve answer: the records' `recordData` contents and how far to trust the count."""
+
+    total: int | None
+    relation: TotalRelation
+    records: list[Element]
+    next_position: int | None
+    ignored: list[str] = field(default_factory=list)
+    facets: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+
+
+def _diagnostic_text(diag: Element) -> tuple[str, str]:
+    uri = first_text(diag, "uri") or ""
+    words = [w for w in (first_text(diag, "message"), first_text(diag, "details")) if w]
+    return uri, ": ".join(dict.fromkeys(words)) or uri or "unspecified diagnostic"
+
+
+def _is_query_diagnostic(uri: str) -> bool:
+    match = re.search(r"diagnostic/1/(\d+)$", uri)
+    if not match:
+        return False
+    number = int(match.group(1))
+    return 10 <= number <= 49 or number == 61
+
+
+def parse_reply(body: bytes, *, platform: str, name: str, default_relation: TotalRelation = "unknown") -> SruReply:
+    """Read a searchRetrieve reply; raises ToolInputError / UpstreamBadReply for fatal diagnostics."""
+    root = SafeET.fromstring(body)
+    diagnostics = [d for d in root.iter() if local(d.tag) == "diagnostic"]
+    count_el = next((e for e in root if local(e.tag) == "numberOfRecords"), None)
+    if count_el is None or (count_el.text or "").strip() == "":
+        if diagnostics:
+            uri, text = _diagnostic_text(diagnostics[0])
+            if _is_query_diagnostic(uri):
+                raise ToolInputError(f"{name} rejected the search: {text}")
+            raise UpstreamBadReply(platform, f"{name} answered with an error ({uri or 'no code'}): {text}")
+        if local(root.tag) != "searchRetrieveResponse":
+            raise ValueError(f"not an SRU reply: <{local(root.tag)}>")
+        raise ValueError("SRU reply without numberOfRecords")
+    total = int((count_el.text or "0").strip())
+    precision_el = next((e for e in root if local(e.tag) == "resultCountPrecision"), None)
+    relation = default_relation
+    if precision_el is not None and precision_el.text:
+        word = precision_el.text.strip().removeprefix(_PRECISION_PREFIX)
+        relation = _RELATIONS.get(word, "unknown")
+    records_el = next((e for e in root if local(e.tag) == "records"), None)
+    records: list[Element] = []
+    for record in children(records_el, "record") if records_el is not None else ():
+        data = child(record, "recordData")
+        if data is not None and len(data):
+            records.append(data[0])
+    next_el = next((e for e in root if local(e.tag) == "nextRecordPosition"), None)
+    next_position = int(next_el.text.strip()) if next_el is not None and (next_el.text or "").strip() else None
+    ignored = [_diagnostic_text(d)[1] for d in diagnostics]
+    return SruReply(total=total, relation=relation, records=records, next_position=next_position,
+                    ignored=ignored, facets=_facets(root))
+
+
+def reply_parser(platform: str, name: str, default_relation: TotalRelation = "unknown") -> Callable[[bytes], SruReply]:
+    """A `parse` function for `ToolCall.get`."""
+    def parse(body: bytes) -> SruReply:
+        return parse_reply(body, platform=platform, name=name, default_relation=default_relation)
+    return parse
+
+
+def _facets(root: Element) -> dict[str, list[tuple[str, int]]]:
+    """SRU 2.0 `facetedResults`: per index the (term, count) pairs."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for facet in descendants(root, "facet"):
+        index = first_text(facet, "index")
+        if not index:
+            continue
+        terms = out.setdefault(index, [])
+        for term in descendants(facet, "term"):
+            actual = first_text(term, "actualTerm")
+            count = first_text(term, "count")
+            if actual is not None:
+                terms.append((actual, int(count) if count and count.isdigit() else 0))
+    return out
+
+
+# --------------------------------------------------------------------------- documents a record links to
+
+_BLOCK = frozenset({
+    "al", "p", "kop", "titel", "tussenkop", "li", "regel", "lid", "artikel", "intitule", "citeertitel",
+    "alinea", "tr", "row", "dt", "dd", "h1", "h2", "h3", "h4", "div", "aanhef", "wie", "slotformulering",
+    "ondertekening", "naam", "functie", "considerans.al", "specificatie-item", "lijst", "table", "tgroup",
+})
+_SKIP = frozenset({"metadata", "meta-data", "meta", "bwb-inputbestand", "bwb-wijzigingen",
+                   "redactionele-correcties", "head", "script", "style"})
+
+
+def xml_text(el: Element, *, skip: frozenset[str] = _SKIP) -> str:
+    """Readable plain text of a publication or regulation XML: one line per paragraph-like element."""
+    pieces: list[str] = []
+
+    def walk(node: Element) -> None:
+        name = local(node.tag)
+        if name in skip:
+            if node.tail:
+                pieces.append(node.tail)
+            return
+        if node.text:
+            pieces.append(node.text)
+        for sub in node:
+            walk(sub)
+        pieces.append("\n" if name in _BLOCK else " ")
+        if node.tail:
+            pieces.append(node.tail)
+
+    walk(el)
+    lines = (" ".join(line.split()) for line in "".join(pieces).split("\n"))
+    text = "\n".join(line for line in lines if line)
+    return re.sub(r" ([,.;:)])", r"\1", text)
+
+
+async def fetch_linked(call: ToolCall, url: str, parse: Callable[[bytes], T], *, real_base: str,
+                       hosts: frozenset[str]) -> T:
+    """GET a document that a record links to (its full text in KOOP's repository).
+
+    The link names the real host. When the platform's base URL is the real one, the document is
+    fetched there; when it points elsewhere (a replica, a mirror), the document is fetched from the
+    same root that stands in for the real base URL (`<root><real base path>` → `<root><link path>`).
+    Only links to the repository hosts in `hosts` are followed.
+    """
+    link = urlsplit(url)
+    if link.scheme not in ("http", "https") or link.hostname not in hosts or not link.path.startswith("/"):
+        raise UpstreamBadReply(call.ctx.platform.key, f"{call.ctx.platform.title.en} linked the text at an "
+                               f"unexpected address ({url}); it was not followed")
+    upstream = call.ctx.upstream
+    base = upstream.platform.base_url.rstrip("/")
+    real_path = urlsplit(real_base).path.rstrip("/")
+    if base == real_base.rstrip("/"):
+        root = f"{link.scheme}://{link.netloc}"
+    elif real_path and base.endswith(real_path):
+        root = base[: -len(real_path)]
+    else:
+        root = base
+    path = link.path + (f"?{link.query}" if link.query else "")
+    # The document host differs from the search host, so it gets a sibling Upstream over the same
+    # store and session: same call log, cache, rate limit and availability as the platform itself.
+    sibling = Upstream(replace(upstream.platform, base_url=root), store=upstream._store,
+                       session=upstream._client())
+    return await sibling.get(path, parse, headers=XML_ACCEPT, caller=call.caller, tool=call.tool)
+
+
+def as_element(body: bytes) -> Element:
+    """Parse a linked XML document (defusedxml: no entities, no external references)."""
+    return SafeET.fromstring(body)
+
+
+# --------------------------------------------------------------------------- KOOP publications (gzd records)
+# Shared by `lokaal` and `officieel`: both search repository.overheid.nl/sru within
+# c.product-area "officielepublicaties", scoped to their own gazettes (w.publicatienaam).
+
+KOOP_BASE = "https://repository.overheid.nl/sru"
+KOOP_DOCUMENT_HOSTS = frozenset({"repository.overheid.nl"})
+PRODUCT_AREA = 'c.product-area=="officielepublicaties"'
+NEWEST_FIRST = "sortBy dt.available/sort.descending"
+
+
+@dataclass(frozen=True, slots=True)
+class KoopSource:
+    """One connector's slice of the KOOP repository: its gazettes and identifier families."""
+
+    media: Mapping[str, str]  # medium code → w.publicatienaam
+    medium_titles: Mapping[str, str]  # medium code → how a person names it
+    prefixes: Mapping[str, str | None]  # identifier prefix → medium code (None: read-only family)
+    id_pattern: re.Pattern[str]
+    id_examples: str
+    elsewhere: str  # where identifiers of the other KOOP connector belong
+
+    def scope(self, codes: Iterable[str] | None = None) -> str:
+        chosen = list(codes or self.media)
+        return or_join(f"w.publicatienaam=={cql_quote(self.media[c])}" for c in chosen)
+
+    def medium_of(self, publication_name: str | None, identifier: str) -> str | None:
+        for code, name in self.media.items():
+            if publication_name and publication_name.lower() == name.lower():
+                return code
+        return self.prefixes.get(identifier.split("-", 1)[0])
+
+
+def read_publication_record(gzd: Element, source: KoopSource) -> dict[str, Any]:
+    """The fields a person needs from one gzd record of officielepublicaties."""
+    original = child(gzd, "originalData")
+    enriched = child(gzd, "enrichedData")
+    identifier = first_text(original, "identifier") or ""
+    manifestations = {m.get("manifestation", ""): (m.text or "").strip()
+                      for m in (descendants(enriched, "itemUrl") if enriched is not None else ())}
+    main_url = first_text(enriched, "url")
+    xml_url = manifestations.get("xml") or (main_url if main_url and main_url.endswith(".xml") else None)
+    publication_name = first_text(original, "publicatienaam")
+    return {
+        "identifier": identifier,
+        "title": first_text(original, "title") or identifier,
+        "medium": source.medium_of(publication_name, identifier),
+        "publication_name": publication_name,
+        "type": first_text(original, "type"),
+        "organisation": first_text(original, "creator"),
+        "organisation_type": first_text(original, "organisatietype"),
+        "date": first_text(original, "date"),
+        "published": first_text(original, "available"),
+        "modified": first_text(original, "modified"),
+        "year": first_text(original, "jaargang"),
+        "number": first_text(original, "publicatienummer"),
+        "dossier": first_text(original, "dossiernummer"),
+        "subjects": all_texts(original, "subject"),
+        "abstract": first_text(original, "abstract"),
+        "url": first_text(enriched, "preferredUrl") or f"https://zoek.officielebekendmakingen.nl/{identifier}.html",
+        "xml_url": xml_url,
+        "pdf_url": manifestations.get("pdf") or (main_url if main_url and main_url.endswith(".pdf") else None),
+    }
+
+
+def publication_cite_text(pub: Mapping[str, Any]) -> str:
+    """The attribution line of research §3.4 (without the licence, which the label carries)."""
+    name = pub.get("publication_name") or "Officiële bekendmakingen"
+    where = " ".join(p for p in (name, pub.get("year")) if p)
+    number = f", {pub['number']}" if pub.get("number") else ""
+    who = f", {pub['organisation']}" if pub.get("organisation") else ""
+    when = f", gepubliceerd {pub['published']}" if pub.get("published") else ""
+    return f"{where}{number} ({pub['identifier']}){who}{when}"

@@ -1,0 +1,108 @@
+"""The Redis backend of `proxy.state.StateStore`, for several server processes sharing one state.
+
+Keys live under one prefix; everything with a lifetime gets a Redis TTL so nothing needs sweeping.
+The token bucket runs as a Lua script, so concurrent processes share one limit atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import Any
+
+from redis import asyncio as aioredis
+
+from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+
+__all__ = ["RedisStore"]
+
+JsonDict = dict[str, Any]
+
+# KEYS[1] bucket; ARGV: capacity, refill per second, now. Returns seconds to wait (0 = take it now).
+_TAKE_TOKEN = """
+local cap = tonumber(ARGV[1]); local rate = tonumber(ARGV[2]); local now = tonumber(ARGV[3])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'last')
+local tokens = tonumber(b[1]) or cap; local last = tonumber(b[2]) or now
+tokens = math.min(cap, tokens + (now - last) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'last', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(cap / rate) + 60)
+return tostring(wait)
+"""
+
+
+class RedisStore:
+    """State in Redis at `url` (e.g. `redis://127.0.0.1:6379/0`), keys under `prefix`."""
+
+    def __init__(self, url: str, *, prefix: str = "besluitbron:") -> None:
+        self._redis = aioredis.from_url(url)
+        self._prefix = prefix
+        self._take = self._redis.register_script(_TAKE_TOKEN)
+
+    def _k(self, *parts: str) -> str:
+        return self._prefix + ":".join(parts)
+
+    async def cache_get(self, key: str) -> bytes | None:
+        value: bytes | None = await self._redis.get(self._k("cache", key))
+        return value
+
+    async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
+        if ttl > 0:
+            await self._redis.set(self._k("cache", key), value, px=int(ttl * 1000))
+
+    async def record_call(self, caller: str, record: JsonDict) -> None:
+        key = self._k("calls", caller)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, json.dumps(record))
+            pipe.ltrim(key, -CALLS_PER_CALLER, -1)
+            pipe.expire(key, CALL_LOG_TTL_SECONDS)
+            await pipe.execute()
+
+    async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
+        key = self._k("calls", caller)
+        raw = await self._redis.lrange(key, -limit, -1)
+        kept = await self._redis.llen(key)
+        return [json.loads(r) for r in raw], int(kept)
+
+    async def set_availability(self, platform: str, record: JsonDict) -> None:
+        await self._redis.set(self._k("availability", platform), json.dumps(record))
+
+    async def availability(self, platform: str) -> JsonDict | None:
+        raw = await self._redis.get(self._k("availability", platform))
+        return json.loads(raw) if raw else None
+
+    async def set_load_status(self, platform: str, status: JsonDict) -> None:
+        await self._redis.set(self._k("load", platform), json.dumps(status))
+
+    async def load_status(self, platform: str) -> JsonDict | None:
+        raw = await self._redis.get(self._k("load", platform))
+        return json.loads(raw) if raw else None
+
+    async def take_token(self, platform: str, per_minute: int) -> float:
+        wait = await self._take(keys=[self._k("bucket", platform)], args=[per_minute, per_minute / 60.0, time.time()])
+        return float(wait)
+
+    async def create_session(self, slug: str, idle_seconds: float) -> str:
+        session_id = secrets.token_hex(16)
+        await self._redis.set(self._k("session", session_id), slug, px=int(idle_seconds * 1000))
+        return session_id
+
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
+        key = self._k("session", session_id)
+        owner = await self._redis.get(key)
+        if owner is None or owner.decode() != slug:
+            return False
+        await self._redis.pexpire(key, int(idle_seconds * 1000))
+        return True
+
+    async def delete_session(self, session_id: str, slug: str) -> bool:
+        key = self._k("session", session_id)
+        owner = await self._redis.get(key)
+        if owner is None or owner.decode() != slug:
+            return False
+        return bool(await self._redis.delete(key))
+
+    async def close(self) -> None:
+        await self._redis.aclose()

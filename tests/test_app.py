@@ -1,0 +1,200 @@
+"""The live server through the SDK's own client: connectors, meta tools, switches, reloads."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, load_registry
+from tests.conftest import MODES, REGISTRY, LiveServer, Replicas, client, serve, write_registry
+
+SHIPPED = load_registry(REGISTRY)
+SOURCE_SLUGS = [c.slug for c in SHIPPED.connectors if not c.aggregate]
+
+
+def structured(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content[0].text
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_every_connector_lists_titled_read_only_tools_and_answers_meta_tools(
+        server: LiveServer, mode: str) -> None:
+    for connector in SHIPPED.enabled_connectors():
+        async with client(server.url(connector.slug), mode) as c:
+            tools = (await c.list_tools()).tools
+            names = [t.name for t in tools]
+            assert [n for n in names if n in META_TOOL_NAMES] == list(META_TOOL_NAMES)
+            for tool in tools:
+                assert tool.title, tool.name
+                assert tool.annotations and tool.annotations.read_only_hint is True, tool.name
+                assert tool.input_schema["type"] == "object" and tool.output_schema["type"] == "object"
+            caps = structured(await c.call_tool("list_capabilities", {}))
+            assert caps["server"] == "BesluitBron" and caps["server_version"]
+            assert caps["address"] == f"/{connector.slug}/mcp" and caps["tool_count"] == len(tools)
+            assert [t["name"] for t in caps["tools"]] == names
+            calls = structured(await c.call_tool("list_platform_calls", {}))
+            assert calls["calls"] == [] and calls["total"] == 0
+            status = structured(await c.call_tool("platform_status", {}))
+            expected = [connector.platform] if connector.platform else [p.platform for p in SOURCE_CONNECTORS]
+            assert [s["source"] for s in status["sources"]] == expected
+
+
+SOURCE_CONNECTORS = [c for c in SHIPPED.connectors if not c.aggregate]
+
+
+async def test_alle_bronnen_serves_every_source_tool_prefixed_once(server: LiveServer) -> None:
+    async with client(server.url("allebronnen"), "2026-07-28") as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+    expected = {f"{SHIPPED.platforms[conn.platform].prefix}_{t.name}" for conn in SOURCE_CONNECTORS
+                for t in conn.tools if conn.platform}
+    assert set(tools) == expected | set(META_TOOL_NAMES)
+    assert len(tools) <= 40  # some clients send only the first 40 tools
+    for name, tool in tools.items():
+        assert re.fullmatch(r"[a-z0-9_]+", name) and len(name) <= AGGREGATE_NAME_MAX
+        if name not in META_TOOL_NAMES:
+            platform = next(p for p in SHIPPED.platforms.values() if name.startswith(p.prefix + "_"))
+            assert tool.title.startswith(f"{platform.title.nl}: ")
+
+
+def _disable(*slugs: str) -> Any:
+    def edit(data: dict[str, Any]) -> None:
+        for c in data["connectors"]:
+            if c["slug"] in slugs:
+                c["enabled"] = False
+    return edit
+
+
+VARIANTS = {
+    "one off": ("tweedekamer",),
+    "two off": ("wetten", "openraadsinformatie"),
+    "all sources off": tuple(SOURCE_SLUGS),
+    "alle bronnen off": ("allebronnen",),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+async def test_disabled_connectors_are_absent(replicas: Replicas, tmp_path: Path, variant: str) -> None:
+    off = VARIANTS[variant]
+    path = write_registry(tmp_path, _disable(*off))
+    enabled = [c for c in SHIPPED.connectors if c.slug not in off]
+    async with serve(path, replicas) as live, aiohttp.ClientSession() as http:
+        for slug in off:
+            for method in ("POST", "GET", "DELETE"):
+                async with http.request(method, live.url(slug), json={}) as resp:
+                    assert resp.status == 404, (slug, method)
+        async with http.get(f"{live.base}/health") as resp:
+            health = await resp.json()
+        assert health["status"] == "ok"
+        assert [c["url"] for c in health["connectors"]] == [f"/{c.slug}/mcp" for c in enabled]
+        if "allebronnen" in off:
+            return
+        async with client(live.url("allebronnen"), "legacy") as c:
+            names = {t.name for t in (await c.list_tools()).tools}
+            caps = structured(await c.call_tool("list_capabilities", {}))
+    served = {SHIPPED.platforms[c.platform].prefix for c in enabled if c.platform}
+    assert {n.split("_", 1)[0] for n in names if n not in META_TOOL_NAMES} == served
+    assert {s["source"] for s in caps["sources"]} == {c.platform for c in enabled if c.platform}
+
+
+async def test_health_names_nothing_secret(server: LiveServer) -> None:
+    async with aiohttp.ClientSession() as http, http.get(f"{server.base}/health") as resp:
+        text = await resp.text()
+    assert set(json.loads(text)) == {"status", "server", "version", "connectors"}
+    assert "redis" not in text and "replica" not in text and "127.0.0.1" not in text
+
+
+async def _reload(live: LiveServer) -> None:
+    from proxy.app import reload_registry
+
+    assert await reload_registry(live.app)
+
+
+async def test_limit_change_on_reload_changes_report_and_enforcement(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    async with serve(path, replicas) as live, client(live.url("wetten"), "legacy") as c:
+        caps = structured(await c.call_tool("list_capabilities", {}))
+        assert caps["sources"][0]["limits"]["results_per_call"] == 50
+        data = json.loads(path.read_text())
+        data["platforms"]["wetten"]["limits"]["results_per_call"] = 2
+        data["platforms"]["wetten"]["limits"]["requests_per_minute"] = 7
+        path.write_text(json.dumps(data))
+        await _reload(live)
+        caps = structured(await c.call_tool("list_capabilities", {}))
+        assert caps["sources"][0]["limits"]["results_per_call"] == 2
+        assert caps["sources"][0]["limits"]["requests_per_minute"] == 7
+        result = structured(await c.call_tool("search_regulations", {"title": "wet", "limit": 20}))
+        assert result["precision"]["returned"] <= 2 and len(result["results"]) <= 2
+        assert any("lowered" in note for note in result["precision"]["not_applied"])
+
+
+async def test_broken_reload_keeps_serving_the_last_good_registry(replicas: Replicas, tmp_path: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    path = write_registry(tmp_path)
+    async with serve(path, replicas) as live:
+        data = json.loads(path.read_text())
+        data["connectors"][3]["slug"] = "Tweede Kamer"
+        data["connectors"][0]["enabled"] = False
+        path.write_text(json.dumps(data))
+        from proxy.app import reload_registry
+
+        assert not await reload_registry(live.app)
+        assert "connectors[3].slug: 'Tweede Kamer' does not match" in caplog.text
+        async with client(live.url("openraadsinformatie"), "2026-07-28") as c:
+            assert (await c.list_tools()).tools
+
+
+async def test_sighup_applies_a_new_registry(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    async with serve(path, replicas) as live, aiohttp.ClientSession() as http:
+        data = json.loads(path.read_text())
+        data["connectors"][0]["enabled"] = False
+        path.write_text(json.dumps(data))
+        os.kill(os.getpid(), signal.SIGHUP)
+        for _ in range(50):
+            async with http.post(live.url("openraadsinformatie"), json={}) as resp:
+                if resp.status == 404:
+                    break
+            await asyncio.sleep(0.05)
+        assert resp.status == 404
+        async with http.get(f"{live.base}/health") as resp:
+            assert "openraadsinformatie" not in await resp.text()
+
+
+async def test_watch_applies_a_changed_file(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    async with serve(path, replicas, watch=True, watch_interval=0.05) as live, aiohttp.ClientSession() as http:
+        data = json.loads(path.read_text())
+        data["connectors"][5]["enabled"] = False  # rechtspraak
+        path.write_text(json.dumps(data))
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            async with http.get(f"{live.base}/health") as resp:
+                if "rechtspraak" not in await resp.text():
+                    break
+        async with http.post(live.url("rechtspraak"), json={}) as resp:
+            assert resp.status == 404
+
+
+@pytest.mark.parametrize(("headers", "body", "status"), [
+    ({"Host": "evil.example"}, b"{}", 421),
+    ({"Origin": "https://evil.example"}, b"{}", 403),
+    ({}, b"{not json", 400),
+    ({}, b"[]", 400),
+    ({}, b"x" * 2_000_000, 413),
+])
+async def test_hostile_requests_get_the_spec_status(server: LiveServer, headers: dict[str, str], body: bytes,
+                                                    status: int) -> None:
+    base = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    async with aiohttp.ClientSession() as http, http.post(server.url("wetten"), data=body,
+                                                           headers={**base, **headers}) as resp:
+        assert resp.status == status

@@ -1,0 +1,151 @@
+"""The upstream layer against a real local HTTP server that counts what reaches it."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from proxy.errors import (
+    UpstreamBadReply,
+    UpstreamRateLimited,
+    UpstreamStatusError,
+    UpstreamTimeout,
+    UpstreamTooLarge,
+    UpstreamUnreachable,
+)
+from proxy.registry import Limits, Platform, Timeouts, load_registry
+from proxy.state import MemoryStore
+from proxy.upstream import Upstream, as_json
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Counting:
+    url: str
+    hits: dict[str, int] = field(default_factory=dict)
+    mode: str = "ok"
+
+
+@pytest.fixture
+async def upstream_server() -> AsyncIterator[Counting]:
+    state = Counting(url="")
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        state.hits[request.path_qs] = state.hits.get(request.path_qs, 0) + 1
+        await asyncio.sleep(0.05)  # long enough for concurrent callers to pile up
+        if state.mode == "500":
+            return web.Response(status=500, text="boom")
+        if state.mode == "slow":
+            await asyncio.sleep(2)
+        if state.mode == "malformed":
+            return web.Response(body=b"{not json", content_type="application/json")
+        if state.mode == "oversize":
+            return web.Response(body=b"x" * 50_000, content_type="application/json")
+        return web.json_response({"path": request.path, "query": dict(request.query)})
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    state.url = f"http://127.0.0.1:{site.port}"
+    yield state
+    await runner.cleanup()
+
+
+def _platform(base_url: str, **changes: object) -> Platform:
+    platform = load_registry(ROOT / "registry.json").platforms["wetten"]
+    return dataclasses.replace(platform, base_url=base_url, **changes)  # type: ignore[arg-type]
+
+
+async def test_fifty_identical_concurrent_calls_go_upstream_once(upstream_server: Counting) -> None:
+    store = MemoryStore()
+    up = Upstream(_platform(upstream_server.url), store=store)
+    results = await asyncio.gather(*[up.get("/q", as_json, params={"a": "1"}, caller=f"c{i}") for i in range(50)])
+    await up.close()
+    assert upstream_server.hits == {"/q?a=1": 1}
+    assert all(r == results[0] for r in results)
+    records = [(await store.calls(f"c{i}", 10))[0][0] for i in range(50)]
+    assert sum(not r["cache_hit"] for r in records) == 1
+    assert sum(r["cache_hit"] for r in records) == 49
+
+
+async def test_cache_hit_is_listed_and_does_not_change_availability(upstream_server: Counting) -> None:
+    store = MemoryStore()
+    up = Upstream(_platform(upstream_server.url), store=store)
+    await up.get("/cached", as_json, caller="me")
+    upstream_server.mode = "500"
+    with pytest.raises(UpstreamStatusError):
+        await up.get("/other", as_json, caller="me")
+    assert (await store.availability("wetten"))["available"] is False
+    await up.get("/cached", as_json, caller="me")  # served from the cache while the platform fails
+    assert (await store.availability("wetten"))["available"] is False
+    calls, _ = await store.calls("me", 10)
+    assert [c["cache_hit"] for c in calls] == [False, False, True]
+    assert calls[1]["status"] == 500 and "failing (HTTP 500" in calls[1]["error"]
+    await up.close()
+
+
+@pytest.mark.parametrize(("mode", "error", "words"), [
+    ("500", UpstreamStatusError, "is failing (HTTP 500"),
+    ("slow", UpstreamTimeout, "did not answer within 0.5 s"),
+    ("malformed", UpstreamBadReply, "could not be read"),
+    ("oversize", UpstreamTooLarge, "more than the 10000-byte cap"),
+])
+async def test_failures_are_readable_and_flip_availability(upstream_server: Counting, mode: str,
+                                                           error: type[Exception], words: str) -> None:
+    store = MemoryStore()
+    platform = _platform(upstream_server.url, timeouts=Timeouts(connect_seconds=0.5, total_seconds=0.5),
+                         max_response_bytes=10_000)
+    up = Upstream(platform, store=store)
+    upstream_server.mode = mode
+    with pytest.raises(error, match=words.replace("(", r"\(")):
+        await up.get(f"/fail-{mode}", as_json, caller="me")
+    assert (await store.availability("wetten"))["available"] is False
+    upstream_server.mode = "ok"
+    await up.get("/good", as_json, caller="me")
+    assert (await store.availability("wetten"))["available"] is True
+    await up.close()
+
+
+async def test_rate_limit_comes_from_the_live_settings(upstream_server: Counting) -> None:
+    store = MemoryStore()
+    up = Upstream(_platform(upstream_server.url, limits=Limits(results_per_call=10, requests_per_minute=2)),
+                  store=store)
+    await up.get("/1", as_json, caller="me")
+    await up.get("/2", as_json, caller="me")
+    with pytest.raises(UpstreamRateLimited, match="limit of 2 calls per minute"):
+        await up.get("/3", as_json, caller="me")
+    assert "/3" not in upstream_server.hits
+    # A reload swaps the settings object: the new limit applies at once.
+    up.platform = dataclasses.replace(up.platform, limits=Limits(results_per_call=10, requests_per_minute=600))
+    await asyncio.sleep(0.2)
+    await up.get("/3", as_json, caller="me")
+    await up.close()
+
+
+async def test_connection_errors_are_retried_then_reported() -> None:
+    store = MemoryStore()
+    up = Upstream(_platform("http://127.0.0.1:9"), store=store)  # discard port: nothing listens
+    with pytest.raises(UpstreamUnreachable, match="cannot be reached"):
+        await up.get("/x", as_json, caller="me")
+    calls, _ = await store.calls("me", 10)
+    assert len(calls) == 1 and calls[0]["status"] is None
+    await up.close()
+
+
+async def test_secrets_never_reach_the_call_log(upstream_server: Counting) -> None:
+    store = MemoryStore()
+    up = Upstream(_platform(upstream_server.url), store=store)
+    await up.get("/s", as_json, params={"q": "wet", "api_key": "hunter2"}, caller="me")
+    calls, _ = await store.calls("me", 1)
+    assert "hunter2" not in calls[0]["url"] and "q=wet" in calls[0]["url"]
+    await up.close()
