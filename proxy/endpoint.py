@@ -15,6 +15,7 @@ import mcp_types
 
 from proxy import meta
 from proxy.catalog import CatalogConnector, CatalogTool
+from proxy.domainpolicy import apply_policy
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.mcp_http import UnknownToolError
 from proxy.toolkit import ToolCall
@@ -57,7 +58,7 @@ class ConnectorEndpoint:
         if problems:
             return _error(f"Invalid arguments for {name}: " + "; ".join(_describe(e) for e in problems[:5]))
         try:
-            data = await self._run(tool, arguments, caller)
+            data = apply_policy(await self._run(tool, arguments, caller), self._runtime.catalog.registry.domain_policy)
         except ToolInputError as exc:
             return _error(f"{name}: {exc}")
         except UpstreamError as exc:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from proxy import __version__
 from proxy.catalog import CatalogConnector
+from proxy.domainpolicy import context_urls
 from proxy.errors import ToolInputError
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ async def list_capabilities(runtime: Runtime, connector: CatalogConnector) -> Js
             for t in connector.tools
         ],
         "sources": sources,
+        "context_urls": context_urls(registry.domain_policy),
     }
 
 

@@ -83,8 +83,11 @@ LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {
             },
         },
         "sources": {"type": "array", "items": _SOURCE_CAPABILITIES},
+        "context_urls": {"type": "array", "items": {"type": "string"},
+                         "description": "Reference pages the maintainers offer as context (domain policy)."},
     },
-    "required": ["server", "server_version", "server_time_utc", "address", "tool_count", "tools", "sources"],
+    "required": ["server", "server_version", "server_time_utc", "address", "tool_count", "tools", "sources",
+                 "context_urls"],
 }
 
 LIST_PLATFORM_CALLS_OUTPUT: dict[str, Any] = {

@@ -23,18 +23,19 @@ XML is parsed only with defusedxml.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
 from defusedxml import ElementTree as SafeET
 
 from proxy.errors import ToolInputError, UpstreamBadReply
-from proxy.results import TotalRelation
-from proxy.toolkit import ToolCall
-from proxy.upstream import Upstream
+from proxy.platforms.common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
+from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
+from proxy.toolkit import PlatformContext, ToolCall
+from proxy.upstream import SYSTEM_CALLER, Upstream
 
 __all__ = [
     "KOOP_PAGING_LIMIT",
@@ -303,6 +304,7 @@ class KoopSource:
     prefixes: Mapping[str, str | None]  # identifier prefix → medium code (None: read-only family)
     id_pattern: re.Pattern[str]
     id_examples: str
+    type_examples: str
     elsewhere: str  # where identifiers of the other KOOP connector belong
 
     def scope(self, codes: Iterable[str] | None = None) -> str:
@@ -356,3 +358,199 @@ def publication_cite_text(pub: Mapping[str, Any]) -> str:
     who = f", {pub['organisation']}" if pub.get("organisation") else ""
     when = f", gepubliceerd {pub['published']}" if pub.get("published") else ""
     return f"{where}{number} ({pub['identifier']}){who}{when}"
+
+
+_NULLABLE = {"type": ["string", "null"]}
+
+PUBLICATION_HIT = {
+    "identifier": {"type": "string", "description": "KOOP identifier, e.g. gmb-2023-174296; pass to read_publication."},
+    "title": {"type": "string"},
+    "medium": {**_NULLABLE, "description": "Gazette code (gmb, prb, wsb, bgr, stcrt, stb, trb, kst, h)."},
+    "publication_name": {**_NULLABLE, "description": "Gazette as KOOP names it (w.publicatienaam)."},
+    "type": {**_NULLABLE, "description": "Kind of publication (dt.type), e.g. omgevingsvergunning, Kamerstuk."},
+    "organisation": {**_NULLABLE, "description": "Issuing organisation (dt.creator)."},
+    "organisation_type": _NULLABLE,
+    "date": {**_NULLABLE, "description": "Date of the document (dt.date), YYYY-MM-DD."},
+    "published": {**_NULLABLE, "description": "Publication date (dt.available), YYYY-MM-DD."},
+    "abstract": _NULLABLE,
+    "url": {"type": "string", "description": "The page on zoek.officielebekendmakingen.nl."},
+}
+
+
+def search_input_schema(source: KoopSource, extra: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "maxLength": 500,
+                      "description": "Words to find in the text and metadata (cql.textAndIndexes)."},
+            "organisation": {"type": "string", "maxLength": 200,
+                             "description": "Issuing organisation as KOOP stores it, without 'Gemeente'/'Ministerie "
+                                            "van' noise where possible (e.g. 'Gouda'); matched as a case-insensitive "
+                                            "phrase, so 'Utrecht' also finds 'Provincie Utrecht'."},
+            "media": {"type": "array", "items": {"enum": list(source.media)}, "uniqueItems": True,
+                      "description": "Gazettes to search (default: all of them): "
+                                     + ", ".join(f"{c} = {t}" for c, t in source.medium_titles.items()) + "."},
+            "publication_type": {"type": "string", "maxLength": 200,
+                                 "description": "Exact kind of publication (dt.type), e.g. "
+                                                + source.type_examples + "."},
+            **extra,
+            "date_from": {"type": "string", "format": "date",
+                          "description": "Published on or after this date, YYYY-MM-DD (dt.available)."},
+            "date_to": {"type": "string", "format": "date",
+                        "description": "Published on or before this date, YYYY-MM-DD (dt.available)."},
+            "limit": PAGE_PROPS["limit"],
+            "offset": {**PAGE_PROPS["offset"], "maximum": KOOP_PAGING_LIMIT - 2,
+                       "description": "Results to skip; the platform pages only through its first 10,000 hits."},
+        },
+        "additionalProperties": False,
+    }
+
+
+SEARCH_OUTPUT = result_list_schema(PUBLICATION_HIT)
+
+
+def build_search(source: KoopSource, call: ToolCall, extra_clauses: list[tuple[str, str]]) -> tuple[str, str]:
+    """(CQL query, how it matches in words) for a publication search."""
+    args = call.arguments
+    clauses = [PRODUCT_AREA]
+    words: list[str] = []
+    codes = list(args.get("media") or source.media)
+    unknown = [c for c in codes if c not in source.media]
+    if unknown:
+        raise ToolInputError(f"unknown gazette code(s) {unknown}; use {', '.join(source.media)}")
+    clauses.append(source.scope(codes))
+    words.append("in " + ", ".join(source.medium_titles[c] for c in codes))
+    organisation = str(args.get("organisation") or "").strip()
+    if organisation:
+        clauses.append(f"dt.creator={cql_quote(organisation)}")
+        words.append(f"organisation name contains the phrase {organisation!r} (case- and accent-insensitive)")
+    kind = str(args.get("publication_type") or "").strip()
+    if kind:
+        clauses.append(f"dt.type=={cql_quote(kind)}")
+        words.append(f"publication type is exactly {kind!r}")
+    for clause, word in extra_clauses:
+        clauses.append(clause)
+        words.append(word)
+    query = str(args.get("query") or "").strip()
+    if query:
+        clauses.append(f"cql.textAndIndexes={cql_quote(query)}")
+        words.append(f"text or metadata match {query!r} (KOOP full-text index)")
+    start, end = date_range(call)
+    if start:
+        clauses.append(f"dt.available>={start.isoformat()}")
+    if end:
+        clauses.append(f"dt.available<={end.isoformat()}")
+    if start or end:
+        words.append(f"published {'from ' + start.isoformat() if start else ''}"
+                     f"{' ' if start and end else ''}{'up to ' + end.isoformat() if end else ''}")
+    return f"{and_join(clauses)} {NEWEST_FIRST}", "; ".join(words) + "; newest first"
+
+
+async def search_publications(source: KoopSource, call: ToolCall,
+                              extra_clauses: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """Run one KOOP publication search and map it to results + precision."""
+    limit, offset, notes = page(call)
+    if offset + 1 >= KOOP_PAGING_LIMIT:
+        raise ToolInputError(f"offset {offset} is beyond the first {KOOP_PAGING_LIMIT:,} hits the platform can page "
+                             "through; narrow the search (organisation, type, dates) instead")
+    query, matched = build_search(source, call, extra_clauses or [])
+    platform = call.ctx.platform
+    reply = await call.get("", reply_parser(platform.key, platform.title.en),
+                           params=koop_params(query, start=offset + 1, maximum=limit), headers=XML_ACCEPT)
+    hits = [read_publication_record(r, source) for r in reply.records]
+    results = [{**{k: hit[k] for k in PUBLICATION_HIT},
+                "citation": cite(call.ctx, uri=hit["url"], title=hit["title"], text=publication_cite_text(hit))}
+               for hit in hits]
+    not_applied = [*notes, *(f"the platform ignored part of the query: {text}" for text in reply.ignored)]
+    next_offset = reply.next_position - 1 if reply.next_position else None
+    if next_offset is None and reply.total is not None and offset + len(results) < reply.total:
+        next_offset = offset + len(results)
+    if next_offset is not None and next_offset + 1 >= KOOP_PAGING_LIMIT:
+        not_applied.append(f"hits after the first {KOOP_PAGING_LIMIT:,} cannot be paged to; narrow the search")
+        next_offset = None
+    truncated = reply.next_position is not None or (reply.total is not None and offset + len(results) < reply.total)
+    return {"results": results,
+            "precision": precision(total=reply.total, total_relation=reply.relation, returned=len(results),
+                                   truncated=truncated, matched=matched, not_applied=not_applied,
+                                   next_offset=next_offset)}
+
+
+READ_INPUT_PROPS = {
+    "offset": CHUNK_PROPS["offset"],
+    "length": CHUNK_PROPS["length"],
+}
+
+READ_OUTPUT = object_schema({
+    **PUBLICATION_HIT,
+    "modified": _NULLABLE,
+    "year": _NULLABLE,
+    "number": {**_NULLABLE, "description": "Publication number within the gazette and year."},
+    "dossier": {**_NULLABLE, "description": "Parliamentary dossier number (Kamerstukken)."},
+    "subjects": {"type": "array", "items": {"type": "string"}},
+    "xml_url": {**_NULLABLE, "description": "The XML text in KOOP's repository (what the text below was read from)."},
+    "pdf_url": _NULLABLE,
+    "text_note": {**_NULLABLE, "description": "Why no text is given, when it is empty."},
+    **chunk_output_props(),
+    "citation": CITATION_SCHEMA,
+})
+
+
+def read_input_schema(source: KoopSource) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "identifier": {"type": "string", "minLength": 3, "maxLength": 80,
+                           "description": "KOOP identifier, e.g. " + source.id_examples + "."},
+            **READ_INPUT_PROPS,
+        },
+        "required": ["identifier"],
+        "additionalProperties": False,
+    }
+
+
+def check_identifier(source: KoopSource, raw: Any) -> str:
+    identifier = str(raw or "").strip()
+    if identifier.lower().endswith(".html"):
+        identifier = identifier[:-5]
+    identifier = identifier.rsplit("/", 1)[-1]
+    if not source.id_pattern.fullmatch(identifier):
+        prefix = identifier.split("-", 1)[0].lower()
+        hint = f" {source.elsewhere}" if prefix and prefix not in source.prefixes and "-" in identifier else ""
+        raise ToolInputError(f"{raw!r} is not an identifier of this source; expected e.g. "
+                             f"{source.id_examples}.{hint}")
+    return identifier
+
+
+async def read_publication(source: KoopSource, call: ToolCall) -> dict[str, Any]:
+    """Metadata by identifier, then the text from the record's XML manifestation."""
+    identifier = check_identifier(source, call.arguments.get("identifier"))
+    platform = call.ctx.platform
+    query = and_join([PRODUCT_AREA, f"dt.identifier=={cql_quote(identifier)}"])
+    reply = await call.get("", reply_parser(platform.key, platform.title.en),
+                           params=koop_params(query, start=1, maximum=1), headers=XML_ACCEPT)
+    if not reply.records:
+        raise ToolInputError(f"{platform.title.en} has no publication {identifier!r}; check the identifier "
+                             "(search_publications lists them)")
+    pub = read_publication_record(reply.records[0], source)
+    text, note = "", None
+    if pub["xml_url"]:
+        root = await fetch_linked(call, pub["xml_url"], as_element, real_base=KOOP_BASE, hosts=KOOP_DOCUMENT_HOSTS)
+        text = xml_text(root)
+    else:
+        note = "KOOP offers this publication only as PDF" + (f": {pub['pdf_url']}" if pub["pdf_url"] else "")
+    if not text and note is None:
+        note = "the XML text of this publication is empty"
+    return {**pub, "text_note": note, **chunk(text, call),
+            "citation": cite(call.ctx, uri=pub["url"], title=pub["title"], text=publication_cite_text(pub))}
+
+
+def newest_query(source: KoopSource, code: str, *clauses: str) -> str:
+    return f"{and_join([PRODUCT_AREA, source.scope([code]), *clauses])} {NEWEST_FIRST}"
+
+
+async def system_search(ctx: PlatformContext, query: str, *, maximum: int,
+                        facets: str | None = None) -> SruReply:
+    """A search made for the load-status measurement (recorded under the system caller)."""
+    return await ctx.upstream.get("", reply_parser(ctx.platform.key, ctx.platform.title.en),
+                                  params=koop_params(query, start=1, maximum=maximum, facets=facets),
+                                  headers=XML_ACCEPT, caller=SYSTEM_CALLER)

@@ -1,0 +1,57 @@
+"""The domain policy for returned documents (seed 002): excluded > context URLs > preferred.
+
+* excluded domains: hits whose link lies on such a domain (or a subdomain) are withheld, and a
+  document on one is not returned at all; this wins over everything else;
+* context URLs: the maintainers' own reference pages, offered in `list_capabilities` unless their
+  domain is excluded;
+* preferred domains: hits on them are listed first, keeping the platform's order otherwise.
+
+Pure functions: the endpoint applies them to every result before it leaves the server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from proxy.errors import ToolInputError
+from proxy.registry import DomainPolicy
+
+__all__ = ["apply_policy", "context_urls", "on_domain"]
+
+
+def on_domain(uri: str, domains: tuple[str, ...]) -> bool:
+    """Whether `uri`'s host is one of `domains` or a subdomain of one (`www.` is ignored)."""
+    host = (urlsplit(uri).hostname or "").lower().removeprefix("www.")
+    return any(host == d.removeprefix("www.") or host.endswith("." + d.removeprefix("www.")) for d in domains)
+
+
+def context_urls(policy: DomainPolicy) -> list[str]:
+    return [u for u in policy.context_urls if not on_domain(u, policy.excluded_domains)]
+
+
+def apply_policy(data: dict[str, Any], policy: DomainPolicy) -> dict[str, Any]:
+    """Filter and order a tool result by the policy; refuse a single document on an excluded domain."""
+    if not policy.excluded_domains and not policy.preferred_domains:
+        return data
+    citation = data.get("citation")
+    if isinstance(citation, dict) and on_domain(str(citation.get("uri", "")), policy.excluded_domains):
+        raise ToolInputError("this document lies on a domain this installation excludes (domain policy); "
+                             "it is not returned")
+    results = data.get("results")
+    if not isinstance(results, list) or "precision" not in data:
+        return data
+    kept = [r for r in results if not on_domain(_uri(r), policy.excluded_domains)]
+    kept.sort(key=lambda r: not on_domain(_uri(r), policy.preferred_domains))  # stable: preferred first
+    withheld = len(results) - len(kept)
+    if not withheld:
+        return {**data, "results": kept}
+    precision = dict(data["precision"])
+    precision["returned"] = len(kept)
+    precision["not_applied"] = [*precision.get("not_applied", []),
+                                f"{withheld} result(s) withheld: their domain is excluded by the domain policy"]
+    return {**data, "results": kept, "precision": precision}
+
+
+def _uri(hit: Any) -> str:
+    return str(hit.get("citation", {}).get("uri", "")) if isinstance(hit, dict) else ""

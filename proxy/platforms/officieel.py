@@ -1,0 +1,87 @@
+"""Officiële bekendmakingen: Staatscourant, Staatsblad, Tractatenblad, Kamerstukken and Handelingen.
+
+Upstream: KOOP's SRU 2.0 at https://repository.overheid.nl/sru (guide: "HandleidingSRU2.0.pdf",
+https://data.overheid.nl/dataset/officiele-bekendmakingen), scoped with
+`c.product-area=="officielepublicaties"` and `w.publicatienaam` to the national gazettes and the
+parliamentary papers. Texts come from the record's XML manifestation under
+https://repository.overheid.nl/frbr/.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from proxy.platforms.sru import (
+    KoopSource,
+    cql_quote,
+    newest_query,
+    read_input_schema,
+    read_publication,
+    read_publication_record,
+    search_input_schema,
+    search_publications,
+    system_search,
+)
+from proxy.platforms.sru import READ_OUTPUT as _READ_OUTPUT
+from proxy.platforms.sru import SEARCH_OUTPUT as _SEARCH_OUTPUT
+from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
+
+__all__ = ["SOURCE", "TOOLS", "measure_load"]
+
+SOURCE = KoopSource(
+    media={"stcrt": "Staatscourant", "stb": "Staatsblad", "trb": "Tractatenblad", "kst": "Kamerstuk",
+           "h": "Handelingen"},
+    medium_titles={"stcrt": "Staatscourant", "stb": "Staatsblad", "trb": "Tractatenblad", "kst": "Kamerstukken",
+                   "h": "Handelingen"},
+    # blg (Kamerstuk appendices), kv/ah (Kamervragen) can be read, though searches stay within the five gazettes.
+    prefixes={"stcrt": "stcrt", "stb": "stb", "trb": "trb", "kst": "kst", "blg": "kst", "h": "h", "ah": None,
+              "kv": None},
+    id_pattern=re.compile(r"(stcrt|stb|trb)-\d{4}-\d{1,9}|kst-[0-9A-Za-z]+(-[0-9A-Za-z]+)+|blg-\d{1,9}"
+                          r"|h-(tk|ek|vv)-\d{8}-\d{1,5}(-\d{1,5})?|ah-(tk|ek)-\d{8}-\d{1,6}|kv-\d{4,12}"),
+    id_examples="stcrt-2024-12345, stb-2025-252, trb-2024-80, kst-36200-1, blg-998035 or h-tk-20202021-101-5",
+    type_examples="'Kamerstuk', 'Handeling', 'Wet', 'Regeling', 'Besluit' or 'Bijlage'",
+    elsewhere="Gemeenteblad, Provinciaal blad, Waterschapsblad and Blad gemeenschappelijke regeling are in the "
+              "Lokale bekendmakingen connector (lokalebekendmakingen).",
+)
+
+DOSSIER_PROP = {
+    "dossier": {"type": "string", "maxLength": 40, "pattern": r"^[0-9]{4,6}(-[0-9A-Za-z]{1,8})*$",
+                "description": "Parliamentary dossier number (w.dossiernummer), e.g. 36600-VII; for Kamerstukken."},
+}
+
+
+async def _search(call: ToolCall) -> dict[str, Any]:
+    extra: list[tuple[str, str]] = []
+    dossier = str(call.arguments.get("dossier") or "").strip()
+    if dossier:
+        extra.append((f"w.dossiernummer=={cql_quote(dossier)}", f"dossier number is exactly {dossier!r}"))
+    return await search_publications(SOURCE, call, extra)
+
+
+async def _read(call: ToolCall) -> dict[str, Any]:
+    return await read_publication(SOURCE, call)
+
+
+TOOLS: tuple[ToolImpl, ...] = (
+    ToolImpl(name="search_publications", input_schema=search_input_schema(SOURCE, DOSSIER_PROP),
+             output_schema=_SEARCH_OUTPUT, handler=_search),
+    ToolImpl(name="read_publication", input_schema=read_input_schema(SOURCE), output_schema=_READ_OUTPUT,
+             handler=_read),
+)
+
+
+async def measure_load(ctx: PlatformContext) -> LoadReport:
+    """Newest publication date (dt.available) per gazette: one call each, newest first."""
+    per_medium: dict[str, date | None] = {}
+    for code in SOURCE.media:
+        reply = await system_search(ctx, newest_query(SOURCE, code), maximum=1)
+        newest = None
+        if reply.records:
+            published = read_publication_record(reply.records[0], SOURCE)["published"]
+            newest = date.fromisoformat(published[:10]) if published else None
+        per_medium[code] = newest
+    dates = [d for d in per_medium.values() if d]
+    return LoadReport(current_through=max(dates, default=None), per_medium=per_medium,
+                      note="newest publication date (dt.available) per gazette")

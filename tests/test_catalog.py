@@ -1,0 +1,99 @@
+"""The catalogue joins registry words and code behaviour, and refuses every mismatch by name."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from proxy.catalog import build_catalog, load_implementations
+from proxy.errors import CatalogError
+from proxy.registry import META_TOOL_NAMES, parse_registry
+from proxy.results import PRECISION_SCHEMA, is_result_list, object_schema, result_list_schema
+from proxy.toolkit import ToolCall, ToolImpl
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))
+
+
+async def _noop(call: ToolCall) -> dict[str, Any]:
+    return {}
+
+
+def _impls(registry_data: dict[str, Any]) -> dict[str, tuple[ToolImpl, ...]]:
+    """Behaviour for every registry tool: a result list, so the Zoekprecisie rule passes."""
+    out: dict[str, tuple[ToolImpl, ...]] = {}
+    schema = result_list_schema({"id": {"type": "string"}})
+    for c in registry_data["connectors"]:
+        if "platform" in c:
+            out[c["platform"]] = tuple(ToolImpl(t["name"], {"type": "object"}, schema, _noop) for t in c["tools"])
+    return out
+
+
+def test_real_implementations_match_the_registry_and_admit_every_search_tool() -> None:
+    registry = parse_registry(SHIPPED)
+    impls = load_implementations(registry)
+    catalog = build_catalog(registry, impls)
+    for connector in catalog.connectors.values():
+        for tool in connector.tools:
+            listed, problem = is_result_list(tool.output_schema)
+            assert problem is None, (connector.slug, tool.name, problem)
+            if not tool.meta and "results" in tool.output_schema.get("properties", {}):
+                assert listed, tool.name
+
+
+def test_registry_tool_without_implementation_is_named() -> None:
+    impls = _impls(SHIPPED)
+    impls["wetten"] = impls["wetten"][1:]
+    with pytest.raises(CatalogError, match=r"connectors\[4\]\.tools\[0\]: tool 'search_regulations' has no "
+                                           r"implementation in proxy/platforms/wetten\.py"):
+        build_catalog(parse_registry(SHIPPED), impls)
+
+
+def test_implementation_without_registry_entry_is_named() -> None:
+    impls = _impls(SHIPPED)
+    extra = ToolImpl("secret_tool", {"type": "object"}, object_schema({}), _noop)
+    impls["woo"] = (*impls["woo"], extra)
+    with pytest.raises(CatalogError, match=r"proxy/platforms/woo\.py: tool 'secret_tool' has no registry entry in "
+                                           r"connectors\[6\] \('openoverheid'\)"):
+        build_catalog(parse_registry(SHIPPED), impls)
+
+
+def test_search_tool_without_precision_is_not_admitted() -> None:
+    impls = _impls(SHIPPED)
+    bare_list = object_schema({"results": {"type": "array", "items": {"type": "object"}}})
+    first = impls["rechtspraak"][0]
+    impls["rechtspraak"] = (ToolImpl(first.name, first.input_schema, bare_list, _noop), *impls["rechtspraak"][1:])
+    with pytest.raises(CatalogError, match=r"not admitted \(Zoekprecisie\).*without a required 'precision'"):
+        build_catalog(parse_registry(SHIPPED), impls)
+
+
+def test_precision_missing_a_field_is_not_admitted() -> None:
+    impls = _impls(SHIPPED)
+    schema = result_list_schema({"id": {"type": "string"}})
+    schema["properties"]["precision"] = {**PRECISION_SCHEMA, "required": ["total", "returned"]}
+    first = impls["ori"][0]
+    impls["ori"] = (ToolImpl(first.name, first.input_schema, schema, _noop), *impls["ori"][1:])
+    with pytest.raises(CatalogError, match="lacks required fields"):
+        build_catalog(parse_registry(SHIPPED), impls)
+
+
+def test_aggregate_collision_names_both_owners() -> None:
+    """Prefixes are unique, but `<prefix>_<name>` can still hit a meta-tool name: refused at startup."""
+    data = copy.deepcopy(SHIPPED)
+    data["platforms"]["woo"]["prefix"] = "list"
+    data["connectors"][6]["tools"][0]["name"] = "capabilities"
+    with pytest.raises(CatalogError, match=r"'list_capabilities' collides: meta tool and connector 'openoverheid' "
+                                           r"tool 'capabilities'"):
+        build_catalog(parse_registry(data), _impls(data))
+
+
+def test_meta_tools_appear_once_on_every_connector() -> None:
+    catalog = build_catalog(parse_registry(SHIPPED), _impls(SHIPPED))
+    for connector in catalog.connectors.values():
+        names = [t.name for t in connector.tools]
+        assert [n for n in names if n in META_TOOL_NAMES] == list(META_TOOL_NAMES)
+        assert len(names) == len(set(names))
