@@ -21,6 +21,7 @@ from pathlib import Path
 from aiohttp import web
 
 from proxy import __version__
+from proxy.cors import cors_middleware
 from proxy.loadstatus import run_measurements
 from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings
 from proxy.runtime import Runtime
@@ -64,7 +65,10 @@ def create_app(config: Config) -> web.Application:
     runtime.apply(runtime.prepare(config.registry_path), config.site_dir)
     server = runtime.catalog.registry.server
 
-    app = web.Application(client_max_size=server.max_body_bytes)
+    app = web.Application(
+        client_max_size=server.max_body_bytes,
+        middlewares=[cors_middleware(lambda: runtime.catalog.registry.server.cors_origins)],
+    )
     app[RUNTIME] = runtime
     app[CONFIG] = config
     mcp = McpHttp(

@@ -198,3 +198,23 @@ async def test_hostile_requests_get_the_spec_status(server: LiveServer, headers:
     async with aiohttp.ClientSession() as http, http.post(server.url("wetten"), data=body,
                                                            headers={**base, **headers}) as resp:
         assert resp.status == status
+
+
+async def test_cors_only_for_allow_listed_origins(replicas: Replicas, tmp_path: Path) -> None:
+    def allow(data: dict[str, Any]) -> None:
+        data["server"]["cors_origins"] = ["https://docs.example.org"]
+
+    path = write_registry(tmp_path, allow)
+    preflight = {"Origin": "https://docs.example.org", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "content-type, mcp-protocol-version"}
+    async with serve(path, replicas) as live, aiohttp.ClientSession() as http:
+        async with http.options(live.url("wetten"), headers=preflight) as resp:
+            assert resp.status == 204
+            assert resp.headers["Access-Control-Allow-Origin"] == "https://docs.example.org"
+            assert "Mcp-Session-Id" in resp.headers["Access-Control-Allow-Headers"]
+        async with http.get(f"{live.base}/status", headers={"Origin": "https://docs.example.org"}) as resp:
+            assert resp.headers["Access-Control-Allow-Origin"] == "https://docs.example.org"
+        async with http.get(f"{live.base}/status", headers={"Origin": "https://evil.example"}) as resp:
+            assert "Access-Control-Allow-Origin" not in resp.headers
+        async with http.options(live.url("wetten"), headers={**preflight, "Origin": "https://evil.example"}) as resp:
+            assert "Access-Control-Allow-Origin" not in resp.headers
