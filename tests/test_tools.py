@@ -1,0 +1,186 @@
+"""Every tool of every connector, and every prefixed copy on Alle Bronnen, called through the SDK
+client against the replicas: schema-valid structuredContent, precision, citations, titles."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import aiohttp
+import jsonschema
+import pytest
+
+from proxy.catalog import build_catalog
+from proxy.meta_schemas import TRACE_META_KEY
+from proxy.registry import load_registry
+from proxy.results import is_result_list
+from tests.conftest import MODES, REGISTRY, LiveServer, client
+
+CATALOG = build_catalog(load_registry(REGISTRY))
+SOURCE_TOOLS = [(c.slug, t) for c in CATALOG.connectors.values() if not c.connector.aggregate
+                for t in c.tools if not t.meta]
+AGGREGATE = CATALOG.connectors["allebronnen"]
+
+
+def _check(tool_schema: dict[str, Any], data: dict[str, Any]) -> None:
+    jsonschema.validate(data, tool_schema)
+    listed, _ = is_result_list(tool_schema)
+    if listed:
+        p = data["precision"]
+        assert p["returned"] == len(data["results"])
+        assert p["total_relation"] in ("exact", "lower_bound", "estimate", "unknown")
+        if p["total"] is not None and p["total_relation"] == "exact":
+            assert p["total"] >= p["returned"]
+            if p["truncated"]:
+                assert p["total"] > p["returned"]
+        for hit in data["results"]:
+            c = hit["citation"]
+            assert c["uri"].startswith("http") and c["title"] and c["label"]
+
+
+def test_every_tool_has_a_working_example() -> None:
+    missing = [f"{slug}.{t.name}" for slug, t in SOURCE_TOOLS if t.impl is None or t.impl.example is None]
+    assert not missing, f"tools without an example (proxy/toolkit.py ToolImpl.example): {missing}"
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_every_source_tool_through_the_sdk(server: LiveServer, mode: str) -> None:
+    for slug, tool in SOURCE_TOOLS:
+        assert tool.impl is not None and tool.impl.example is not None
+        async with client(server.url(slug), mode) as c:
+            listed = {t.name: t for t in (await c.list_tools()).tools}[tool.name]
+            result = await c.call_tool(tool.name, dict(tool.impl.example))
+            assert not result.is_error, f"{slug}.{tool.name}: {result.content[0].text}"
+            data = result.structured_content
+            assert json.loads(result.content[0].text) == data
+            _check(listed.output_schema, data)
+
+
+async def test_every_prefixed_copy_on_alle_bronnen(server: LiveServer) -> None:
+    async with client(server.url("allebronnen"), "legacy") as c:
+        listed = {t.name: t for t in (await c.list_tools()).tools}
+        for tool in AGGREGATE.tools:
+            if tool.meta:
+                continue
+            assert tool.impl is not None and tool.impl.example is not None
+            platform = CATALOG.registry.platforms[tool.platform or ""]
+            assert listed[tool.name].title == f"{platform.title.nl}: {tool.words.title.nl}"
+            result = await c.call_tool(tool.name, dict(tool.impl.example))
+            assert not result.is_error, f"{tool.name}: {result.content[0].text}"
+            _check(listed[tool.name].output_schema, result.structured_content)
+
+
+async def test_bad_arguments_give_an_actionable_error_result(server: LiveServer) -> None:
+    async with client(server.url("openraadsinformatie"), "legacy") as c:
+        result = await c.call_tool("search_documents", {"limit": "many", "bogus": 1})
+        assert result.is_error
+        text = result.content[0].text
+        assert "Invalid arguments for search_documents" in text and "limit" in text and "bogus" in text
+
+
+async def test_unknown_tool_is_a_protocol_error(server: LiveServer) -> None:
+    async with client(server.url("wetten"), "legacy") as c:
+        with pytest.raises(Exception, match="Unknown tool"):
+            await c.call_tool("ori_search_documents", {})
+
+
+async def test_platform_calls_are_per_client(server: LiveServer) -> None:
+    slug, tool = next((s, t) for s, t in SOURCE_TOOLS if s == "wetten")
+    assert tool.impl and tool.impl.example
+    async with client(server.url(slug), "legacy") as one, client(server.url(slug), "legacy") as two:
+        await one.call_tool(tool.name, dict(tool.impl.example))
+        mine = (await one.call_tool("list_platform_calls", {})).structured_content
+        theirs = (await two.call_tool("list_platform_calls", {})).structured_content
+    assert mine["total"] >= 1 and all(c["source"] == "wetten" for c in mine["calls"])
+    assert theirs["calls"] == [] and theirs["total"] == 0
+
+
+async def test_stateless_clients_trace_their_calls_with_a_handle(server: LiveServer) -> None:
+    slug, tool = next((s, t) for s, t in SOURCE_TOOLS if s == "rechtspraak")
+    assert tool.impl and tool.impl.example
+    async with client(server.url(slug), "2026-07-28") as c:
+        result = await c.call_tool(tool.name, dict(tool.impl.example))
+        handle = (result.meta or {}).get(TRACE_META_KEY)
+        assert handle, result.meta
+        again = await c.call_tool(tool.name, dict(tool.impl.example), meta={TRACE_META_KEY: handle})
+        assert again.meta[TRACE_META_KEY] == handle
+        mine = (await c.call_tool("list_platform_calls", {"trace": handle})).structured_content
+        assert mine["trace"] == handle and mine["total"] == 2
+        assert [call["cache_hit"] for call in mine["calls"]][-1] is True
+        fresh = (await c.call_tool("list_platform_calls", {})).structured_content
+        assert fresh["total"] == 0  # a new handle: nobody else's calls
+        forged = await c.call_tool("list_platform_calls", {"trace": handle[:-2] + "xx"})
+        assert forged.is_error and "not a handle this server issued" in forged.content[0].text
+
+
+async def test_fifty_concurrent_identical_tool_calls_reach_the_platform_once(server: LiveServer) -> None:
+    slug, tool = next((s, t) for s, t in SOURCE_TOOLS if s == "openoverheid")
+    assert tool.impl and tool.impl.example
+    args = {**tool.impl.example}
+    async with client(server.url(slug), "2026-07-28") as c:
+        results = await asyncio.gather(*[c.call_tool(tool.name, args) for _ in range(50)])
+        handles = {r.meta[TRACE_META_KEY] for r in results}
+        records = []
+        for h in handles:
+            records += (await c.call_tool("list_platform_calls", {"trace": h})).structured_content["calls"]
+    assert all(not r.is_error for r in results)
+    live = [r for r in records if not r["cache_hit"]]
+    assert len(live) == 1 and len(records) == 50
+
+
+async def test_status_and_platform_status_show_stalled_organs(server: LiveServer) -> None:
+    from proxy.loadstatus import measure_platform
+
+    runtime = server.runtime
+    for key, ctx in runtime.served_platforms().items():
+        await measure_platform(ctx, runtime.store, stalled_after_days=60)
+    async with aiohttp.ClientSession() as http, http.get(f"{server.base}/status") as resp:
+        status = await resp.json()
+    by_source = {s["source"]: s for s in status["sources"]}
+    assert set(by_source) == set(CATALOG.registry.platforms)
+    for key in ("ori", "lokaal"):
+        s = by_source[key]
+        assert s["organs_total"] >= 30 and s["organs_stalled"] >= 1
+        stalled = [o for o in s["organs"] if o["stalled"]]
+        assert stalled and all(o["current_through"] for o in stalled)
+    async with client(server.url("openraadsinformatie"), "legacy") as c:
+        ps = (await c.call_tool("platform_status", {})).structured_content
+        caps = (await c.call_tool("list_capabilities", {})).structured_content
+    ori = ps["sources"][0]
+    assert ori["organs_stalled"] == by_source["ori"]["organs_stalled"]
+    assert {o["organ"] for o in ori["stalled_organs"]} == {o["organ"] for o in by_source["ori"]["organs"]
+                                                          if o["stalled"]}
+    assert caps["sources"][0]["current_through"] == by_source["ori"]["current_through"]
+
+
+@pytest.mark.parametrize(("fault", "words"), [
+    ({"error_rate": 1.0}, "failing (HTTP 500"),
+    ({"latency_ms": 1500}, "did not answer within"),
+    ({"malformed": True}, "could not be read"),
+    ({"oversize_bytes": 200_000}, "cap"),
+])
+async def test_upstream_failure_is_an_error_result_and_flips_availability(
+        server: LiveServer, replicas: Any, fault: dict[str, Any], words: str) -> None:
+    import dataclasses
+
+    from proxy.registry import Timeouts
+
+    slug, tool = next((s, t) for s, t in SOURCE_TOOLS if s == "tweedekamer")
+    assert tool.impl and tool.impl.example
+    upstream = server.runtime.upstreams["tweedekamer"]
+    upstream.platform = dataclasses.replace(upstream.platform, timeouts=Timeouts(0.5, 1.0),
+                                            max_response_bytes=100_000, cache_ttl_seconds=0)
+    async with client(server.url(slug), "legacy") as c:
+        replicas.faults("tweedekamer").update(fault)
+        bad = await c.call_tool(tool.name, dict(tool.impl.example))
+        assert bad.is_error and words in bad.content[0].text, bad.content[0].text
+        caps = (await c.call_tool("list_capabilities", {})).structured_content
+        assert caps["sources"][0]["availability"]["available"] is False
+        replicas.faults("tweedekamer").clear()
+        good = await c.call_tool(tool.name, dict(tool.impl.example))
+        assert not good.is_error
+        caps = (await c.call_tool("list_capabilities", {})).structured_content
+        assert caps["sources"][0]["availability"]["available"] is True
+    async with aiohttp.ClientSession() as http, http.get(f"{server.base}/health") as resp:
+        assert resp.status == 200
