@@ -133,7 +133,7 @@ async def test_status_and_platform_status_show_stalled_organs(server: LiveServer
     from proxy.loadstatus import measure_platform
 
     runtime = server.runtime
-    for key, ctx in runtime.served_platforms().items():
+    for ctx in runtime.served_platforms().values():
         await measure_platform(ctx, runtime.store, stalled_after_days=60)
     async with aiohttp.ClientSession() as http, http.get(f"{server.base}/status") as resp:
         status = await resp.json()
