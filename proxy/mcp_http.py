@@ -24,7 +24,6 @@ messages, so a legacy GET gets 405 (also allowed by the spec).
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 import json
 import logging
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 import mcp_types as types
+import pydantic_core
 from aiohttp import web
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import (
@@ -228,7 +228,8 @@ _TRACE_MAX_LEN: Final = 128
 
 
 def _trace_mac(token: str, secret: bytes) -> str:
-    digest = hmac.new(secret, b"trace:" + token.encode(), hashlib.sha256).digest()[:_TRACE_MAC_BYTES]
+    # hmac.digest is the one-shot C path: a third of hmac.new's cost, and this runs per call.
+    digest = hmac.digest(secret, b"trace:" + token.encode(), "sha256")[:_TRACE_MAC_BYTES]
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
@@ -250,8 +251,17 @@ def verify_trace_handle(handle: str, secret: bytes) -> bool:
 
 # ─── wire helpers ──────────────────────────────────────────────────────────────────────────────
 
-# Compact, UTF-8 and strict (NaN is not JSON); stdlib is fast enough, measured in bench/.
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+# pydantic-core's encoder: compact UTF-8 JSON, ~3.5x the stdlib's speed on result-shaped dicts
+# (bench/bench_transport.py). NaN/Infinity become null, as pydantic's own JSON mode does.
+def _encode(value: Any) -> bytes:
+    try:
+        return pydantic_core.to_json(value, inf_nan_mode="null")
+    except pydantic_core.PydanticSerializationError:
+        # Lone surrogates (valid JSON escapes, not UTF-8) echoed from the request: keep them escaped.
+        return json.dumps(value, separators=(",", ":")).encode()
+
+
 _JSON: Final = "application/json"
 _ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
 _PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
@@ -263,12 +273,12 @@ def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> b
     error: dict[str, Any] = {"code": code, "message": message}
     if data is not None:  # absent rather than null, like the SDK's exclude_none dumps
         error["data"] = data
-    return _encode({"jsonrpc": "2.0", "id": request_id, "error": error}).encode()
+    return _encode({"jsonrpc": "2.0", "id": request_id, "error": error})
 
 
 def _result_body(request_id: Any, result: bytes) -> bytes:
     # Splice pre-serialized results (cached tools/list) without re-encoding them.
-    return b'{"jsonrpc":"2.0","id":' + _encode(request_id).encode() + b',"result":' + result + b"}"
+    return b'{"jsonrpc":"2.0","id":' + _encode(request_id) + b',"result":' + result + b"}"
 
 
 def _respond(status: int, body: bytes, headers: Mapping[str, str] | None = None) -> web.Response:
@@ -535,13 +545,13 @@ class McpHttp:
         arguments = params.get("arguments")
         if not isinstance(name, str) or (arguments is not None and not isinstance(arguments, Mapping)):
             return None  # the params validation that follows rejects these
-        arguments = arguments or {}
-        if not arguments and not any(key.lower().startswith(_PARAM_PREFIX_LOWER) for key in headers):
-            return None
         cache = self._cache(endpoint)
         annotated = cache.header_tools.get(name)
         if annotated is False:
             return None  # no x-mcp-header in this tool's schema: nothing can disagree
+        arguments = arguments or {}
+        if not arguments and not any(key.lower().startswith(_PARAM_PREFIX_LOWER) for key in headers):
+            return None
         try:
             schema = endpoint.input_schema(name)
         except Exception:
@@ -703,7 +713,7 @@ class McpHttp:
                 stamped[TRACE_META_KEY] = trace
             if meta is None or isinstance(meta, dict):  # a non-object _meta is the handler's to own
                 wire["_meta"] = stamped
-        return _encode(wire).encode()
+        return _encode(wire)
 
 
 def _validate(method: str, version: str, params: Mapping[str, Any] | None) -> _Rpc | None:

@@ -99,7 +99,8 @@ class Runtime:
 
     def context(self, platform_key: str) -> PlatformContext:
         upstream = self.upstreams[platform_key]
-        return PlatformContext(platform=upstream.platform, upstream=upstream, now=utc_now)
+        return PlatformContext(platform=upstream.platform, upstream=upstream, now=utc_now,
+                               stalled_after_days=self.catalog.registry.load_status.stalled_after_days)
 
     def served_platforms(self) -> dict[str, PlatformContext]:
         """Platforms behind enabled source connectors: only those are measured and reported."""

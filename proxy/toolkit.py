@@ -34,6 +34,7 @@ class PlatformContext:
     platform: Platform
     upstream: Upstream
     now: Callable[[], datetime]
+    stalled_after_days: int = 60  # the registry's load_status setting: an organ older than this stands still
 
     def cite_label(self, lang: str = "nl") -> str:
         """The citation label from the platform's attribution settings."""

@@ -97,6 +97,15 @@ class Upstream:
         return await self._call("GET", path, parse, params=params, body=None, headers=headers,
                                 caller=caller, tool=tool, idempotent=True)
 
+    async def get_url(self, url: str, parse: Callable[[bytes], T], *, headers: Mapping[str, str] | None = None,
+                      caller: str, tool: str | None = None) -> T:
+        """GET an absolute URL the platform linked to (a text on another host), under this platform's
+        cache, single-flight, rate limit, call log and availability."""
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"get_url needs an absolute http(s) URL, got {url!r}")
+        return await self._call("GET", url, parse, params=None, body=None, headers=headers, caller=caller,
+                                tool=tool, idempotent=True)
+
     async def post_json(self, path: str, payload: Any, parse: Callable[[bytes], T], *, caller: str,
                         tool: str | None = None, idempotent: bool = False) -> T:
         """POST a JSON body (a search, for ORI); retried only when the caller says it is idempotent."""
@@ -111,7 +120,8 @@ class Upstream:
                     body: bytes | None, headers: Mapping[str, str] | None, caller: str, tool: str | None,
                     idempotent: bool) -> T:
         platform = self.platform
-        url = _with_params(self.url(path), params)
+        absolute = path.startswith(("http://", "https://"))
+        url = _with_params(path if absolute else self.url(path), params)
         key = _cache_key(platform.key, method, url, body)
         started = time.perf_counter()
 
@@ -174,7 +184,9 @@ class Upstream:
         except UpstreamError as exc:
             status = getattr(exc, "status", status)
             await self._record(caller, tool, method, url, status, started, size, cache_hit=False, error=str(exc))
-            await self._set_available(False, str(exc))
+            # A 4xx (a bad id, a query the platform refuses) is the platform answering: still available.
+            answered = isinstance(exc, UpstreamStatusError) and 400 <= exc.status < 500
+            await self._set_available(answered, None if answered else str(exc))
             raise
         await self._record(caller, tool, method, url, status, started, size, cache_hit=False)
         await self._set_available(True, None)

@@ -368,6 +368,18 @@ async def test_hostile_posts_get_the_spec_answer(
     assert answer["error"]["code"] == code
 
 
+async def test_lone_surrogates_echoed_back_stay_valid_json(server: RunningServer, http: aiohttp.ClientSession) -> None:
+    headers = dict(LEGACY_HEADERS, **{"Mcp-Session-Id": await open_session(http, server.url())})
+    weird = b'{"jsonrpc":"2.0","id":1,"method":"\\ud800"}'
+    status, answer, _ = await post(http, server.url(), headers, raw=weird)
+    assert status == 200 and answer is not None
+    assert answer["error"] == {"code": types.METHOD_NOT_FOUND, "message": "Method not found", "data": "\ud800"}
+    call = b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"\\udfff","arguments":{}}}'
+    status, answer, _ = await post(http, server.url(), headers, raw=call)
+    assert status == 200 and answer is not None
+    assert answer["error"]["message"] == "Unknown tool: \udfff"
+
+
 async def test_oversize_streamed_body_without_content_length(
     server: RunningServer, http: aiohttp.ClientSession
 ) -> None:

@@ -42,6 +42,8 @@ async def upstream_server() -> AsyncIterator[Counting]:
         await asyncio.sleep(0.05)  # long enough for concurrent callers to pile up
         if state.mode == "500":
             return web.Response(status=500, text="boom")
+        if state.mode == "404":
+            return web.Response(status=404, text="no such item")
         if state.mode == "slow":
             await asyncio.sleep(2)
         if state.mode == "malformed":
@@ -148,4 +150,17 @@ async def test_secrets_never_reach_the_call_log(upstream_server: Counting) -> No
     await up.get("/s", as_json, params={"q": "wet", "api_key": "hunter2"}, caller="me")
     calls, _ = await store.calls("me", 1)
     assert "hunter2" not in calls[0]["url"] and "q=wet" in calls[0]["url"]
+    await up.close()
+
+
+async def test_a_refused_question_does_not_mark_the_platform_unavailable(upstream_server: Counting) -> None:
+    store = MemoryStore()
+    up = Upstream(_platform(upstream_server.url), store=store)
+    with pytest.raises(UpstreamUnreachable):
+        await Upstream(_platform("http://127.0.0.1:9"), store=store).get("/x", as_json, caller="me")
+    assert (await store.availability("wetten"))["available"] is False
+    upstream_server.mode = "404"
+    with pytest.raises(UpstreamStatusError, match="does not know this item"):
+        await up.get("/missing", as_json, caller="me")
+    assert (await store.availability("wetten"))["available"] is True
     await up.close()

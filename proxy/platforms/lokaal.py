@@ -12,10 +12,13 @@ publication, measured in a bounded number of calls (see `measure_load`).
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date, timedelta
 from typing import Any
 
 from proxy.platforms.sru import (
+    READ_OUTPUT,
+    SEARCH_OUTPUT,
     KoopSource,
     SruReply,
     cql_quote,
@@ -27,8 +30,6 @@ from proxy.platforms.sru import (
     search_publications,
     system_search,
 )
-from proxy.platforms.sru import READ_OUTPUT as _READ_OUTPUT
-from proxy.platforms.sru import SEARCH_OUTPUT as _SEARCH_OUTPUT
 from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, ToolCall, ToolImpl
 
 __all__ = ["SOURCE", "TOOLS", "measure_load"]
@@ -43,14 +44,15 @@ SOURCE = KoopSource(
     id_examples="gmb-2023-174296, prb-2024-1234, wsb-2024-567 or bgr-2024-89",
     type_examples="'omgevingsvergunning', 'verordening', 'beleidsregel', 'verkeersbesluit', 'kennisgeving' or "
                   "'ander besluit van algemene strekking'",
+    organisation_examples="'Gouda' (municipalities are stored without 'Gemeente'), 'Provincie Gelderland' or "
+                          "'Waterschap Rivierenland'; 'Utrecht' also finds 'Veiligheidsregio Utrecht'",
     elsewhere="Staatscourant, Staatsblad, Kamerstukken and Handelingen are in the Officiële bekendmakingen "
               "connector (officielebekendmakingen).",
 )
 
-# How far back an organisation counts as a publisher at all, and the window within which it counts
-# as active (the registry's load_status.stalled_after_days is 60).
+# How far back an organisation counts as a publisher at all; the window within which it counts as
+# active is the registry's load_status.stalled_after_days (ctx.stalled_after_days).
 PUBLISHER_WINDOW_DAYS = 365
-ACTIVE_WINDOW_DAYS = 60
 # Newest records read per gazette in one call: exact newest dates for every organisation in them.
 SWEEP_RECORDS = 500
 # Follow-up calls (one per organisation outside the sweep), stalled organisations first.
@@ -68,9 +70,10 @@ async def _read(call: ToolCall) -> dict[str, Any]:
 
 TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl(name="search_publications", input_schema=search_input_schema(SOURCE, {}),
-             output_schema=_SEARCH_OUTPUT, handler=_search),
-    ToolImpl(name="read_publication", input_schema=read_input_schema(SOURCE), output_schema=_READ_OUTPUT,
-             handler=_read),
+             output_schema=SEARCH_OUTPUT, handler=_search,
+             example={"query": "omgevingsvergunning", "organisation": "Bergeijk", "limit": 5}),
+    ToolImpl(name="read_publication", input_schema=read_input_schema(SOURCE), output_schema=READ_OUTPUT,
+             handler=_read, example={"identifier": "gmb-2023-174296", "length": 2000}),
 )
 
 
@@ -96,7 +99,8 @@ def _as_date(value: str | None) -> date | None:
 
 
 def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    plain = unicodedata.normalize("NFKD", name.lower()).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
 
 
 async def measure_load(ctx: PlatformContext) -> LoadReport:
@@ -104,12 +108,12 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
 
     Per gazette: (1) the newest `SWEEP_RECORDS` publications of the last year with a facet of all
     organisations that published in that year, (2) a facet of the organisations active in the last
-    `ACTIVE_WINDOW_DAYS`. Organisations outside the sweep get one call each for their newest
+    `stalled_after_days`. Organisations outside the sweep get one call each for their newest
     publication, the ones missing from (2), which are the stalled ones, first, within `ORGAN_CALL_BUDGET`.
     """
     today = ctx.now().date()
     year_ago = (today - timedelta(days=PUBLISHER_WINDOW_DAYS)).isoformat()
-    active_since = (today - timedelta(days=ACTIVE_WINDOW_DAYS)).isoformat()
+    active_since = (today - timedelta(days=ctx.stalled_after_days)).isoformat()
     per_medium: dict[str, date | None] = {}
     organs: list[OrganLoad] = []
     pending: list[tuple[int, str, str]] = []  # (priority, medium, organisation)
@@ -138,7 +142,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                                 medium=code))
     if len(pending) > ORGAN_CALL_BUDGET:
         notes.append(f"{len(pending) - ORGAN_CALL_BUDGET} organisations that published in the last "
-                     f"{ACTIVE_WINDOW_DAYS} days were not measured individually this round")
+                     f"{ctx.stalled_after_days} days were not measured individually this round")
     dates = [d for d in per_medium.values() if d]
     return LoadReport(current_through=max(dates, default=None), organs=tuple(organs), per_medium=per_medium,
                       note="; ".join(notes) or f"organisations that published in the last {PUBLISHER_WINDOW_DAYS} "

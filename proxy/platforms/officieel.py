@@ -14,6 +14,8 @@ from datetime import date
 from typing import Any
 
 from proxy.platforms.sru import (
+    READ_OUTPUT,
+    SEARCH_OUTPUT,
     KoopSource,
     cql_quote,
     newest_query,
@@ -24,8 +26,6 @@ from proxy.platforms.sru import (
     search_publications,
     system_search,
 )
-from proxy.platforms.sru import READ_OUTPUT as _READ_OUTPUT
-from proxy.platforms.sru import SEARCH_OUTPUT as _SEARCH_OUTPUT
 from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
 
 __all__ = ["SOURCE", "TOOLS", "measure_load"]
@@ -42,6 +42,8 @@ SOURCE = KoopSource(
                           r"|h-(tk|ek|vv)-\d{8}-\d{1,5}(-\d{1,5})?|ah-(tk|ek)-\d{8}-\d{1,6}|kv-\d{4,12}"),
     id_examples="stcrt-2024-12345, stb-2025-252, trb-2024-80, kst-36200-1, blg-998035 or h-tk-20202021-101-5",
     type_examples="'Kamerstuk', 'Handeling', 'Wet', 'Regeling', 'Besluit' or 'Bijlage'",
+    organisation_examples="'Ministerie van Defensie' or 'Tweede Kamer der Staten-Generaal'; 'Defensie' also "
+                          "finds the ministry",
     elsewhere="Gemeenteblad, Provinciaal blad, Waterschapsblad and Blad gemeenschappelijke regeling are in the "
               "Lokale bekendmakingen connector (lokalebekendmakingen).",
 )
@@ -66,9 +68,10 @@ async def _read(call: ToolCall) -> dict[str, Any]:
 
 TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl(name="search_publications", input_schema=search_input_schema(SOURCE, DOSSIER_PROP),
-             output_schema=_SEARCH_OUTPUT, handler=_search),
-    ToolImpl(name="read_publication", input_schema=read_input_schema(SOURCE), output_schema=_READ_OUTPUT,
-             handler=_read),
+             output_schema=SEARCH_OUTPUT, handler=_search,
+             example={"media": ["stb"], "publication_type": "Wet", "limit": 5}),
+    ToolImpl(name="read_publication", input_schema=read_input_schema(SOURCE), output_schema=READ_OUTPUT,
+             handler=_read, example={"identifier": "kst-22112-3185", "length": 2000}),
 )
 
 

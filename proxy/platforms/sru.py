@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
@@ -35,7 +35,7 @@ from proxy.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms.common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
 from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
 from proxy.toolkit import PlatformContext, ToolCall
-from proxy.upstream import SYSTEM_CALLER, Upstream
+from proxy.upstream import SYSTEM_CALLER
 
 __all__ = [
     "KOOP_PAGING_LIMIT",
@@ -230,19 +230,21 @@ def xml_text(el: Element, *, skip: frozenset[str] = _SKIP) -> str:
     """Readable plain text of a publication or regulation XML: one line per paragraph-like element."""
     pieces: list[str] = []
 
+    def flat(text: str | None) -> None:
+        # Source line breaks are layout, not structure: only block elements end a line.
+        if text:
+            lead = " " if text[0].isspace() else ""
+            trail = " " if text[-1].isspace() else ""
+            pieces.append(f"{lead}{' '.join(text.split())}{trail}" if text.strip() else " ")
+
     def walk(node: Element) -> None:
         name = local(node.tag)
-        if name in skip:
-            if node.tail:
-                pieces.append(node.tail)
-            return
-        if node.text:
-            pieces.append(node.text)
-        for sub in node:
-            walk(sub)
-        pieces.append("\n" if name in _BLOCK else " ")
-        if node.tail:
-            pieces.append(node.tail)
+        if name not in skip:
+            flat(node.text)
+            for sub in node:
+                walk(sub)
+            pieces.append("\n" if name in _BLOCK else " ")
+        flat(node.tail)
 
     walk(el)
     lines = (" ".join(line.split()) for line in "".join(pieces).split("\n"))
@@ -273,11 +275,8 @@ async def fetch_linked(call: ToolCall, url: str, parse: Callable[[bytes], T], *,
     else:
         root = base
     path = link.path + (f"?{link.query}" if link.query else "")
-    # The document host differs from the search host, so it gets a sibling Upstream over the same
-    # store and session: same call log, cache, rate limit and availability as the platform itself.
-    sibling = Upstream(replace(upstream.platform, base_url=root), store=upstream._store,
-                       session=upstream._client())
-    return await sibling.get(path, parse, headers=XML_ACCEPT, caller=call.caller, tool=call.tool)
+    # Same call log, cache, rate limit and availability as the platform's own search calls.
+    return await upstream.get_url(root + path, parse, headers=XML_ACCEPT, caller=call.caller, tool=call.tool)
 
 
 def as_element(body: bytes) -> Element:
@@ -305,6 +304,7 @@ class KoopSource:
     id_pattern: re.Pattern[str]
     id_examples: str
     type_examples: str
+    organisation_examples: str
     elsewhere: str  # where identifiers of the other KOOP connector belong
 
     def scope(self, codes: Iterable[str] | None = None) -> str:
@@ -340,7 +340,7 @@ def read_publication_record(gzd: Element, source: KoopSource) -> dict[str, Any]:
         "published": first_text(original, "available"),
         "modified": first_text(original, "modified"),
         "year": first_text(original, "jaargang"),
-        "number": first_text(original, "publicatienummer"),
+        "number": first_text(original, "publicatienummer") or first_text(original, "ondernummer"),
         "dossier": first_text(original, "dossiernummer"),
         "subjects": all_texts(original, "subject"),
         "abstract": first_text(original, "abstract"),
@@ -353,8 +353,11 @@ def read_publication_record(gzd: Element, source: KoopSource) -> dict[str, Any]:
 def publication_cite_text(pub: Mapping[str, Any]) -> str:
     """The attribution line of research §3.4 (without the licence, which the label carries)."""
     name = pub.get("publication_name") or "Officiële bekendmakingen"
-    where = " ".join(p for p in (name, pub.get("year")) if p)
-    number = f", {pub['number']}" if pub.get("number") else ""
+    if name == "Kamerstuk" and pub.get("dossier"):
+        where, number = f"Kamerstukken {pub['dossier']}", f", nr. {pub['number']}" if pub.get("number") else ""
+    else:
+        where = " ".join(p for p in (name, pub.get("year")) if p)
+        number = f", {pub['number']}" if pub.get("number") else ""
     who = f", {pub['organisation']}" if pub.get("organisation") else ""
     when = f", gepubliceerd {pub['published']}" if pub.get("published") else ""
     return f"{where}{number} ({pub['identifier']}){who}{when}"
@@ -384,9 +387,9 @@ def search_input_schema(source: KoopSource, extra: Mapping[str, Any]) -> dict[st
             "query": {"type": "string", "maxLength": 500,
                       "description": "Words to find in the text and metadata (cql.textAndIndexes)."},
             "organisation": {"type": "string", "maxLength": 200,
-                             "description": "Issuing organisation as KOOP stores it, without 'Gemeente'/'Ministerie "
-                                            "van' noise where possible (e.g. 'Gouda'); matched as a case-insensitive "
-                                            "phrase, so 'Utrecht' also finds 'Provincie Utrecht'."},
+                             "description": "Issuing organisation as KOOP stores it, e.g. "
+                                            + source.organisation_examples
+                                            + "; matched as a case- and accent-insensitive phrase inside the name."},
             "media": {"type": "array", "items": {"enum": list(source.media)}, "uniqueItems": True,
                       "description": "Gazettes to search (default: all of them): "
                                      + ", ".join(f"{c} = {t}" for c, t in source.medium_titles.items()) + "."},

@@ -1,0 +1,389 @@
+"""Rechtspraak: published rulings of Dutch courts, from the Rechtspraak open-data service.
+
+Upstream: `https://data.rechtspraak.nl` ("Technische documentatie Open Data van de Rechtspraak",
+https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx; research §5):
+
+* `GET /uitspraken/zoeken` searches the **metadata** index and answers Atom: `type`
+  (Uitspraak|Conclusie), `creator` (court URI), `subject` (area-of-law URI), `date` (one value: that
+  day; two values: a range), `return=DOC` (only ECLIs with a document), `max` (≤ 1000), `from`
+  (offset) and `sort` (ASC|DESC by modification). The subtitle "Aantal gevonden ECLI's: N" is an
+  exact count for that filter. There is **no free-text search**: unknown parameters such as `q=`
+  are silently ignored and the whole corpus comes back, so words a caller gives are never sent and
+  are listed in `precision.not_applied`.
+* `GET /uitspraken/content?id=<ECLI>` answers `<open-rechtspraak>`: an RDF block with the metadata,
+  then `inhoudsindicatie` and `uitspraak` or `conclusie`; an unknown ECLI is HTTP 404.
+
+The human page of a ruling is `https://uitspraken.rechtspraak.nl/details?id=<ECLI>`. XML is parsed
+with defusedxml only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+from xml.etree.ElementTree import Element
+
+from defusedxml import ElementTree as SafeET
+
+from proxy.errors import ToolInputError, UpstreamStatusError
+from proxy.platforms.common import (
+    CHUNK_PROPS,
+    DATE_RANGE_PROPS,
+    PAGE_PROPS,
+    chunk,
+    chunk_output_props,
+    cite,
+    date_range,
+    page,
+)
+from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
+from proxy.upstream import SYSTEM_CALLER
+
+__all__ = ["TOOLS", "measure_load"]
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+RS = "{http://www.rechtspraak.nl/schema/rechtspraak-1.0}"
+RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}"
+DCT = "{http://purl.org/dc/terms/}"
+PSI = "{http://psi.rechtspraak.nl/}"
+RDFS = "{http://www.w3.org/2000/01/rdf-schema#}"
+COURT_BASE = "http://standaarden.overheid.nl/owms/terms/"
+AREA_BASE = "http://psi.rechtspraak.nl/rechtsgebied#"
+DETAILS = "https://uitspraken.rechtspraak.nl/details?id="
+EARLIEST = date(1913, 1, 1)  # the oldest published ruling; the lower end of an open date range
+ECLI_RE = re.compile(r"^ECLI:[A-Z]{2}:[A-Z0-9]{1,7}:[0-9]{4}:[A-Z0-9.]{1,25}$")
+COUNT_RE = re.compile(r"([0-9][0-9.]*)")
+TITLE_DATE_RE = re.compile(r"\b([0-3][0-9])-([01][0-9])-([0-9]{4})\b")
+
+# ECLI court codes → the owms term of the court (the creator URI ends in it).
+COURTS = {
+    "HR": "Hoge_Raad_der_Nederlanden", "PHR": "Parket_bij_de_Hoge_Raad", "RVS": "Raad_van_State",
+    "CRVB": "Centrale_Raad_van_Beroep", "CBB": "College_van_Beroep_voor_het_bedrijfsleven",
+    "GHAMS": "Gerechtshof_Amsterdam", "GHARL": "Gerechtshof_Arnhem-Leeuwarden", "GHDHA": "Gerechtshof_Den_Haag",
+    "GHSHE": "Gerechtshof_'s-Hertogenbosch", "RBAMS": "Rechtbank_Amsterdam", "RBDHA": "Rechtbank_Den_Haag",
+    "RBGEL": "Rechtbank_Gelderland", "RBLIM": "Rechtbank_Limburg", "RBMNE": "Rechtbank_Midden-Nederland",
+    "RBNHO": "Rechtbank_Noord-Holland", "RBNNE": "Rechtbank_Noord-Nederland", "RBOBR": "Rechtbank_Oost-Brabant",
+    "RBOVE": "Rechtbank_Overijssel", "RBROT": "Rechtbank_Rotterdam", "RBZWB": "Rechtbank_Zeeland-West-Brabant",
+    "RBASS": "Rechtbank_Assen",  # merged into Rechtbank Noord-Nederland in 2013; older rulings keep it
+}
+
+NSTR = {"type": ["string", "null"]}
+NDATE = {"type": ["string", "null"], "description": "YYYY-MM-DD."}
+STRINGS = {"type": "array", "items": {"type": "string"}}
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+def court_uri(value: str) -> str:
+    """A court name ('Raad van State'), ECLI code ('RVS') or creator URI → the creator URI."""
+    value = value.strip()
+    if value.startswith(("http://", "https://")):
+        return value
+    if value.upper() in COURTS:
+        return COURT_BASE + COURTS[value.upper()]
+    if not re.fullmatch(r"[A-Za-z' .-]{3,80}", value):
+        raise ToolInputError(f"court must be a court name such as 'Raad van State', an ECLI court code such as "
+                             f"'RVS', or its creator URI; got {value!r}")
+    return COURT_BASE + "_".join(value.split())
+
+
+def area_uri(value: str) -> str:
+    """An area of law ('bestuursrecht_omgevingsrecht') or its URI → the subject URI."""
+    value = value.strip()
+    if value.startswith(("http://", "https://")):
+        return value
+    if not re.fullmatch(r"[A-Za-z_]{3,80}", value):
+        raise ToolInputError(f"area_of_law must be an identifier such as 'bestuursrecht_omgevingsrecht' or "
+                             f"'civielRecht', or its URI; got {value!r}")
+    return AREA_BASE + value
+
+
+def normal_ecli(value: str) -> str:
+    ecli = value.strip().upper().replace(" ", "")
+    if not ECLI_RE.match(ecli):
+        raise ToolInputError(f"ecli must look like ECLI:NL:HR:2014:952, got {value!r}")
+    return ecli
+
+
+# --------------------------------------------------------------------------- the Atom feed
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    total: int | None
+    entries: list[dict[str, Any]]
+    deleted: int
+
+
+def _text(el: Element | None) -> str:
+    return " ".join("".join(el.itertext()).split()) if el is not None else ""
+
+
+def read_feed(body: bytes) -> Feed:
+    root = SafeET.fromstring(body)
+    if root.tag != f"{ATOM}feed":
+        raise ValueError("a /uitspraken/zoeken answer is an Atom feed")
+    match = COUNT_RE.search(_text(root.find(f"{ATOM}subtitle")))
+    total = int(match.group(1).replace(".", "")) if match else None
+    entries, deleted = [], 0
+    for entry in root.findall(f"{ATOM}entry"):
+        if entry.get("deleted"):
+            deleted += 1
+            continue
+        entries.append({"ecli": _text(entry.find(f"{ATOM}id")), "title": _text(entry.find(f"{ATOM}title")),
+                        "summary": _text(entry.find(f"{ATOM}summary")),
+                        "updated": _text(entry.find(f"{ATOM}updated"))})
+    return Feed(total=total, entries=entries, deleted=deleted)
+
+
+def _title_parts(title: str) -> tuple[str | None, str | None, str | None]:
+    """'ECLI:…, Raad van State, 25-03-2026, 202403456/1/R4' → (court, ruling date, case number)."""
+    parts = [p.strip() for p in title.split(",")]
+    court = parts[1] if len(parts) > 1 else None
+    found = TITLE_DATE_RE.search(title)
+    day = f"{found.group(3)}-{found.group(2)}-{found.group(1)}" if found else None
+    case = ", ".join(parts[3:]) if len(parts) > 3 else None
+    return court, day, case
+
+
+def _day(value: str) -> str | None:
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).date().isoformat() if value else None
+    except ValueError:
+        return None
+
+
+RULING_ITEM = {
+    "ecli": {"type": "string", "description": "European Case Law Identifier (read_ruling accepts it)."},
+    "title": {"type": "string"},
+    "court": NSTR,
+    "date": {**NDATE, "description": "Date of the ruling (from the title)."},
+    "case_number": NSTR,
+    "summary": {"type": "string", "description": "Inhoudsindicatie; empty when the court gave none."},
+    "modified": {**NDATE, "description": "Last modification (publication or change)."},
+    "url": {"type": "string"},
+}
+
+
+def _ruling_item(ctx: PlatformContext, entry: dict[str, Any]) -> dict[str, Any]:
+    court, day, case = _title_parts(entry["title"])
+    summary = "" if entry["summary"] == "-" else entry["summary"]
+    url = DETAILS + entry["ecli"]
+    return {
+        "ecli": entry["ecli"], "title": entry["title"], "court": court, "date": day, "case_number": case,
+        "summary": summary, "modified": _day(entry["updated"]), "url": url,
+        "citation": cite(ctx, uri=url, title=entry["title"] or entry["ecli"],
+                         text=f"{court or 'Rechtspraak'}, {day or 'datum onbekend'}, {entry['ecli']}"
+                              + (f": {summary}" if summary else "")),
+    }
+
+
+# --------------------------------------------------------------------------- search_rulings
+
+
+async def _search_rulings(call: ToolCall) -> dict[str, Any]:
+    args = call.arguments
+    limit, offset, notes = page(call)
+    start, end = date_range(call)
+    params: list[tuple[str, str]] = []
+    matched = []
+    if args.get("type"):
+        params.append(("type", str(args["type"])))
+        matched.append(f"type {args['type']}")
+    if args.get("court"):
+        uri = court_uri(str(args["court"]))
+        params.append(("creator", uri))
+        matched.append(f"court {uri}")
+    if args.get("area_of_law"):
+        uri = area_uri(str(args["area_of_law"]))
+        params.append(("subject", uri))
+        matched.append(f"area of law {uri}")
+    if start or end:
+        today = call.ctx.now().date()
+        low, high = start or EARLIEST, end or today
+        params += [("date", low.isoformat()), ("date", high.isoformat())]
+        matched.append(f"ruling date {low} to {high}")
+    params += [("return", "DOC"), ("max", str(limit)), ("from", str(offset)), ("sort", "DESC")]
+    query = " ".join(str(args.get("query") or "").split())
+    if query:
+        notes = [f"search words {query!r}: Rechtspraak open data has no free-text search, so they were not "
+                 "applied; only the metadata filter was", *notes]
+    feed = await call.get("/uitspraken/zoeken", read_feed, params=params)
+    items = [_ruling_item(call.ctx, e) for e in feed.entries]
+    consumed = len(items) + feed.deleted
+    truncated = offset + consumed < feed.total if feed.total is not None else consumed >= limit
+    described = "metadata filter only (" + ("; ".join(matched) or "no filter: every published ruling") + ")"
+    if query:
+        described += "; the search words were NOT applied (no free-text search upstream)"
+    described += "; rulings with a published document; most recently modified first"
+    if feed.deleted:
+        described += f"; {feed.deleted} withdrawn entr{'y' if feed.deleted == 1 else 'ies'} on this page skipped"
+    return {"results": items, "precision": precision(
+        total=feed.total, total_relation="exact" if feed.total is not None else "unknown", returned=len(items),
+        truncated=truncated, matched=described, not_applied=notes,
+        next_offset=offset + consumed if truncated else None)}
+
+
+SEARCH_INPUT = object_schema({
+    "court": {"type": "string", "maxLength": 120,
+              "description": "Court (instantie): a name such as 'Raad van State' or 'Rechtbank Amsterdam', an ECLI "
+                             "court code such as 'HR', 'RVS', 'CRVB', 'RBAMS', or the creator URI."},
+    "area_of_law": {"type": "string", "maxLength": 120,
+                    "description": "Area of law (rechtsgebied) such as 'bestuursrecht', 'civielRecht', 'strafRecht', "
+                                   "'bestuursrecht_omgevingsrecht', or its psi.rechtspraak.nl URI."},
+    "type": {"enum": ["Uitspraak", "Conclusie"],
+             "description": "Uitspraak (a ruling) or Conclusie (an Advocate General's opinion)."},
+    **{k: {**v, "description": v["description"] + " Applies to the date of the ruling."}
+       for k, v in DATE_RANGE_PROPS.items()},
+    "query": {"type": "string", "maxLength": 200,
+              "description": "Search words. The platform has no free-text search: they are NOT applied and are "
+                             "listed in precision.not_applied; narrow by court, area and dates instead."},
+    **PAGE_PROPS,
+}, required=[])
+SEARCH_OUTPUT = result_list_schema(RULING_ITEM)
+
+
+# --------------------------------------------------------------------------- read_ruling
+
+
+def _block_text(el: Element | None) -> str:
+    """The text of an inhoudsindicatie/uitspraak block: a line per innermost para or title, blank lines kept once."""
+    if el is None:
+        return ""
+    blocks = ("para", "title")
+    lines: list[str] = []
+    for node in el.iter():
+        if node.tag.rsplit("}", 1)[-1] not in blocks:
+            continue
+        if any(inner is not node and inner.tag.rsplit("}", 1)[-1] in blocks for inner in node.iter()):
+            continue
+        lines.append(" ".join("".join(node.itertext()).split()))
+    if not lines:
+        return _text(el)
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip()
+
+
+def read_content(body: bytes) -> dict[str, Any]:
+    root = SafeET.fromstring(body)
+    if root.tag.rsplit("}", 1)[-1] != "open-rechtspraak":
+        raise ValueError("a /uitspraken/content answer is an <open-rechtspraak> document")
+    descriptions = root.findall(f"{RDF}RDF/{RDF}Description")
+    if not descriptions:
+        raise ValueError("the content document has no rdf:Description")
+    meta = descriptions[0]
+
+    def one(tag: str) -> str | None:
+        el = meta.find(tag)
+        return _text(el) or None if el is not None else None
+
+    title = None
+    for desc in descriptions:
+        el = desc.find(f"{DCT}title")
+        if el is not None:
+            title = _text(el)
+    creator = meta.find(f"{DCT}creator")
+    body_el = root.find(f"{RS}uitspraak")
+    if body_el is None:
+        body_el = root.find(f"{RS}conclusie")
+    return {
+        "ecli": one(f"{DCT}identifier"),
+        "title": title,
+        "type": one(f"{DCT}type"),
+        "court": _text(creator) or None if creator is not None else None,
+        "court_uri": creator.get("resourceIdentifier") if creator is not None else None,
+        "date": one(f"{DCT}date"),
+        "published": one(f"{DCT}issued"),
+        "modified": one(f"{DCT}modified"),
+        "case_numbers": [_text(e) for e in meta.findall(f"{PSI}zaaknummer") if _text(e)],
+        "procedure": [_text(e) for e in meta.findall(f"{PSI}procedure") if _text(e)],
+        "areas_of_law": [_text(e) for e in meta.findall(f"{DCT}subject") if _text(e)],
+        "seat": one(f"{DCT}spatial"),
+        "references": [_text(e) for e in meta.findall(f"{DCT}references") if _text(e)],
+        "relations": [_text(e) for e in meta.findall(f"{DCT}relation") if _text(e)],
+        "found_in": [_text(e) for e in meta.iter(f"{RDF}li") if _text(e)],
+        "summary": _block_text(root.find(f"{RS}inhoudsindicatie")),
+        "text": _block_text(body_el),
+    }
+
+
+async def _read_ruling(call: ToolCall) -> dict[str, Any]:
+    ecli = normal_ecli(str(call.arguments.get("ecli") or ""))
+    try:
+        doc = await call.get("/uitspraken/content", read_content, params=[("id", ecli)])
+    except UpstreamStatusError as exc:
+        if exc.status == 404:
+            raise ToolInputError(f"Rechtspraak has no published ruling {ecli}; check the ECLI (search_rulings "
+                                 "finds them)") from exc
+        raise
+    text = doc.pop("text")
+    part = chunk(text, call)
+    url = DETAILS + ecli
+    court, day = doc["court"] or "Rechtspraak", doc["date"] or "datum onbekend"
+    doc["ecli"] = doc["ecli"] or ecli
+    return {
+        **doc,
+        **part,
+        "has_text": bool(text),
+        "url": url,
+        "citation": cite(call.ctx, uri=url, title=doc["title"] or ecli,
+                         text=f"{court}, {day}, {ecli} (publicatiedatum {doc['published'] or 'onbekend'})"
+                              + (f": {doc['summary'][:300]}" if doc["summary"] else "")),
+    }
+
+
+READ_INPUT = object_schema({
+    "ecli": {"type": "string", "minLength": 10, "maxLength": 60,
+             "description": "The ruling's ECLI, e.g. ECLI:NL:HR:2014:952 (search_rulings returns them)."},
+    **CHUNK_PROPS,
+}, required=["ecli"])
+READ_OUTPUT = object_schema({
+    "ecli": {"type": "string"},
+    "title": NSTR,
+    "type": {**NSTR, "description": "Uitspraak or Conclusie."},
+    "court": NSTR,
+    "court_uri": NSTR,
+    "date": {**NDATE, "description": "Date of the ruling."},
+    "published": {**NDATE, "description": "Publication date on rechtspraak.nl."},
+    "modified": NSTR,
+    "case_numbers": STRINGS,
+    "procedure": STRINGS,
+    "areas_of_law": STRINGS,
+    "seat": {**NSTR, "description": "Zittingsplaats."},
+    "references": {**STRINGS, "description": "Statutes referred to (wetsverwijzingen)."},
+    "relations": {**STRINGS, "description": "Formal relations to other rulings (appeal, opinion)."},
+    "found_in": {**STRINGS, "description": "Vindplaatsen: where the ruling is published."},
+    "summary": {"type": "string", "description": "Inhoudsindicatie; empty when the court gave none."},
+    **chunk_output_props(),
+    "has_text": {"type": "boolean", "description": "False for a metadata-only ruling (no published text)."},
+    "url": {"type": "string"},
+    "citation": CITATION_SCHEMA,
+})
+
+
+# --------------------------------------------------------------------------- registration and load status
+
+TOOLS: tuple[ToolImpl, ...] = (
+    ToolImpl(name="search_rulings", input_schema=SEARCH_INPUT, output_schema=SEARCH_OUTPUT, handler=_search_rulings),
+    ToolImpl(name="read_ruling", input_schema=READ_INPUT, output_schema=READ_OUTPUT, handler=_read_ruling),
+)
+
+
+async def measure_load(ctx: PlatformContext) -> LoadReport:
+    """The newest modification among the 20 most recently modified rulings (publications count as one)."""
+    params = [("type", "Uitspraak"), ("return", "DOC"), ("max", "20"), ("from", "0"), ("sort", "DESC")]
+    feed = await ctx.upstream.get("/uitspraken/zoeken", read_feed, params=params, caller=SYSTEM_CALLER)
+    modified = [d for d in (_day(e["updated"]) for e in feed.entries) if d]
+    rulings = [d for d in (_title_parts(e["title"])[1] for e in feed.entries) if d]
+    if not modified:
+        return LoadReport(current_through=None, note="the feed returned no rulings")
+    return LoadReport(current_through=date.fromisoformat(max(modified)),
+                      note=f"newest publication or change {max(modified)}; newest ruling date among them "
+                           f"{max(rulings) if rulings else 'unknown'}")

@@ -1,0 +1,722 @@
+"""Tweede Kamer: documents, cases, activities, votes and members from the Gegevensmagazijn.
+
+Upstream: the Gegevensmagazijn OData v4 API, `https://gegevensmagazijn.tweedekamer.nl/OData/v4/2.0`
+(docs: https://opendata.tweedekamer.nl/documentatie/odata-api; information model:
+https://opendata.tweedekamer.nl/documentatie/informatiemodel). JSON only, no key, CC0.
+
+Every query filters `Verwijderd eq false` (soft deletes), asks `$count=true` (an exact count from
+the database, research §0) and pages with `$top`/`$skip` itself, because the service sends no
+`@odata.nextLink` once `$top` is given (TK issue #70). A page holds at most 250 entities.
+
+Human links are on www.tweedekamer.nl: `/downloads/document?id=<DocumentNummer>` (the file),
+`/kamerstukken/detail?id=<Zaak.Nummer>&did=<DocumentNummer>` (a case), and the activity pages under
+`/debat_en_vergadering/…/details?id=<Activiteit.Nummer>` (inferred from the site, research §2.4).
+Members have no stable human page; their citation is the OData record itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date, timedelta
+from typing import Any
+from urllib.parse import quote_plus
+
+from proxy.errors import ToolInputError
+from proxy.platforms.common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, page
+from proxy.platforms.odata import (
+    GUID_RE,
+    ODataPage,
+    amsterdam_today,
+    day_start,
+    local_date,
+    quote,
+    read_page,
+    words,
+    words_filter,
+)
+from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
+from proxy.upstream import SYSTEM_CALLER
+
+__all__ = ["TOOLS", "measure_load"]
+
+SITE = "https://www.tweedekamer.nl"
+PAGE_MAX = 250  # the service never returns more entities in one answer
+ACCEPT = {"Accept": "application/json"}
+NOT_DELETED = "Verwijderd eq false"
+DOCUMENT_NUMBER = r"^[0-9]{4}D[0-9]{3,6}$"
+CASE_NUMBER = r"^[0-9]{4}Z[0-9]{3,6}$"
+
+STR = {"type": "string"}
+NSTR = {"type": ["string", "null"]}
+NINT = {"type": ["integer", "null"]}
+NBOOL = {"type": ["boolean", "null"]}
+NDATE = {"type": ["string", "null"], "description": "YYYY-MM-DD (Dutch calendar date)."}
+STRINGS = {"type": "array", "items": STR}
+
+
+# --------------------------------------------------------------------------- request building
+
+
+def _params(filters: Sequence[str], *, orderby: str | None = None, select: Sequence[str] = (),
+            expand: str | None = None, top: int | None = None, skip: int = 0,
+            count: bool = True) -> dict[str, str]:
+    params = {"$filter": " and ".join(filters)}
+    if orderby:
+        params["$orderby"] = orderby
+    if select:
+        params["$select"] = ",".join(select)
+    if expand:
+        params["$expand"] = expand
+    if top is not None:
+        params["$top"] = str(top)
+    if skip:
+        params["$skip"] = str(skip)
+    if count:
+        params["$count"] = "true"
+    return params
+
+
+def _date_filters(field: str, start: date | None, end: date | None) -> list[str]:
+    clauses = []
+    if start:
+        clauses.append(f"{field} ge {day_start(start)}")
+    if end:
+        clauses.append(f"{field} lt {day_start(end + timedelta(days=1))}")
+    return clauses
+
+
+def _kind_filter(call: ToolCall) -> list[str]:
+    kind = str(call.arguments.get("kind") or "").strip()
+    return [f"Soort eq {quote(kind)}"] if kind else []
+
+
+def _list_precision(result: ODataPage, *, offset: int, returned: int, matched: str,
+                    notes: list[str]) -> dict[str, Any]:
+    total = result.count
+    truncated = offset + returned < total if total is not None else returned > 0
+    return precision(total=total, total_relation="exact" if total is not None else "unknown", returned=returned,
+                     truncated=truncated, matched=matched, not_applied=notes,
+                     next_offset=offset + returned if truncated else None)
+
+
+def _matched(terms: list[str], fields: str, extra: list[str]) -> str:
+    parts = []
+    if terms:
+        parts.append(f"every word ({', '.join(terms)}) occurs, case-insensitively, as a substring of {fields} "
+                     "(OData contains; no stemming, no relevance ranking)")
+    parts.extend(extra)
+    return "; ".join(parts) if parts else "no search terms: all records"
+
+
+# --------------------------------------------------------------------------- links and shared pieces
+
+
+def _document_url(number: str | None) -> str:
+    return f"{SITE}/downloads/document?id={quote_plus(number or '')}"
+
+
+def _case_url(case_number: str | None, document_number: str | None = None) -> str:
+    url = f"{SITE}/kamerstukken/detail?id={quote_plus(case_number or '')}"
+    return url + f"&did={quote_plus(document_number)}" if document_number else url
+
+
+def _activity_url(number: str | None, kind: str | None) -> str:
+    section = "plenaire_vergaderingen" if (kind or "").lower().startswith("plenair") else "commissievergaderingen"
+    return f"{SITE}/debat_en_vergadering/{section}/details?id={quote_plus(number or '')}"
+
+
+def _changed(row: Mapping[str, Any]) -> str:
+    changed = local_date(row.get("GewijzigdOp"))
+    return f", gewijzigd {changed.isoformat()}" if changed else ""
+
+
+def _iso(value: Any) -> str | None:
+    day = local_date(value)
+    return day.isoformat() if day else None
+
+
+def _rows(value: Any) -> list[dict[str, Any]]:
+    return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
+
+
+# --------------------------------------------------------------------------- search_documents
+
+DOCUMENT_SELECT = ("Id", "DocumentNummer", "Soort", "Titel", "Onderwerp", "Datum", "Vergaderjaar", "GewijzigdOp")
+DOCUMENT_ITEM = {
+    "id": {"type": "string", "description": "Document GUID (read_document accepts it)."},
+    "number": {**NSTR, "description": "DocumentNummer, e.g. 2026D44984."},
+    "kind": {**NSTR, "description": "Soort, e.g. Motie, Brief regering."},
+    "title": NSTR,
+    "subject": {**NSTR, "description": "Onderwerp: what the document is about."},
+    "date": NDATE,
+    "session_year": {**NSTR, "description": "Vergaderjaar, e.g. 2026-2027."},
+    "changed": NDATE,
+    "cases": {**STRINGS, "description": "Numbers of the cases (zaken) it belongs to."},
+    "url": {"type": "string", "description": "The document file on tweedekamer.nl."},
+}
+
+
+def _document_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
+    cases = _rows(row.get("Zaak"))
+    number = row.get("DocumentNummer")
+    kind = row.get("Soort") or "Document"
+    subject = row.get("Onderwerp") or row.get("Titel") or ""
+    first_case = cases[0].get("Nummer") if cases else None
+    uri = _case_url(first_case, number) if first_case and number else _document_url(number)
+    return {
+        "id": str(row.get("Id")),
+        "number": number,
+        "kind": row.get("Soort"),
+        "title": row.get("Titel"),
+        "subject": row.get("Onderwerp"),
+        "date": _iso(row.get("Datum")),
+        "session_year": row.get("Vergaderjaar"),
+        "changed": _iso(row.get("GewijzigdOp")),
+        "cases": [str(z.get("Nummer")) for z in cases if z.get("Nummer")],
+        "url": _document_url(number),
+        "citation": cite(ctx, uri=uri, title=f"{kind} {number or ''}".strip() + f": {row.get('Titel') or subject}",
+                         text=f"{kind} {number or ''}{_changed(row)}: {subject}"),
+    }
+
+
+async def _search_documents(call: ToolCall) -> dict[str, Any]:
+    limit, offset, notes = page(call)
+    start, end = date_range(call)
+    terms = words(call.arguments.get("query"))
+    filters = [NOT_DELETED, *words_filter(("Titel", "Onderwerp"), terms), *_kind_filter(call),
+               *_date_filters("Datum", start, end)]
+    params = _params(filters, orderby="Datum desc,Id desc", select=DOCUMENT_SELECT,
+                     expand=f"Zaak($filter={NOT_DELETED};$select=Id,Nummer)", top=limit, skip=offset)
+    result = await call.get("/Document", read_page, params=params, headers=ACCEPT)
+    items = [_document_item(call.ctx, row) for row in result.rows]
+    extra = [f"Soort is exactly {call.arguments['kind']!r}"] if call.arguments.get("kind") else []
+    if start or end:
+        extra.append(f"Datum from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
+    matched = _matched(terms, "Titel or Onderwerp", extra) + "; newest first"
+    return {"results": items, "precision": _list_precision(result, offset=offset, returned=len(items),
+                                                           matched=matched, notes=notes)}
+
+
+KIND_DOC = ("Exact Soort of the document, e.g. 'Motie', 'Amendement', 'Brief regering', 'Schriftelijke vragen', "
+            "'Voorstel van wet', 'Verslag'.")
+
+SEARCH_DOCUMENTS_INPUT = object_schema({
+    "query": {"type": "string", "maxLength": 200,
+              "description": "Words that must all occur in the title or subject (substring match, any case)."},
+    "kind": {"type": "string", "maxLength": 80, "description": KIND_DOC},
+    **DATE_RANGE_PROPS,
+    **PAGE_PROPS,
+}, required=[])
+SEARCH_DOCUMENTS_OUTPUT = result_list_schema(DOCUMENT_ITEM)
+
+
+# --------------------------------------------------------------------------- read_document
+
+CASE_ITEM = {
+    "id": {"type": "string", "description": "Zaak GUID."},
+    "number": {**NSTR, "description": "Zaak number, e.g. 2025Z17647 (case_votes accepts it)."},
+    "kind": {**NSTR, "description": "Soort, e.g. Motie, Wetgeving, Amendement."},
+    "title": NSTR,
+    "subject": NSTR,
+    "started": NDATE,
+    "status": NSTR,
+    "url": {"type": "string", "description": "The case page on tweedekamer.nl."},
+}
+
+
+def _case_item(ctx: PlatformContext, row: Mapping[str, Any], document_number: str | None) -> dict[str, Any]:
+    number = row.get("Nummer")
+    kind = row.get("Soort") or "Zaak"
+    subject = row.get("Onderwerp") or row.get("Titel") or ""
+    return {
+        "id": str(row.get("Id")),
+        "number": number,
+        "kind": row.get("Soort"),
+        "title": row.get("Titel"),
+        "subject": row.get("Onderwerp"),
+        "started": _iso(row.get("GestartOp")),
+        "status": row.get("Status"),
+        "url": _case_url(number, document_number),
+        "citation": cite(ctx, uri=_case_url(number, document_number), title=f"{kind} {number or ''}".strip(),
+                         text=f"{kind} {number or ''}{_changed(row)}: {subject}"),
+    }
+
+
+def _document_lookup(value: str) -> str:
+    value = value.strip()
+    if GUID_RE.match(value):
+        return f"Id eq {value.lower()}"
+    if value and value[:4].isdigit() and value[4:5].upper() == "D" and value[5:].isdigit():
+        return f"DocumentNummer eq {quote(value.upper())}"
+    raise ToolInputError(f"id must be a document GUID or a DocumentNummer such as 2026D44984, got {value!r}")
+
+
+READ_SELECT = (*DOCUMENT_SELECT, "Citeertitel", "Volgnummer", "Organisatie", "DatumRegistratie")
+
+
+async def _read_document(call: ToolCall) -> dict[str, Any]:
+    lookup = _document_lookup(str(call.arguments.get("id") or ""))
+    expand = (f"Zaak($filter={NOT_DELETED};$select=Id,Nummer,Soort,Titel,Onderwerp,GestartOp,Status,GewijzigdOp),"
+              f"DocumentActor($filter={NOT_DELETED};$select=ActorNaam,ActorFractie,Functie,Relatie)")
+    params = _params([NOT_DELETED, lookup], select=READ_SELECT, expand=expand, top=1, count=False)
+    result = await call.get("/Document", read_page, params=params, headers=ACCEPT)
+    if not result.rows:
+        raise ToolInputError(f"the Tweede Kamer has no (undeleted) document {call.arguments.get('id')!r}; "
+                             "search_documents finds ids and numbers")
+    row = result.rows[0]
+    item = _document_item(call.ctx, row)
+    document = {key: value for key, value in item.items() if key != "cases"}
+    document.update({
+        "citation_title": row.get("Citeertitel"),
+        "organisation": row.get("Organisatie"),
+        "actors": [{"name": a.get("ActorNaam"), "party": a.get("ActorFractie"), "role": a.get("Relatie"),
+                    "function": a.get("Functie")} for a in _rows(row.get("DocumentActor"))],
+        "text_url": f"{call.ctx.platform.base_url}/Document({row.get('Id')})/resource",
+    })
+    cases = [_case_item(call.ctx, z, row.get("DocumentNummer")) for z in _rows(row.get("Zaak"))]
+    return {
+        "document": document,
+        "results": cases,
+        "precision": precision(total=len(cases), total_relation="exact", returned=len(cases), truncated=False,
+                               matched="the cases (zaken) this document belongs to, as linked in the Gegevensmagazijn"),
+    }
+
+
+ACTOR = object_schema({"name": NSTR, "party": NSTR, "role": {**NSTR, "description": "Relatie, e.g. Indiener."},
+                       "function": NSTR})
+DOCUMENT_RECORD = object_schema({
+    **{k: v for k, v in DOCUMENT_ITEM.items() if k != "cases"},
+    "citation_title": NSTR,
+    "organisation": NSTR,
+    "actors": {"type": "array", "items": ACTOR, "description": "Submitters, signatories and senders."},
+    "text_url": {"type": "string", "description": "The file (PDF or Word) in the Gegevensmagazijn."},
+    "citation": CITATION_SCHEMA,
+}, description="The document itself.")
+
+READ_DOCUMENT_INPUT = object_schema({
+    "id": {"type": "string", "minLength": 8, "maxLength": 40,
+           "description": "Document GUID or DocumentNummer (e.g. 2026D44984), as search_documents returns them."},
+})
+READ_DOCUMENT_OUTPUT = result_list_schema(CASE_ITEM, extra={"document": DOCUMENT_RECORD})
+
+
+# --------------------------------------------------------------------------- upcoming_activities
+
+ACTIVITY_SELECT = ("Id", "Nummer", "Soort", "Onderwerp", "Datum", "Aanvangstijd", "Eindtijd", "Status", "Besloten",
+                   "Locatie", "Voortouwnaam", "Voortouwafkorting", "GewijzigdOp")
+ACTIVITY_ITEM = {
+    "id": STR,
+    "number": {**NSTR, "description": "Activiteit number, e.g. 2026A05428."},
+    "kind": {**NSTR, "description": "Soort, e.g. Commissiedebat, Plenair debat."},
+    "subject": NSTR,
+    "date": NDATE,
+    "start": {**NSTR, "description": "Start (Dutch local time with offset)."},
+    "end": NSTR,
+    "status": {**NSTR, "description": "Gepland, Verplaatst, Uitgevoerd or Geannuleerd."},
+    "closed": {**NBOOL, "description": "Besloten: not open to the public."},
+    "location": NSTR,
+    "committee": {**NSTR, "description": "Voortouw: the committee (or TK) in charge."},
+    "committee_abbreviation": NSTR,
+    "agenda": {**STRINGS, "description": "Agenda items in order."},
+}
+
+
+def _activity_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
+    points = sorted(_rows(row.get("Agendapunt")), key=lambda p: (p.get("Volgorde") is None, p.get("Volgorde") or 0))
+    kind = row.get("Soort") or "Activiteit"
+    subject = row.get("Onderwerp") or ""
+    when = _iso(row.get("Datum")) or "datum onbekend"
+    return {
+        "id": str(row.get("Id")),
+        "number": row.get("Nummer"),
+        "kind": row.get("Soort"),
+        "subject": row.get("Onderwerp"),
+        "date": _iso(row.get("Datum")),
+        "start": row.get("Aanvangstijd"),
+        "end": row.get("Eindtijd"),
+        "status": row.get("Status"),
+        "closed": row.get("Besloten"),
+        "location": row.get("Locatie"),
+        "committee": row.get("Voortouwnaam"),
+        "committee_abbreviation": row.get("Voortouwafkorting"),
+        "agenda": [str(p.get("Onderwerp") or "").strip() for p in points if p.get("Onderwerp")],
+        "citation": cite(ctx, uri=_activity_url(row.get("Nummer"), row.get("Soort")),
+                         title=f"{kind} {row.get('Nummer') or ''}".strip() + f": {subject}",
+                         text=f"{kind} op {when} ({row.get('Voortouwnaam') or 'TK'}), status "
+                              f"{row.get('Status') or 'onbekend'}: {subject}"),
+    }
+
+
+async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
+    limit, offset, notes = page(call)
+    args = call.arguments
+    days = int(args.get("days", 7))
+    today = amsterdam_today(call.ctx.now())
+    last = today + timedelta(days=days - 1)
+    filters = [NOT_DELETED, *_date_filters("Datum", today, last)]
+    extra = [f"Datum from {today} to {last} inclusive (Dutch calendar days, from the server clock)"]
+    if not args.get("include_cancelled", False):
+        filters.append("Status ne 'Geannuleerd'")
+        extra.append("cancelled activities left out")
+    if not args.get("include_closed", False):
+        filters.append("Besloten eq false")
+        extra.append("closed (besloten) activities left out")
+    filters.extend(_kind_filter(call))
+    if args.get("kind"):
+        extra.append(f"Soort is exactly {args['kind']!r}")
+    committee = str(args.get("committee") or "").strip().lower()
+    if committee:
+        filters.append(f"(contains(tolower(Voortouwnaam),{quote(committee)}) or "
+                       f"tolower(Voortouwafkorting) eq {quote(committee)})")
+        extra.append(f"committee name contains {committee!r} or its abbreviation is {committee!r}")
+    expand = f"Agendapunt($filter={NOT_DELETED};$select=Id,Onderwerp,Volgorde;$orderby=Volgorde asc)"
+    params = _params(filters, orderby="Aanvangstijd asc,Id asc", select=ACTIVITY_SELECT, expand=expand, top=limit,
+                     skip=offset)
+    result = await call.get("/Activiteit", read_page, params=params, headers=ACCEPT)
+    items = [_activity_item(call.ctx, row) for row in result.rows]
+    return {
+        "period": {"from": today.isoformat(), "to": last.isoformat()},
+        "results": items,
+        "precision": _list_precision(result, offset=offset, returned=len(items),
+                                     matched="; ".join(extra) + "; earliest start first", notes=notes),
+    }
+
+
+UPCOMING_INPUT = object_schema({
+    "days": {"type": "integer", "minimum": 1, "maximum": 60, "default": 7,
+             "description": "How many days from today (server clock, Dutch date) to include; 7 is this week."},
+    "kind": {"type": "string", "maxLength": 80,
+             "description": "Exact Soort, e.g. 'Commissiedebat', 'Plenair debat', 'Rondetafelgesprek', "
+                            "'Wetgevingsoverleg', 'Procedurevergadering'."},
+    "committee": {"type": "string", "maxLength": 120,
+                  "description": "Committee in charge: part of its name (e.g. 'Infrastructuur') or its "
+                                 "abbreviation (e.g. 'IenW')."},
+    "include_closed": {"type": "boolean", "default": False,
+                       "description": "Also list closed (besloten) meetings such as procedure meetings."},
+    "include_cancelled": {"type": "boolean", "default": False, "description": "Also list cancelled activities."},
+    **PAGE_PROPS,
+}, required=[])
+UPCOMING_OUTPUT = result_list_schema(ACTIVITY_ITEM, extra={"period": object_schema(
+    {"from": {"type": "string"}, "to": {"type": "string"}}, description="The days searched, inclusive.")})
+
+
+# --------------------------------------------------------------------------- search_cases
+
+CASE_SELECT = ("Id", "Nummer", "Soort", "Titel", "Onderwerp", "GestartOp", "Status", "Afgedaan",
+               "Kabinetsappreciatie", "Vergaderjaar", "GewijzigdOp")
+CASE_LIST_ITEM = {
+    **CASE_ITEM,
+    "settled": {**NBOOL, "description": "Afgedaan: the case is closed."},
+    "cabinet_appraisal": {**NSTR, "description": "Kabinetsappreciatie of a motion, e.g. Oordeel Kamer, Ontraden."},
+    "session_year": NSTR,
+    "document_number": {**NSTR, "description": "Its first document (read_document accepts it)."},
+}
+
+
+async def _search_cases(call: ToolCall) -> dict[str, Any]:
+    limit, offset, notes = page(call)
+    start, end = date_range(call)
+    terms = words(call.arguments.get("query"))
+    filters = [NOT_DELETED, *words_filter(("Titel", "Onderwerp"), terms), *_kind_filter(call),
+               *_date_filters("GestartOp", start, end)]
+    expand = f"Document($filter={NOT_DELETED};$select=Id,DocumentNummer;$orderby=Datum asc;$top=1)"
+    params = _params(filters, orderby="GestartOp desc,Id desc", select=CASE_SELECT, expand=expand, top=limit,
+                     skip=offset)
+    result = await call.get("/Zaak", read_page, params=params, headers=ACCEPT)
+    items = []
+    for row in result.rows:
+        docs = _rows(row.get("Document"))
+        document_number = docs[0].get("DocumentNummer") if docs else None
+        items.append({
+            **_case_item(call.ctx, row, document_number),
+            "settled": row.get("Afgedaan"),
+            "cabinet_appraisal": row.get("Kabinetsappreciatie"),
+            "session_year": row.get("Vergaderjaar"),
+            "document_number": document_number,
+        })
+    extra = [f"Soort is exactly {call.arguments['kind']!r}"] if call.arguments.get("kind") else []
+    if start or end:
+        extra.append(f"GestartOp from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
+    matched = _matched(terms, "Titel or Onderwerp", extra) + "; most recently started first"
+    return {"results": items, "precision": _list_precision(result, offset=offset, returned=len(items),
+                                                           matched=matched, notes=notes)}
+
+
+SEARCH_CASES_INPUT = object_schema({
+    "query": {"type": "string", "maxLength": 200,
+              "description": "Words that must all occur in the title or subject (substring match, any case)."},
+    "kind": {"type": "string", "maxLength": 80,
+             "description": "Exact Soort of the case, e.g. 'Motie', 'Amendement', 'Wetgeving', "
+                            "'Initiatiefwetgeving', 'Schriftelijke vragen', 'Brief regering'."},
+    **{k: {**v, "description": v["description"] + " Applies to the start date (GestartOp)."}
+       for k, v in DATE_RANGE_PROPS.items()},
+    **PAGE_PROPS,
+}, required=[])
+SEARCH_CASES_OUTPUT = result_list_schema(CASE_LIST_ITEM)
+
+
+# --------------------------------------------------------------------------- case_votes
+
+VOTE_ITEM = {
+    "decision_id": {"type": "string", "description": "The Besluit this vote belongs to (see decisions)."},
+    "party": {**NSTR, "description": "ActorFractie: the party (fractie) that voted."},
+    "party_name": NSTR,
+    "member": {**NSTR, "description": "The member, for a roll-call (hoofdelijke) vote; null for a party vote."},
+    "vote": {**NSTR, "description": "Voor, Tegen or Niet deelgenomen."},
+    "seats": {**NINT, "description": "FractieGrootte: the seats this vote carried (1 per member in a roll call)."},
+    "mistake": {**NBOOL, "description": "Vergissing: the party said afterwards it voted by mistake."},
+}
+DECISION = object_schema({
+    "id": STR,
+    "outcome": {**NSTR, "description": "BesluitTekst, e.g. Aangenomen. / Verworpen."},
+    "kind": {**NSTR, "description": "BesluitSoort, e.g. Stemmen - aangenomen."},
+    "method": {**NSTR, "description": "StemmingsSoort: Met handopsteken or Hoofdelijk."},
+    "changed": NDATE,
+    "cases": STRINGS,
+    "for_seats": {"type": "integer"},
+    "against_seats": {"type": "integer"},
+    "other_seats": {"type": "integer", "description": "Seats that did not take part."},
+    "parties_for": STRINGS,
+    "parties_against": STRINGS,
+    "complete": {"type": "boolean",
+                 "description": "True when every vote row of this search was counted (at most 250)."},
+    "citation": CITATION_SCHEMA,
+})
+CASE_SUMMARY = {"anyOf": [{"type": "null"}, object_schema(
+    {"id": STR, "number": NSTR, "kind": NSTR, "title": NSTR, "subject": NSTR})],
+    "description": "The case voted on (null when no votes were found)."}
+
+
+def _case_clause(value: str) -> tuple[str, str]:
+    value = value.strip()
+    if GUID_RE.match(value):
+        return f"z/Id eq {value.lower()}", f"the case with Id {value.lower()}"
+    if value[:4].isdigit() and value[4:5].upper() == "Z" and value[5:].isdigit():
+        return f"z/Nummer eq {quote(value.upper())}", f"case {value.upper()}"
+    raise ToolInputError(f"case must be a case number such as 2025Z17647 or a case GUID, got {value!r}; "
+                         "search_cases finds them")
+
+
+def _tally(ctx: PlatformContext, rows: list[dict[str, Any]], complete: bool) -> list[dict[str, Any]]:
+    decisions: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        besluit = row.get("Besluit") if isinstance(row.get("Besluit"), dict) else {}
+        key = str(row.get("Besluit_Id") or besluit.get("Id"))
+        cases = _rows(besluit.get("Zaak"))
+        entry = decisions.setdefault(key, {
+            "id": key, "outcome": besluit.get("BesluitTekst"), "kind": besluit.get("BesluitSoort"),
+            "method": besluit.get("StemmingsSoort"), "changed": _iso(besluit.get("GewijzigdOp")),
+            "cases": [str(z.get("Nummer")) for z in cases if z.get("Nummer")],
+            "for_seats": 0, "against_seats": 0, "other_seats": 0, "parties_for": [], "parties_against": [],
+            "complete": complete,
+        })
+        seats = 1 if row.get("Persoon_Id") else int(row.get("FractieGrootte") or 0)
+        vote = str(row.get("Soort") or "")
+        party = str(row.get("ActorFractie") or row.get("ActorNaam") or "")
+        if vote == "Voor":
+            entry["for_seats"] += seats
+            if party not in entry["parties_for"]:
+                entry["parties_for"].append(party)
+        elif vote == "Tegen":
+            entry["against_seats"] += seats
+            if party not in entry["parties_against"]:
+                entry["parties_against"].append(party)
+        else:
+            entry["other_seats"] += seats
+    for entry in decisions.values():
+        number = entry["cases"][0] if entry["cases"] else None
+        entry["citation"] = cite(
+            ctx, uri=_case_url(number), title=f"Stemming over {number or 'besluit ' + entry['id']}",
+            text=f"{entry['outcome'] or entry['kind'] or 'Besluit'} ({entry['method'] or 'stemming'}): "
+                 f"{entry['for_seats']} zetels voor, {entry['against_seats']} tegen"
+                 f"{'' if entry['complete'] else ' (deeltelling)'}")
+    return list(decisions.values())
+
+
+async def _case_votes(call: ToolCall) -> dict[str, Any]:
+    clause, described = _case_clause(str(call.arguments.get("case") or ""))
+    requested = int(call.arguments.get("limit", 50))
+    cap = call.ctx.platform.limits.results_per_call
+    limit = min(requested, cap)
+    notes = [f"limit {requested} lowered to this installation's results_per_call of {cap}"] if requested > cap else []
+    offset = int(call.arguments.get("offset", 0))
+    filters = [NOT_DELETED, "Besluit/Verwijderd eq false", f"Besluit/Zaak/any(z:{clause})"]
+    select = ("Id", "Besluit_Id", "Soort", "FractieGrootte", "ActorNaam", "ActorFractie", "Vergissing", "Persoon_Id",
+              "Fractie_Id", "GewijzigdOp")
+    expand = ("Besluit($select=Id,BesluitSoort,BesluitTekst,StemmingsSoort,GewijzigdOp;"
+              "$expand=Zaak($select=Id,Nummer,Soort,Titel,Onderwerp)),Fractie($select=Id,Afkorting,NaamNL)")
+    # One full page upstream so the tally covers every vote; the caller gets `limit` rows of it.
+    params = _params(filters, orderby="Besluit/GewijzigdOp desc,ActorFractie asc,Id asc", select=select,
+                     expand=expand, top=PAGE_MAX, skip=offset)
+    result = await call.get("/Stemming", read_page, params=params, headers=ACCEPT)
+    complete = offset == 0 and result.count is not None and result.count <= len(result.rows)
+    decisions = _tally(call.ctx, result.rows, complete)
+    by_id = {d["id"]: d for d in decisions}
+    case: dict[str, Any] | None = None
+    items = []
+    for row in result.rows[:limit]:
+        decision = by_id[str(row.get("Besluit_Id") or (row.get("Besluit") or {}).get("Id"))]
+        besluit = row.get("Besluit") if isinstance(row.get("Besluit"), dict) else {}
+        zaken = _rows(besluit.get("Zaak"))
+        if case is None and zaken:
+            z = zaken[0]
+            case = {"id": str(z.get("Id")), "number": z.get("Nummer"), "kind": z.get("Soort"),
+                    "title": z.get("Titel"), "subject": z.get("Onderwerp")}
+        fractie = row.get("Fractie") if isinstance(row.get("Fractie"), dict) else {}
+        party = row.get("ActorFractie")
+        member = row.get("ActorNaam") if row.get("Persoon_Id") else None
+        number = decision["cases"][0] if decision["cases"] else None
+        items.append({
+            "decision_id": decision["id"],
+            "party": party,
+            "party_name": fractie.get("NaamNL"),
+            "member": member,
+            "vote": row.get("Soort"),
+            "seats": row.get("FractieGrootte"),
+            "mistake": row.get("Vergissing"),
+            "citation": cite(call.ctx, uri=_case_url(number),
+                             title=f"Stemming {number or ''}: {member or party}".strip(),
+                             text=f"{member or party} ({row.get('FractieGrootte')} zetels) stemde {row.get('Soort')}"
+                                  f" — {decision['outcome'] or decision['kind'] or 'besluit'}{_changed(row)}"),
+        })
+    matched = (f"votes (Stemming) on every decision (Besluit) about {described}; ordered by decision, newest "
+               "first, then party. The decisions summarise " + ("all votes" if complete else
+                                                                "only the votes fetched (at most 250 from offset)"))
+    return {"case": case, "decisions": decisions, "results": items,
+            "precision": _list_precision(result, offset=offset, returned=len(items), matched=matched, notes=notes)}
+
+
+CASE_VOTES_INPUT = object_schema({
+    "case": {"type": "string", "minLength": 9, "maxLength": 40,
+             "description": "Case (zaak) number such as 2025Z17647, or its GUID; a motion is a case of kind Motie."},
+    "limit": {**PAGE_PROPS["limit"], "default": 50,
+              "description": "Vote rows to return (one per party, or per member in a roll call); capped by "
+                             "results_per_call. The decisions summary counts all votes regardless."},
+    "offset": PAGE_PROPS["offset"],
+}, required=["case"])
+CASE_VOTES_OUTPUT = result_list_schema(VOTE_ITEM, extra={
+    "case": CASE_SUMMARY,
+    "decisions": {"type": "array", "items": DECISION, "description": "Per decision: outcome and seat totals."},
+})
+
+
+# --------------------------------------------------------------------------- search_members
+
+MEMBER_SELECT = ("Id", "Nummer", "Titels", "Initialen", "Roepnaam", "Voornamen", "Tussenvoegsel", "Achternaam",
+                 "Geslacht", "Functie", "Woonplaats", "Fractielabel", "GewijzigdOp")
+MEMBER_ITEM = {
+    "id": STR,
+    "name": {"type": "string", "description": "Roepnaam, tussenvoegsel and achternaam."},
+    "initials": NSTR,
+    "role": {**NSTR, "description": "Functie: Tweede Kamerlid or Oud Kamerlid."},
+    "party": {**NSTR, "description": "Current party (fractie) abbreviation; the last one for former members."},
+    "party_name": NSTR,
+    "party_role": {**NSTR, "description": "Role in the party group, e.g. Lid, Fractievoorzitter."},
+    "member_since": NDATE,
+    "member_until": NDATE,
+    "residence": NSTR,
+    "gender": NSTR,
+}
+
+
+def _name(row: Mapping[str, Any]) -> str:
+    first = row.get("Roepnaam") or row.get("Initialen") or ""
+    return " ".join(str(p) for p in (first, row.get("Tussenvoegsel"), row.get("Achternaam")) if p)
+
+
+def _member_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
+    seats = _rows(row.get("FractieZetelPersoon"))
+    seats.sort(key=lambda s: (s.get("TotEnMet") is None, str(s.get("Van") or "")), reverse=True)
+    seat = seats[0] if seats else {}
+    zetel = seat.get("FractieZetel") if isinstance(seat.get("FractieZetel"), dict) else {}
+    fractie = zetel.get("Fractie") if isinstance(zetel.get("Fractie"), dict) else {}
+    party = fractie.get("Afkorting") or row.get("Fractielabel")
+    name = _name(row)
+    role = row.get("Functie") or "Persoon"
+    return {
+        "id": str(row.get("Id")),
+        "name": name,
+        "initials": row.get("Initialen"),
+        "role": row.get("Functie"),
+        "party": party,
+        "party_name": fractie.get("NaamNL"),
+        "party_role": seat.get("Functie"),
+        "member_since": _iso(seat.get("Van")),
+        "member_until": _iso(seat.get("TotEnMet")),
+        "residence": row.get("Woonplaats"),
+        "gender": row.get("Geslacht"),
+        "citation": cite(ctx, uri=f"{ctx.platform.base_url}/Persoon({row.get('Id')})",
+                         title=f"{name} ({party or 'geen fractie'})",
+                         text=f"{role} {name}, fractie {party or 'onbekend'}{_changed(row)}"),
+    }
+
+
+async def _search_members(call: ToolCall) -> dict[str, Any]:
+    limit, offset, notes = page(call)
+    args = call.arguments
+    terms = words(args.get("name"))
+    current = bool(args.get("current_only", True))
+    filters = [NOT_DELETED, "Functie eq 'Tweede Kamerlid'" if current
+               else "(Functie eq 'Tweede Kamerlid' or Functie eq 'Oud Kamerlid')",
+               *words_filter(("Achternaam", "Roepnaam", "Voornamen"), terms)]
+    extra = ["current members only (Functie is Tweede Kamerlid)" if current else "current and former members"]
+    party = str(args.get("party") or "").strip()
+    if party:
+        seat_now = "f/TotEnMet eq null and " if current else ""
+        filters.append(f"FractieZetelPersoon/any(f:f/Verwijderd eq false and {seat_now}"
+                       f"tolower(f/FractieZetel/Fractie/Afkorting) eq {quote(party.lower())})")
+        extra.append(f"{'now ' if current else 'ever '}in the party whose abbreviation is {party!r} (any case)")
+    expand = (f"FractieZetelPersoon($filter={NOT_DELETED};$select=Functie,Van,TotEnMet;$orderby=Van desc;"
+              "$expand=FractieZetel($select=Id;$expand=Fractie($select=Id,Afkorting,NaamNL)))")
+    params = _params(filters, orderby="Achternaam asc,Id asc", select=MEMBER_SELECT, expand=expand, top=limit,
+                     skip=offset)
+    result = await call.get("/Persoon", read_page, params=params, headers=ACCEPT)
+    items = [_member_item(call.ctx, row) for row in result.rows]
+    matched = _matched(terms, "Achternaam, Roepnaam or Voornamen", extra) + "; by surname"
+    return {"results": items, "precision": _list_precision(result, offset=offset, returned=len(items),
+                                                           matched=matched, notes=notes)}
+
+
+SEARCH_MEMBERS_INPUT = object_schema({
+    "name": {"type": "string", "maxLength": 120,
+             "description": "Name words (surname, first or given name); each must occur, any case."},
+    "party": {"type": "string", "maxLength": 60,
+              "description": "Party (fractie) abbreviation, e.g. 'VVD', 'GroenLinks-PvdA', 'PVV'."},
+    "current_only": {"type": "boolean", "default": True,
+                     "description": "Only sitting members (default); false also finds former members."},
+    **PAGE_PROPS,
+}, required=[])
+SEARCH_MEMBERS_OUTPUT = result_list_schema(MEMBER_ITEM)
+
+
+# --------------------------------------------------------------------------- registration and load status
+
+TOOLS: tuple[ToolImpl, ...] = (
+    ToolImpl(name="search_documents", input_schema=SEARCH_DOCUMENTS_INPUT, output_schema=SEARCH_DOCUMENTS_OUTPUT,
+             handler=_search_documents),
+    ToolImpl(name="read_document", input_schema=READ_DOCUMENT_INPUT, output_schema=READ_DOCUMENT_OUTPUT,
+             handler=_read_document),
+    ToolImpl(name="upcoming_activities", input_schema=UPCOMING_INPUT, output_schema=UPCOMING_OUTPUT,
+             handler=_upcoming_activities),
+    ToolImpl(name="search_cases", input_schema=SEARCH_CASES_INPUT, output_schema=SEARCH_CASES_OUTPUT,
+             handler=_search_cases),
+    ToolImpl(name="case_votes", input_schema=CASE_VOTES_INPUT, output_schema=CASE_VOTES_OUTPUT,
+             handler=_case_votes),
+    ToolImpl(name="search_members", input_schema=SEARCH_MEMBERS_INPUT, output_schema=SEARCH_MEMBERS_OUTPUT,
+             handler=_search_members),
+)
+
+
+async def measure_load(ctx: PlatformContext) -> LoadReport:
+    """The newest change (GewijzigdOp) of any document: one call, newest first."""
+    params = _params([NOT_DELETED], orderby="GewijzigdOp desc", select=("Id", "DocumentNummer", "Soort", "Datum",
+                                                                        "GewijzigdOp"), top=1, count=False)
+    result = await ctx.upstream.get("/Document", read_page, params=params, headers=ACCEPT,
+                                    caller=SYSTEM_CALLER)
+    if not result.rows:
+        return LoadReport(current_through=None, note="the Gegevensmagazijn returned no documents")
+    row = result.rows[0]
+    return LoadReport(current_through=local_date(row.get("GewijzigdOp")),
+                      note=f"newest document change: {row.get('Soort')} {row.get('DocumentNummer')} "
+                           f"(dated {_iso(row.get('Datum'))})")

@@ -1,0 +1,385 @@
+"""Wetten: consolidated national legislation from the Basiswettenbestand (BWB), as on wetten.overheid.nl.
+
+Upstream: the zoekservice SRU at https://zoekservice.overheid.nl/sru/Search with `x-connection=BWB`
+and `version=1.2` (KOOP's SRU use cases: https://www.overheid.nl/help/wet-en-regelgeving/open-data
+and the "Handleiding SRU" of the BWB dataset on data.overheid.nl). A record there is a *version*
+(toestand) of a regulation, so every search filters on `overheidbwb.geldigheidsdatum==<date>`,
+which leaves one record per regulation in force on that date; search is on titles only
+(`overheidbwb.titel`). The text of a version is the XML at the record's `overheidbwb:locatie_toestand`
+on https://repository.officiele-overheidspublicaties.nl/bwb/.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+from xml.etree.ElementTree import Element
+
+from proxy.errors import ToolInputError
+from proxy.platforms.common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, page, parse_date
+from proxy.platforms.sru import (
+    XML_ACCEPT,
+    SruReply,
+    all_texts,
+    as_element,
+    child,
+    cql_quote,
+    fetch_linked,
+    first_text,
+    local,
+    reply_parser,
+    xml_text,
+)
+from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
+from proxy.upstream import SYSTEM_CALLER
+
+__all__ = ["TOOLS", "bwb_params", "measure_load"]
+
+BWB_BASE = "https://zoekservice.overheid.nl/sru/Search"
+BWB_DOCUMENT_HOSTS = frozenset({"repository.officiele-overheidspublicaties.nl"})
+BWB_ID = re.compile(r"BWB[RV]\d{7}")
+KIND = re.compile(r"[A-Za-z][A-Za-z-]{0,40}")
+# Structural units of a BWB toestand, outermost first; `artikel` is where the text lives.
+_UNITS = ("boek", "deel", "titeldeel", "hoofdstuk", "afdeling", "paragraaf", "sub-paragraaf", "artikel", "bijlage")
+# dcterms.modified windows (days back) tried in turn by the load measurement.
+_LOAD_WINDOWS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+
+
+def bwb_params(query: str, *, start: int, maximum: int) -> list[tuple[str, str]]:
+    """searchRetrieve parameters for the BWB connection, in the order of research §4.2."""
+    return [("operation", "searchRetrieve"), ("version", "1.2"), ("x-connection", "BWB"),
+            ("maximumRecords", str(maximum)), ("startRecord", str(start)), ("query", query)]
+
+
+# --------------------------------------------------------------------------- records
+
+
+def _record(gzd: Element) -> dict[str, Any]:
+    original = child(gzd, "originalData")
+    enriched = child(gzd, "enrichedData")
+    identifier = first_text(original, "identifier") or ""
+    return {
+        "identifier": identifier,
+        "title": first_text(original, "title") or identifier,
+        "kind": first_text(original, "type"),
+        "authority": first_text(original, "authority"),
+        "areas": all_texts(original, "rechtsgebied"),
+        "valid_from": first_text(original, "geldigheidsperiode_startdatum"),
+        "valid_to": first_text(original, "geldigheidsperiode_einddatum"),
+        "version": first_text(original, "toestand"),
+        "modified": first_text(original, "modified"),
+        "text_url": first_text(enriched, "locatie_toestand"),
+    }
+
+
+def _cite_text(reg: dict[str, Any], on: str) -> str:
+    """Research §4.2 attribution: citation title, BWB id, the date it applies, the version."""
+    version = f", toestand {reg['version']}" if reg.get("version") else ""
+    return f"{reg['title']} ({reg['identifier']}), geldend op {on}{version}"
+
+
+def _url(identifier: str, on: str) -> str:
+    return f"https://wetten.overheid.nl/{identifier}/{on}"
+
+
+def _parser(ctx: PlatformContext) -> Callable[[bytes], SruReply]:
+    # BWB's SRU reports no resultCountPrecision; its numberOfRecords is an exact count of records.
+    return reply_parser(ctx.platform.key, ctx.platform.title.en, default_relation="exact")
+
+
+def _on_date(call: ToolCall, name: str) -> date:
+    return parse_date(call.arguments.get(name), name) or call.ctx.now().date()
+
+
+def _bwb_id(raw: Any) -> str:
+    identifier = str(raw or "").strip().upper()
+    if not BWB_ID.fullmatch(identifier):
+        raise ToolInputError(f"{raw!r} is not a BWB identifier; expected e.g. BWBR0005537 (search_regulations "
+                             "finds them)")
+    return identifier
+
+
+# --------------------------------------------------------------------------- search_regulations
+
+REGULATION_HIT = {
+    "identifier": {"type": "string", "description": "BWB identifier, e.g. BWBR0005537."},
+    "title": {"type": "string", "description": "Citation title."},
+    "kind": {"type": ["string", "null"], "description": "wet, AMvB, ministeriele-regeling, …"},
+    "authority": {"type": ["string", "null"], "description": "Responsible ministry."},
+    "areas": {"type": "array", "items": {"type": "string"}, "description": "Fields of law (rechtsgebied)."},
+    "valid_from": {"type": ["string", "null"], "description": "Start of this version's validity."},
+    "valid_to": {"type": ["string", "null"], "description": "End of this version's validity; null if open."},
+    "version": {"type": ["string", "null"], "description": "The version (toestand) identifier."},
+    "url": {"type": "string", "description": "The text on wetten.overheid.nl as in force on valid_on."},
+}
+
+SEARCH_INPUT = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string", "maxLength": 300,
+                  "description": "Words that must all occur in the title (overheidbwb.titel); titles only, not the "
+                                 "text."},
+        "kind": {"type": "string", "maxLength": 40, "pattern": r"^[A-Za-z][A-Za-z-]*$",
+                 "description": "Kind of regulation (dcterms.type), e.g. wet, AMvB, ministeriele-regeling, "
+                                "rijkswet, wet-BES."},
+        "valid_on": {"type": "string", "format": "date",
+                     "description": "Regulations in force on this date, YYYY-MM-DD (default: today)."},
+        **PAGE_PROPS,
+    },
+    "additionalProperties": False,
+}
+
+SEARCH_OUTPUT = result_list_schema(REGULATION_HIT, extra={"valid_on": {"type": "string"}})
+
+
+async def _search(call: ToolCall) -> dict[str, Any]:
+    title = " ".join(str(call.arguments.get("title") or "").split())
+    kind = str(call.arguments.get("kind") or "").strip()
+    if not title and not kind:
+        raise ToolInputError("give title words or a kind (or both)")
+    if kind and not KIND.fullmatch(kind):
+        raise ToolInputError(f"kind {kind!r} is not a BWB kind; use e.g. wet, AMvB or ministeriele-regeling")
+    on = _on_date(call, "valid_on").isoformat()
+    limit, offset, notes = page(call)
+    clauses, words = [], []
+    if title:
+        clauses.append(f"overheidbwb.titel all {cql_quote(title)}")
+        words.append(f"title contains all of the words {title!r} (titles only, no full-text search)")
+    if kind:
+        clauses.append(f"dcterms.type=={kind}")
+        words.append(f"kind is {kind!r}")
+    clauses.append(f"overheidbwb.geldigheidsdatum=={on}")
+    words.append(f"the version in force on {on}, one per regulation")
+    query = " and ".join(clauses)  # lower-case booleans, as in the documented BWB examples
+    reply = await call.get("", _parser(call.ctx), params=bwb_params(query, start=offset + 1, maximum=limit),
+                                     headers=XML_ACCEPT)
+    results = []
+    for gzd in reply.records:
+        reg = _record(gzd)
+        results.append({**{k: reg[k] for k in REGULATION_HIT if k != "url"},
+                        "url": _url(reg["identifier"], on),
+                        "citation": cite(call.ctx, uri=_url(reg["identifier"], on), title=reg["title"],
+                                         text=_cite_text(reg, on))})
+    shown = offset + len(results)
+    truncated = reply.total is not None and shown < reply.total
+    next_offset = reply.next_position - 1 if reply.next_position else (shown if truncated else None)
+    not_applied = [*notes, *(f"the platform ignored part of the query: {t}" for t in reply.ignored)]
+    return {"results": results, "valid_on": on,
+            "precision": precision(total=reply.total, total_relation=reply.relation, returned=len(results),
+                                   truncated=truncated, matched="; ".join(words), not_applied=not_applied,
+                                   next_offset=next_offset)}
+
+
+# --------------------------------------------------------------------------- reading a version
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A structural unit of the text (hoofdstuk, afdeling, artikel, …) with where it sits."""
+
+    element: Element
+    kind: str
+    number: str
+    heading: str
+    depth: int
+    path: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind.capitalize()} {self.number}".strip()
+
+
+def _units(root: Element) -> Iterator[Unit]:
+    def walk(node: Element, depth: int, path: tuple[str, ...]) -> Iterator[Unit]:
+        for sub in node:
+            name = local(sub.tag)
+            if name in _UNITS:
+                kop = child(sub, "kop")
+                number = (first_text(kop, "nr") or "") if kop is not None else ""
+                heading = (first_text(kop, "titel") or "") if kop is not None else ""
+                kind = (first_text(kop, "label") or name) if kop is not None else name
+                unit = Unit(sub, kind.lower(), number, heading, depth, path)
+                yield unit
+                yield from walk(sub, depth + 1, (*path, unit.label + (f" {heading}" if heading else "")))
+            elif name not in ("kop", "meta-data"):
+                yield from walk(sub, depth, path)
+    yield from walk(root, 0, ())
+
+
+def _norm_article(value: str) -> str:
+    text = value.strip().lower()
+    text = re.sub(r"^(artikel|art\.?)\s*", "", text)
+    return re.sub(r"\s+", "", text)
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    record: dict[str, Any]
+    root: Element
+    on: str
+
+    @property
+    def wetgeving(self) -> Element:
+        return next((e for e in self.root.iter() if local(e.tag) == "wetgeving"), self.root)
+
+
+async def _version(call: ToolCall, identifier: str, on: date) -> Version:
+    """The SRU record of the version in force on `on`, then its XML text."""
+    parse = _parser(call.ctx)
+    query = f"dcterms.identifier=={identifier} and overheidbwb.geldigheidsdatum=={on.isoformat()}"
+    reply = await call.get("", parse, params=bwb_params(query, start=1, maximum=1), headers=XML_ACCEPT)
+    if not reply.records:
+        exists = await call.get("", parse, params=bwb_params(f"dcterms.identifier=={identifier}", start=1, maximum=1),
+                                headers=XML_ACCEPT)
+        if not exists.records:
+            raise ToolInputError(f"the Basiswettenbestand has no regulation {identifier}; check the identifier "
+                                 "(search_regulations finds them)")
+        first = _record(exists.records[0])
+        raise ToolInputError(f"{identifier} ({first['title']}) has no version in force on {on.isoformat()}: it was "
+                             "not yet in force or already repealed then; try another date (one of its versions "
+                             f"starts {first['valid_from']})")
+    record = _record(reply.records[0])
+    if not record["text_url"]:
+        raise ToolInputError(f"the Basiswettenbestand gives no text location for {identifier} on {on.isoformat()}")
+    root = await fetch_linked(call, record["text_url"], as_element, real_base=BWB_BASE, hosts=BWB_DOCUMENT_HOSTS)
+    return Version(record=record, root=root, on=on.isoformat())
+
+
+REGULATION_META = {
+    "identifier": {"type": "string"},
+    "title": {"type": "string"},
+    "kind": {"type": ["string", "null"]},
+    "authority": {"type": ["string", "null"]},
+    "valid_on": {"type": "string", "description": "The date asked for."},
+    "valid_from": {"type": ["string", "null"]},
+    "valid_to": {"type": ["string", "null"]},
+    "version": {"type": ["string", "null"], "description": "The version (toestand) in force on valid_on."},
+    "url": {"type": "string"},
+}
+
+READ_INPUT = {
+    "type": "object",
+    "properties": {
+        "identifier": {"type": "string", "pattern": r"^\s*[Bb][Ww][Bb][RrVv]\d{7}\s*$",
+                       "description": "BWB identifier, e.g. BWBR0005537."},
+        "date": {"type": "string", "format": "date",
+                 "description": "Read the regulation as in force on this date, YYYY-MM-DD (default: today)."},
+        **CHUNK_PROPS,
+    },
+    "required": ["identifier"],
+    "additionalProperties": False,
+}
+
+READ_OUTPUT = object_schema({
+    **REGULATION_META,
+    "toc": {"type": "array", "items": {"type": "string"},
+            "description": "Table of contents, one line per unit, indented by level."},
+    "articles": {"type": "array", "items": {"type": "string"},
+                 "description": "Article numbers in order; pass one to read_article."},
+    **chunk_output_props(),
+    "citation": CITATION_SCHEMA,
+})
+
+
+def _meta(version: Version, title: str) -> dict[str, Any]:
+    rec = version.record
+    return {"identifier": rec["identifier"], "title": title, "kind": rec["kind"] or version.wetgeving.get("soort"),
+            "authority": rec["authority"], "valid_on": version.on, "valid_from": rec["valid_from"],
+            "valid_to": rec["valid_to"], "version": rec["version"], "url": _url(rec["identifier"], version.on)}
+
+
+def _citeertitel(version: Version) -> str:
+    for name in ("citeertitel", "intitule"):
+        element = child(version.wetgeving, name)
+        text = " ".join(xml_text(element).split()) if element is not None else ""
+        if text:
+            return text
+    return str(version.record["title"])
+
+
+async def _read_regulation(call: ToolCall) -> dict[str, Any]:
+    identifier = _bwb_id(call.arguments.get("identifier"))
+    version = await _version(call, identifier, _on_date(call, "date"))
+    title = _citeertitel(version)
+    units = list(_units(version.wetgeving))
+    toc = ["  " * u.depth + u.label + (f" {u.heading}" if u.heading else "") for u in units]
+    articles = [u.number for u in units if u.kind == "artikel" and u.number]
+    meta = _meta(version, title)
+    return {**meta, "toc": toc, "articles": articles, **chunk(xml_text(version.wetgeving), call),
+            "citation": cite(call.ctx, uri=meta["url"], title=title, text=_cite_text(meta, version.on))}
+
+
+ARTICLE_INPUT = {
+    "type": "object",
+    "properties": {
+        "identifier": READ_INPUT["properties"]["identifier"],
+        "article": {"type": "string", "minLength": 1, "maxLength": 40,
+                    "description": "Article number as the regulation numbers it, e.g. 1, 3a or 8:1."},
+        "date": READ_INPUT["properties"]["date"],
+    },
+    "required": ["identifier", "article"],
+    "additionalProperties": False,
+}
+
+ARTICLE_OUTPUT = object_schema({
+    **REGULATION_META,
+    "article": {"type": "string"},
+    "label": {"type": "string", "description": "E.g. 'Artikel 8:1'."},
+    "path": {"type": "string", "description": "Where the article sits, e.g. 'Hoofdstuk 8 > Afdeling 8.1'."},
+    "text": {"type": "string"},
+    "citation": CITATION_SCHEMA,
+})
+
+
+async def _read_article(call: ToolCall) -> dict[str, Any]:
+    identifier = _bwb_id(call.arguments.get("identifier"))
+    wanted = _norm_article(str(call.arguments.get("article") or ""))
+    if not wanted:
+        raise ToolInputError("give an article number, e.g. 1 or 8:1")
+    version = await _version(call, identifier, _on_date(call, "date"))
+    articles = [u for u in _units(version.wetgeving) if u.kind == "artikel"]
+    unit = next((u for u in articles if _norm_article(u.number) == wanted), None)
+    title = _citeertitel(version)
+    if unit is None:
+        known = ", ".join(u.number for u in articles[:30]) + (" …" if len(articles) > 30 else "")
+        raise ToolInputError(f"{title} ({identifier}) has no article {call.arguments.get('article')!r} on "
+                             f"{version.on}; its articles are {known or 'none'}")
+    meta = _meta(version, title)
+    url = f"https://wetten.overheid.nl/jci1.3:c:{identifier}&artikel={unit.number}&g={version.on}"
+    text = xml_text(unit.element)
+    return {**meta, "url": url, "article": unit.number, "label": unit.label, "path": " > ".join(unit.path),
+            "text": text, "citation": cite(call.ctx, uri=url, title=f"{title}, {unit.label}",
+                                           text=f"{unit.label}, {_cite_text(meta, version.on)}")}
+
+
+TOOLS: tuple[ToolImpl, ...] = (
+    ToolImpl(name="search_regulations", input_schema=SEARCH_INPUT, output_schema=SEARCH_OUTPUT, handler=_search,
+             example={"title": "bestuursrecht", "limit": 5}),
+    ToolImpl(name="read_regulation", input_schema=READ_INPUT, output_schema=READ_OUTPUT, handler=_read_regulation,
+             example={"identifier": "BWBR0005537", "length": 2000}),
+    ToolImpl(name="read_article", input_schema=ARTICLE_INPUT, output_schema=ARTICLE_OUTPUT, handler=_read_article,
+             example={"identifier": "BWBR0003984", "article": "1"}),
+)
+
+
+# --------------------------------------------------------------------------- load status
+
+
+async def measure_load(ctx: PlatformContext) -> LoadReport:
+    """Newest version date: the latest `dcterms.modified`, found with widening windows back from today."""
+    today = ctx.now().date()
+    for days in _LOAD_WINDOWS:
+        since = (today - timedelta(days=days)).isoformat()
+        reply = await ctx.upstream.get("", _parser(ctx), params=bwb_params(f"dcterms.modified>={since}", start=1,
+                                                                           maximum=50),
+                                       headers=XML_ACCEPT, caller=SYSTEM_CALLER)
+        dates = [d for d in (_record(r)["modified"] for r in reply.records) if d]
+        if dates:
+            return LoadReport(current_through=date.fromisoformat(max(dates)[:10]),
+                              note=f"newest version date (dcterms.modified) among versions changed since {since}")
+    return LoadReport(current_through=None, note=f"no version changed in the last {_LOAD_WINDOWS[-1]} days")
+

@@ -1,0 +1,362 @@
+"""Open Overheid: Woo publications from open.overheid.nl (Generieke Woo-voorziening, KOOP/BZK).
+
+Upstream: the keyless JSON API behind the open.overheid.nl website,
+`https://open.overheid.nl/overheid/openbaarmakingen/api/v0` (undocumented; research §6, checked
+against client code that calls the live service):
+
+* `GET /zoek?zoektekst=…&start=<offset>&aantalResultaten=10|20|50`: a full-text search ranked by
+  the platform; other page sizes are a 400. Optional `sort=publicatiedatum` (newest first; with
+  `order=asc` oldest first), `publicatiedatumVan`/`publicatiedatumTot` as DD-MM-YYYY, and filters
+  (`informatiecategorie`, `organisatie`, …) whose values the site sends **double URL-encoded**
+  (`organisatie=ministerie%2520van%2520Algemene%2520Zaken`), so this module builds the query string
+  itself. The answer: `{"totaal": N, "resultaten": [{"document": {...}, ...}], "filters": {...}}`.
+  Whether `totaal` is exact or capped is not documented, so precision calls it an estimate.
+* `GET /zoek/{id}`: the full metadata of one publication, its versions with their files, and its
+  relations to other publications (attachments). Search hits carry a version suffix (`…_1`),
+  which is stripped before the lookup.
+
+Human page of a publication: its `pid`, `https://open.overheid.nl/documenten/<id>`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from typing import Any
+from urllib.parse import quote
+
+from proxy.errors import ToolInputError, UpstreamStatusError
+from proxy.platforms.common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, page
+from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
+from proxy.upstream import SYSTEM_CALLER
+
+__all__ = ["TOOLS", "measure_load"]
+
+PAGE_SIZES = (10, 20, 50)
+ACCEPT = {"Accept": "application/json"}
+DOCUMENT_PAGE = "https://open.overheid.nl/documenten/"
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{5,150}$")
+VERSION_RE = re.compile(r"_(\d+)$")
+HIGHLIGHT_RE = re.compile(r"</?(?:b|em|strong)>")
+ROLES = {
+    "https://identifier.overheid.nl/tooi/def/thes/kern/c_05f4a5f3": "heeft bijlage",
+    "https://identifier.overheid.nl/tooi/def/thes/kern/c_4d1ea9ba": "is bijlage van",
+}
+
+NSTR = {"type": ["string", "null"]}
+NINT = {"type": ["integer", "null"]}
+NDATE = {"type": ["string", "null"], "description": "YYYY-MM-DD."}
+STRINGS = {"type": "array", "items": {"type": "string"}}
+
+
+# --------------------------------------------------------------------------- request and reply pieces
+
+
+def _query(pairs: list[tuple[str, str]]) -> str:
+    return "&".join(f"{key}={quote(value, safe='')}" for key, value in pairs)
+
+
+def _filter_value(value: str) -> str:
+    """A filter value as the site sends it: encoded once here, once more by `_query`."""
+    return quote(value, safe="")
+
+
+def _dutch(day: date) -> str:
+    return day.strftime("%d-%m-%Y")
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    data = json.loads(body)
+    if not isinstance(data, dict):
+        raise ValueError("open.overheid.nl answers a JSON object")
+    return data
+
+
+def read_search(body: bytes) -> dict[str, Any]:
+    data = _json_object(body)
+    if not isinstance(data.get("resultaten"), list):
+        raise ValueError("a search answer has a 'resultaten' list")
+    return data
+
+
+def read_detail(body: bytes) -> dict[str, Any]:
+    data = _json_object(body)
+    if not isinstance(data.get("document"), dict):
+        raise ValueError("a publication answer has a 'document' object")
+    return data
+
+
+def _split_id(raw: str) -> tuple[str, int | None]:
+    match = VERSION_RE.search(raw)
+    return (raw[:match.start()], int(match.group(1))) if match else (raw, None)
+
+
+def publication_id(value: str) -> str:
+    """An id as search returns it (`oep-…_1`), a bare id or a pid/details URL → the id to look up."""
+    value = value.strip().rstrip("/")
+    if value.startswith(("http://", "https://")):
+        parts = [p for p in value.split("?")[0].split("/") if p]
+        value = parts[-2] if parts and parts[-1] == "file" else parts[-1] if parts else ""
+    bare, _ = _split_id(value)
+    if not ID_RE.match(bare):
+        raise ToolInputError(f"id must be an open.overheid.nl publication id such as oep-0b03…, a UUID or its "
+                             f"https://open.overheid.nl/documenten/… link; got {value!r}")
+    return bare
+
+
+def _labels(items: Any) -> list[str]:
+    return [str(i["label"]) for i in items if isinstance(i, dict) and i.get("label")] if isinstance(items, list) else []
+
+
+def _label(item: Any) -> str | None:
+    return str(item["label"]) if isinstance(item, dict) and item.get("label") else None
+
+
+# --------------------------------------------------------------------------- search_publications
+
+HIT_ITEM = {
+    "id": {"type": "string", "description": "Publication id (read_publication accepts it)."},
+    "version": {**NINT, "description": "Version number from the search hit's id suffix."},
+    "title": {"type": "string"},
+    "description": NSTR,
+    "published": {**NDATE, "description": "Date of disclosure (openbaarmakingsdatum)."},
+    "publisher": {**NSTR, "description": "The body that published it."},
+    "modified": NSTR,
+    "file_type": NSTR,
+    "pages": NINT,
+    "file_size": {**NSTR, "description": "As the platform states it, e.g. '0.94 MB'."},
+    "snippet": {**NSTR, "description": "Text around the search words, from the platform."},
+    "url": {"type": "string", "description": "The publication page on open.overheid.nl."},
+}
+
+
+def _hit(ctx: PlatformContext, hit: dict[str, Any]) -> dict[str, Any]:
+    doc = hit.get("document") if isinstance(hit.get("document"), dict) else {}
+    raw = str(doc.get("id") or "")
+    bare, version = _split_id(raw)
+    url = str(doc.get("pid") or DOCUMENT_PAGE + bare)
+    title = str(doc.get("titel") or bare)
+    snippet = hit.get("highlightedText")
+    snippet = " ".join(HIGHLIGHT_RE.sub("", snippet).split()) if isinstance(snippet, str) else None
+    publisher, published = doc.get("publisher"), doc.get("openbaarmakingsdatum")
+    pages = hit.get("aantalPaginas")
+    return {
+        "id": bare, "version": version, "title": title, "description": doc.get("omschrijving"),
+        "published": published, "publisher": publisher, "modified": doc.get("mutatiedatumtijd"),
+        "file_type": hit.get("bestandsType"), "pages": pages if isinstance(pages, int) else None,
+        "file_size": hit.get("bestandsgrootte"), "snippet": snippet, "url": url,
+        "citation": cite(ctx, uri=url, title=title,
+                         text=f"{title}, {publisher or 'onbekend bestuursorgaan'}, openbaar gemaakt "
+                              f"{published or 'onbekend'}" + (f": {doc['omschrijving']}" if doc.get("omschrijving")
+                                                              else "")),
+    }
+
+
+async def _search_publications(call: ToolCall) -> dict[str, Any]:
+    args = call.arguments
+    limit, offset, notes = page(call)
+    start, end = date_range(call)
+    text = " ".join(str(args.get("query") or "").split())
+    if limit > PAGE_SIZES[-1]:
+        notes = [*notes, f"limit {limit} lowered to {PAGE_SIZES[-1]}, the largest page open.overheid.nl serves"]
+        limit = PAGE_SIZES[-1]
+    size = next(s for s in PAGE_SIZES if s >= limit)  # the platform serves only these page sizes
+    sort = args.get("sort") or ("relevance" if text else "newest")
+    pairs = [("zoektekst", text), ("start", str(offset)), ("aantalResultaten", str(size))]
+    matched = [f"full-text search for {text!r}, as open.overheid.nl matches and ranks it" if text
+               else "no search words: every publication"]
+    if sort in ("newest", "oldest"):
+        pairs.append(("sort", "publicatiedatum"))
+        if sort == "oldest":
+            pairs.append(("order", "asc"))
+    if start:
+        pairs.append(("publicatiedatumVan", _dutch(start)))
+    if end:
+        pairs.append(("publicatiedatumTot", _dutch(end)))
+    if start or end:
+        matched.append(f"disclosed from {start or 'any'} to {end or 'any'}")
+    for arg, param, what in (("information_category", "informatiecategorie", "information category"),
+                             ("organisation", "organisatie", "organisation")):
+        value = " ".join(str(args.get(arg) or "").split())
+        if value:
+            pairs.append((param, _filter_value(value)))
+            matched.append(f"{what} is {value!r}")
+    data = await call.get("/zoek?" + _query(pairs), read_search, headers=ACCEPT)
+    items = [_hit(call.ctx, h) for h in data["resultaten"][:limit] if isinstance(h, dict)]
+    total = data.get("totaal") if isinstance(data.get("totaal"), int) else None
+    truncated = offset + len(items) < total if total is not None else len(items) >= limit
+    matched.append({"relevance": "ranked by relevance", "newest": "newest disclosure first",
+                    "oldest": "oldest disclosure first"}[sort])
+    matched.append("the total is the platform's 'totaal', not documented as exact")
+    return {"results": items, "precision": precision(
+        total=total, total_relation="estimate" if total is not None else "unknown", returned=len(items),
+        truncated=truncated, matched="; ".join(matched), not_applied=notes,
+        next_offset=offset + len(items) if truncated else None)}
+
+
+SEARCH_INPUT = object_schema({
+    "query": {"type": "string", "maxLength": 200,
+              "description": "Words to search for in the publications' text and metadata (the platform ranks)."},
+    "information_category": {"type": "string", "maxLength": 120,
+                             "description": "Woo information category, lower case as the platform labels it, e.g. "
+                                            "'Woo-verzoeken en -besluiten', 'adviezen', 'convenanten', "
+                                            "'onderzoeksrapporten', 'jaarplannen en jaarverslagen'."},
+    "organisation": {"type": "string", "maxLength": 160,
+                     "description": "Publishing body exactly as open.overheid.nl names it, e.g. 'ministerie van "
+                                    "Algemene Zaken', 'gemeente Utrecht', 'provincie Gelderland'."},
+    **{k: {**v, "description": v["description"] + " Applies to the date of disclosure."}
+       for k, v in DATE_RANGE_PROPS.items()},
+    "sort": {"enum": ["relevance", "newest", "oldest"],
+             "description": "Order: by relevance (default with search words) or by date of disclosure (newest is "
+                            "the default without words)."},
+    **PAGE_PROPS,
+}, required=[])
+SEARCH_OUTPUT = result_list_schema(HIT_ITEM)
+
+
+# --------------------------------------------------------------------------- read_publication
+
+DOCUMENT_ITEM = {
+    "kind": {"enum": ["file", "related"],
+             "description": "file: a file of this publication; related: another publication linked to it."},
+    "title": {"type": "string"},
+    "role": {**NSTR, "description": "For related publications: e.g. 'heeft bijlage', 'is bijlage van'."},
+    "id": {**NSTR, "description": "For related publications: its id (read_publication accepts it)."},
+    "file_name": NSTR,
+    "mime_type": NSTR,
+    "size_bytes": NINT,
+    "pages": NINT,
+    "url": {"type": "string"},
+}
+PUBLICATION = object_schema({
+    "id": {"type": "string"},
+    "title": {"type": "string", "description": "Official title (officieleTitel)."},
+    "description": NSTR,
+    "document_kinds": STRINGS,
+    "information_categories": STRINGS,
+    "themes": STRINGS,
+    "responsible": {**NSTR, "description": "The body responsible (verantwoordelijke)."},
+    "publisher": NSTR,
+    "created": NDATE,
+    "published": {**NDATE, "description": "Date of disclosure of the newest version."},
+    "modified": NSTR,
+    "version": NINT,
+    "status": {**NSTR, "description": "Publication status, e.g. gepubliceerd."},
+    "web_location": {**NSTR, "description": "Where the body itself publishes it, if anywhere."},
+    "url": {"type": "string"},
+    "citation": CITATION_SCHEMA,
+}, description="The publication itself.")
+
+
+def _documents(ctx: PlatformContext, data: dict[str, Any], pub: dict[str, Any]) -> list[dict[str, Any]]:
+    versions = [v for v in data.get("versies") or [] if isinstance(v, dict)]
+    newest = max(versions, key=lambda v: v.get("nummer") or 0) if versions else {}
+    context = f"'{pub['title']}', {pub['responsible'] or pub['publisher'] or 'onbekend'}, openbaar gemaakt " \
+              f"{pub['published'] or 'onbekend'}"
+    out = []
+    for f in newest.get("bestanden") or []:
+        if not isinstance(f, dict) or f.get("gepubliceerd") is False:
+            continue
+        link = f.get("url") or (f.get("id") if str(f.get("id") or "").startswith("http") else None)
+        url = str(link or f"{pub['url']}/file")
+        name = f.get("bestandsnaam")
+        title = str(name or f.get("label") or "bestand")
+        size, pages = f.get("grootte"), f.get("paginas")
+        out.append({"kind": "file", "title": title, "role": None, "id": None, "file_name": name,
+                    "mime_type": f.get("mime-type"), "size_bytes": size if isinstance(size, int) else None,
+                    "pages": pages if isinstance(pages, int) else None, "url": url,
+                    "citation": cite(ctx, uri=url, title=title, text=f"Bestand {title} van {context}")})
+    for rel in data.get("documentrelaties") or []:
+        if not isinstance(rel, dict) or not rel.get("relation"):
+            continue
+        url = str(rel["relation"])
+        role_uri = str(rel.get("role") or "")
+        role = ROLES.get(role_uri) or (role_uri.rstrip("/").rsplit("/", 1)[-1] or None)
+        other = url.rstrip("/").rsplit("/", 1)[-1]
+        title = str(rel.get("titel") or f"Gerelateerde publicatie {other}")
+        out.append({"kind": "related", "title": title, "role": role, "id": other, "file_name": None,
+                    "mime_type": None, "size_bytes": None, "pages": None, "url": url,
+                    "citation": cite(ctx, uri=url, title=title, text=f"{title} ({role or 'relatie'}) bij {context}")})
+    return out
+
+
+async def _read_publication(call: ToolCall) -> dict[str, Any]:
+    pid = publication_id(str(call.arguments.get("id") or ""))
+    limit, offset, notes = page(call)
+    try:
+        data = await call.get("/zoek/" + quote(pid, safe=""), read_detail, headers=ACCEPT)
+    except UpstreamStatusError as exc:
+        if exc.status == 404:
+            raise ToolInputError(f"open.overheid.nl has no publication {pid!r}; search_publications finds ids") \
+                from exc
+        raise
+    doc = data["document"]
+    versions = [v for v in data.get("versies") or [] if isinstance(v, dict)]
+    newest = max(versions, key=lambda v: v.get("nummer") or 0) if versions else {}
+    titles = doc.get("titelcollectie") if isinstance(doc.get("titelcollectie"), dict) else {}
+    classes = doc.get("classificatiecollectie") if isinstance(doc.get("classificatiecollectie"), dict) else {}
+    intern = data.get("plooiIntern") if isinstance(data.get("plooiIntern"), dict) else {}
+    descriptions = [str(d) for d in doc.get("omschrijvingen") or [] if d]
+    url = str(doc.get("pid") or DOCUMENT_PAGE + pid)
+    pub: dict[str, Any] = {
+        "id": pid, "title": str(titles.get("officieleTitel") or pid), "description": " ".join(descriptions) or None,
+        "document_kinds": _labels(classes.get("documentsoorten")),
+        "information_categories": _labels(classes.get("informatiecategorieen")),
+        "themes": _labels(classes.get("themas")), "responsible": _label(doc.get("verantwoordelijke")),
+        "publisher": _label(doc.get("publisher")), "created": doc.get("creatiedatum"),
+        "published": newest.get("openbaarmakingsdatum"),
+        "modified": doc.get("mutatiedatumtijd") or newest.get("mutatiedatumtijd"),
+        "version": newest.get("nummer") if isinstance(newest.get("nummer"), int) else None,
+        "status": intern.get("publicatiestatus"), "web_location": doc.get("weblocatie"), "url": url,
+    }
+    pub["citation"] = cite(call.ctx, uri=url, title=pub["title"],
+                           text=f"{pub['title']}, {pub['responsible'] or pub['publisher'] or 'onbekend'}, openbaar "
+                                f"gemaakt {pub['published'] or 'onbekend'}")
+    documents = _documents(call.ctx, data, pub)
+    items = documents[offset:offset + limit]
+    truncated = offset + len(items) < len(documents)
+    return {"publication": pub, "results": items, "precision": precision(
+        total=len(documents), total_relation="exact", returned=len(items), truncated=truncated,
+        matched="the files of the newest version and the related publications (documentrelaties) that "
+                "open.overheid.nl lists for this publication", not_applied=notes,
+        next_offset=offset + len(items) if truncated else None)}
+
+
+READ_INPUT = object_schema({
+    "id": {"type": "string", "minLength": 6, "maxLength": 200,
+           "description": "Publication id as search_publications returns it (e.g. oep-0b03…, a UUID), with or "
+                          "without a version suffix such as _1, or its open.overheid.nl/documenten/… link."},
+    "limit": {**PAGE_PROPS["limit"], "default": 50,
+              "description": "Documents (files and related publications) to list; capped by results_per_call."},
+    "offset": {**PAGE_PROPS["offset"], "description": "Documents to skip."},
+}, required=["id"])
+READ_OUTPUT = result_list_schema(DOCUMENT_ITEM, extra={"publication": PUBLICATION})
+
+
+# --------------------------------------------------------------------------- registration and load status
+
+TOOLS: tuple[ToolImpl, ...] = (
+    ToolImpl(name="search_publications", input_schema=SEARCH_INPUT, output_schema=SEARCH_OUTPUT,
+             handler=_search_publications),
+    ToolImpl(name="read_publication", input_schema=READ_INPUT, output_schema=READ_OUTPUT, handler=_read_publication),
+)
+
+
+async def measure_load(ctx: PlatformContext) -> LoadReport:
+    """The newest date of disclosure: one search, newest first."""
+    path = "/zoek?" + _query([("zoektekst", ""), ("start", "0"), ("aantalResultaten", "10"),
+                              ("sort", "publicatiedatum")])
+    data = await ctx.upstream.get(path, read_search, headers=ACCEPT, caller=SYSTEM_CALLER)
+    days = []
+    for hit in data["resultaten"]:
+        doc = hit.get("document") if isinstance(hit, dict) and isinstance(hit.get("document"), dict) else {}
+        try:
+            days.append(date.fromisoformat(str(doc.get("openbaarmakingsdatum"))[:10]))
+        except ValueError:
+            continue
+    if not days:
+        return LoadReport(current_through=None, note="open.overheid.nl returned no publications")
+    return LoadReport(current_through=max(days), note=f"newest date of disclosure {max(days)} "
+                                                      f"(of {data.get('totaal')} publications)")

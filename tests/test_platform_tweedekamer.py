@@ -1,0 +1,421 @@
+"""Tweede Kamer adapter against its replica over a real socket: wire format, precision, load status, failures."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import jsonschema
+import pytest
+from aiohttp import web
+
+from proxy.errors import ToolInputError, UpstreamBadReply, UpstreamStatusError, UpstreamTimeout, UpstreamTooLarge
+from proxy.loadstatus import status_from_report
+from proxy.platforms import tweedekamer
+from proxy.platforms.odata import amsterdam_today, day_start, quote, words_filter
+from proxy.registry import Platform, Registry, Timeouts, load_registry
+from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
+from proxy.replica.tweedekamer import XSS_SUBJECT, build_store
+from proxy.state import MemoryStore
+from proxy.toolkit import PlatformContext, ToolCall
+from proxy.upstream import Upstream
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = "tweedekamer"
+ANCHOR = date(2026, 11, 30)
+NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
+TOOLS = {t.name: t for t in tweedekamer.TOOLS}
+ODATA = "/tweedekamer/OData/v4/2.0"
+
+
+@dataclass
+class Seen:
+    path: str
+    query: dict[str, str]
+    raw_path: str
+    headers: dict[str, str]
+
+
+@dataclass
+class Env:
+    url: str
+    app: web.Application
+    registry: Registry
+    seen: list[Seen] = field(default_factory=list)
+    upstreams: list[Upstream] = field(default_factory=list)
+
+    @property
+    def platform(self) -> Platform:
+        return self.registry.platforms[KEY]
+
+    def ctx(self, platform: Platform | None = None) -> PlatformContext:
+        upstream = Upstream(platform or self.platform, store=MemoryStore())
+        self.upstreams.append(upstream)
+        return PlatformContext(platform=platform or self.platform, upstream=upstream, now=lambda: NOW)
+
+    async def call(self, tool: str, ctx: PlatformContext | None = None, **arguments: Any) -> dict[str, Any]:
+        impl = TOOLS[tool]
+        jsonschema.validate(arguments, impl.input_schema)
+        self.seen.clear()
+        result = await impl.handler(ToolCall(tool=tool, arguments=arguments, caller="test", ctx=ctx or self.ctx()))
+        jsonschema.validate(result, impl.output_schema)
+        return result
+
+    def only_request(self) -> Seen:
+        assert len(self.seen) == 1, [s.raw_path for s in self.seen]
+        return self.seen[0]
+
+
+@pytest.fixture
+async def env() -> AsyncIterator[Env]:
+    app = create_replicas_app([KEY], anchor=ANCHOR)
+    seen: list[Seen] = []
+
+    @web.middleware
+    async def record(request: web.Request, handler: Any) -> web.StreamResponse:
+        seen.append(Seen(path=request.path, query=dict(request.query), raw_path=request.raw_path,
+                         headers=dict(request.headers)))
+        return await handler(request)
+
+    app.middlewares.append(record)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{site.port}"
+    registry = load_registry(ROOT / "registry.json")
+    registry = registry.with_base_urls(replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url))
+    state = Env(url=url, app=app, registry=registry)
+    state.seen = seen
+    yield state
+    for upstream in state.upstreams:
+        await upstream.close()
+    await runner.cleanup()
+
+
+def _store() -> Any:
+    return build_store(ANCHOR)
+
+
+def _live(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in rows if r.get("Verwijderd") is False]
+
+
+# --------------------------------------------------------------------------- request helpers
+
+
+def test_day_start_follows_dutch_summer_time() -> None:
+    assert day_start(date(2026, 9, 1)) == "2026-09-01T00:00:00+02:00"
+    assert day_start(date(2026, 11, 30)) == "2026-11-30T00:00:00+01:00"
+    assert day_start(date(2026, 3, 29)) == "2026-03-29T00:00:00+01:00"  # switch to CEST at 02:00 that night
+    assert day_start(date(2026, 10, 25)) == "2026-10-25T00:00:00+02:00"  # back to CET at 03:00 that night
+    assert amsterdam_today(datetime(2026, 11, 30, 23, 30, tzinfo=UTC)) == date(2026, 12, 1)
+    assert amsterdam_today(datetime(2026, 7, 1, 21, 59, tzinfo=UTC)) == date(2026, 7, 1)
+
+
+def test_quoting_and_word_filters() -> None:
+    assert quote("O'Neill") == "'O''Neill'"
+    assert words_filter(("Titel", "Onderwerp"), ["stikstof"]) == [
+        "(contains(tolower(Titel),'stikstof') or contains(tolower(Onderwerp),'stikstof'))"]
+
+
+# --------------------------------------------------------------------------- search_documents
+
+
+async def test_search_documents_sends_odata_query_and_reports_exact_count(env: Env) -> None:
+    result = await env.call("search_documents", query="Stikstof", kind="Motie", date_from="2025-06-01",
+                            date_to="2026-11-29", limit=3, offset=1)
+    request = env.only_request()
+    assert request.path == f"{ODATA}/Document"
+    assert request.query == {
+        "$filter": "Verwijderd eq false and (contains(tolower(Titel),'stikstof') or "
+                   "contains(tolower(Onderwerp),'stikstof')) and Soort eq 'Motie' and "
+                   "Datum ge 2025-06-01T00:00:00+02:00 and Datum lt 2026-11-30T00:00:00+01:00",
+        "$orderby": "Datum desc,Id desc",
+        "$select": "Id,DocumentNummer,Soort,Titel,Onderwerp,Datum,Vergaderjaar,GewijzigdOp",
+        "$expand": "Zaak($filter=Verwijderd eq false;$select=Id,Nummer)",
+        "$top": "3",
+        "$skip": "1",
+        "$count": "true",
+    }
+    assert "2026-11-30T00:00:00%2B01:00" in request.raw_path  # the offset's "+" is encoded, not sent as a space
+    assert request.headers["Accept"] == "application/json"
+
+    expected = [d for d in _live(_store().rows["Document"]) if d["Soort"] == "Motie"
+                and "stikstof" in f"{d['Titel']} {d['Onderwerp']}".lower()
+                and "2025-06-01" <= d["Datum"][:10] <= "2026-11-29"]
+    precision = result["precision"]
+    assert precision["total"] == len(expected) > 4
+    assert precision["total_relation"] == "exact"
+    assert precision["returned"] == 3 and precision["truncated"] is True and precision["next_offset"] == 4
+    newest_first = sorted(expected, key=lambda d: (d["Datum"], d["Id"]), reverse=True)
+    assert [r["id"] for r in result["results"]] == [d["Id"] for d in newest_first[1:4]]
+    first = result["results"][0]
+    assert first["cases"] and first["citation"]["uri"].startswith("https://www.tweedekamer.nl/kamerstukken/detail?id=")
+    assert first["citation"]["requires_attribution"] is True
+    assert first["citation"]["label"] == env.platform.attribution.label.nl
+
+
+async def test_search_documents_caps_the_limit_and_says_so(env: Env) -> None:
+    result = await env.call("search_documents", limit=200)
+    assert env.only_request().query["$top"] == "50"
+    assert result["precision"]["returned"] == 50
+    assert result["precision"]["total"] == len(_live(_store().rows["Document"]))
+    assert result["precision"]["not_applied"] == ["limit 200 lowered to this installation's results_per_call of 50"]
+
+
+async def test_xss_payload_comes_back_as_plain_text(env: Env) -> None:
+    result = await env.call("search_documents", query="webformulieren")
+    assert [r["subject"] for r in result["results"]] == [XSS_SUBJECT]
+    assert "<script>alert(1)</script>" in result["results"][0]["citation"]["text"]
+
+
+# --------------------------------------------------------------------------- read_document
+
+
+async def test_read_document_by_number_and_by_guid(env: Env) -> None:
+    doc = next(d for d in _store().rows["Document"] if d["Soort"] == "Motie" and d["DocumentNummer"].startswith("2026"))
+    by_number = await env.call("read_document", id=doc["DocumentNummer"].lower())
+    request = env.only_request()
+    assert request.query["$filter"] == f"Verwijderd eq false and DocumentNummer eq '{doc['DocumentNummer']}'"
+    assert request.query["$top"] == "1" and "$count" not in request.query
+    assert request.query["$expand"] == (
+        "Zaak($filter=Verwijderd eq false;$select=Id,Nummer,Soort,Titel,Onderwerp,GestartOp,Status,GewijzigdOp),"
+        "DocumentActor($filter=Verwijderd eq false;$select=ActorNaam,ActorFractie,Functie,Relatie)")
+    assert by_number["document"]["id"] == doc["Id"]
+    assert by_number["document"]["text_url"].endswith(f"/Document({doc['Id']})/resource")
+    assert by_number["document"]["actors"][0]["role"] == "Indiener"
+    zaak_ids = _store().links["document_zaak"][doc["Id"]]
+    assert [c["id"] for c in by_number["results"]] == zaak_ids
+    assert by_number["precision"]["total"] == len(zaak_ids) and by_number["precision"]["truncated"] is False
+
+    by_guid = await env.call("read_document", id=doc["Id"].upper())
+    assert env.only_request().query["$filter"] == f"Verwijderd eq false and Id eq {doc['Id']}"
+    assert by_guid["document"] == by_number["document"]
+
+
+async def test_read_document_refuses_unknown_and_malformed_ids(env: Env) -> None:
+    with pytest.raises(ToolInputError, match="no \\(undeleted\\) document"):
+        await env.call("read_document", id="2026D99999")
+    with pytest.raises(ToolInputError, match="GUID or a DocumentNummer"):
+        await env.call("read_document", id="motie-over-stikstof")
+    assert env.seen == []  # refused before any call went out
+
+
+# --------------------------------------------------------------------------- upcoming_activities
+
+
+async def test_upcoming_activities_start_today_on_the_dutch_calendar(env: Env) -> None:
+    result = await env.call("upcoming_activities", days=7, limit=50)
+    request = env.only_request()
+    assert request.path == f"{ODATA}/Activiteit"
+    assert request.query["$filter"] == (
+        "Verwijderd eq false and Datum ge 2026-11-30T00:00:00+01:00 and Datum lt 2026-12-07T00:00:00+01:00 "
+        "and Status ne 'Geannuleerd' and Besloten eq false")
+    assert request.query["$orderby"] == "Aanvangstijd asc,Id asc"
+    assert request.query["$expand"] == ("Agendapunt($filter=Verwijderd eq false;$select=Id,Onderwerp,Volgorde;"
+                                        "$orderby=Volgorde asc)")
+    assert result["period"] == {"from": "2026-11-30", "to": "2026-12-06"}
+    expected = [a for a in _live(_store().rows["Activiteit"]) if "2026-11-30" <= a["Datum"][:10] <= "2026-12-06"
+                and a["Status"] != "Geannuleerd" and not a["Besloten"]]
+    assert result["precision"]["total"] == len(expected) == len(result["results"]) > 3
+    starts = [r["start"] for r in result["results"]]
+    assert starts == sorted(starts)
+    assert all(r["agenda"] for r in result["results"])
+
+
+async def test_upcoming_activities_filters_committee_and_kind(env: Env) -> None:
+    result = await env.call("upcoming_activities", days=30, committee="IenW", include_closed=True,
+                            include_cancelled=True)
+    assert env.only_request().query["$filter"] == (
+        "Verwijderd eq false and Datum ge 2026-11-30T00:00:00+01:00 and Datum lt 2026-12-30T00:00:00+01:00 and "
+        "(contains(tolower(Voortouwnaam),'ienw') or tolower(Voortouwafkorting) eq 'ienw')")
+    assert result["results"] and all(r["committee_abbreviation"] == "IenW" for r in result["results"])
+
+
+# --------------------------------------------------------------------------- search_cases and case_votes
+
+
+async def test_search_cases_finds_the_recorded_motions(env: Env) -> None:
+    result = await env.call("search_cases", query="discriminatie", kind="Motie", date_from="2025-01-01",
+                            date_to="2025-12-31", limit=50)
+    request = env.only_request()
+    assert request.path == f"{ODATA}/Zaak"
+    assert request.query["$expand"] == ("Document($filter=Verwijderd eq false;$select=Id,DocumentNummer;"
+                                        "$orderby=Datum asc;$top=1)")
+    assert "GestartOp ge 2025-01-01T00:00:00+01:00 and GestartOp lt 2026-01-01T00:00:00+01:00" in \
+        request.query["$filter"]
+    numbers = {r["number"] for r in result["results"]}
+    assert {"2025Z17647", "2025Z05057", "2025Z18280"} <= numbers  # real recorded motions
+    assert result["precision"]["total"] == len(result["results"])
+    assert all(r["document_number"] for r in result["results"])
+
+
+async def test_case_votes_tallies_a_recorded_vote(env: Env) -> None:
+    result = await env.call("case_votes", case="2025z17647")
+    request = env.only_request()
+    assert request.path == f"{ODATA}/Stemming"
+    assert request.query == {
+        "$filter": "Verwijderd eq false and Besluit/Verwijderd eq false and "
+                   "Besluit/Zaak/any(z:z/Nummer eq '2025Z17647')",
+        "$orderby": "Besluit/GewijzigdOp desc,ActorFractie asc,Id asc",
+        "$select": "Id,Besluit_Id,Soort,FractieGrootte,ActorNaam,ActorFractie,Vergissing,Persoon_Id,Fractie_Id,"
+                   "GewijzigdOp",
+        "$expand": "Besluit($select=Id,BesluitSoort,BesluitTekst,StemmingsSoort,GewijzigdOp;"
+                   "$expand=Zaak($select=Id,Nummer,Soort,Titel,Onderwerp)),Fractie($select=Id,Afkorting,NaamNL)",
+        "$top": "250",
+        "$count": "true",
+    }
+    assert result["case"]["number"] == "2025Z17647" and result["case"]["kind"] == "Motie"
+    [decision] = result["decisions"]
+    assert decision["id"] == "544de0bc-edb2-41db-9c85-a762467c512b"  # the recorded Besluit
+    assert decision["outcome"] == "Aangenomen." and decision["complete"] is True
+    assert decision["for_seats"] + decision["against_seats"] + decision["other_seats"] == 150
+    assert {"GroenLinks-PvdA", "NSC", "SP"} <= set(decision["parties_for"])  # the recorded votes
+    votes = {r["party"]: r for r in result["results"]}
+    assert votes["NSC"]["seats"] == 19 and votes["NSC"]["vote"] == "Voor"
+    assert votes["NSC"]["party_name"] == "Nieuw Sociaal Contract"
+    assert result["precision"]["total"] == 15 and result["precision"]["truncated"] is False
+
+
+async def test_case_votes_pages_a_roll_call_but_counts_it_whole(env: Env) -> None:
+    store = _store()
+    besluit = next(b for b in store.rows["Besluit"] if b["StemmingsSoort"] == "Hoofdelijk")
+    zaak_id = store.links["besluit_zaak"][besluit["Id"]][0]
+    result = await env.call("case_votes", case=zaak_id, limit=20)
+    assert env.only_request().query["$filter"].endswith(f"Besluit/Zaak/any(z:z/Id eq {zaak_id})")
+    [decision] = result["decisions"]
+    assert decision["method"] == "Hoofdelijk" and decision["complete"] is True
+    assert decision["for_seats"] + decision["against_seats"] == 150
+    assert result["precision"]["total"] == 150 and result["precision"]["returned"] == 20
+    assert result["precision"]["truncated"] is True and result["precision"]["next_offset"] == 20
+    assert all(r["member"] for r in result["results"])
+
+
+async def test_case_votes_refuses_a_document_number(env: Env) -> None:
+    with pytest.raises(ToolInputError, match="case number such as 2025Z17647"):
+        await env.call("case_votes", case="2025D12345")
+
+
+# --------------------------------------------------------------------------- search_members
+
+
+async def test_search_members_by_party_with_current_party_expanded(env: Env) -> None:
+    result = await env.call("search_members", party="sp", limit=10)
+    request = env.only_request()
+    assert request.path == f"{ODATA}/Persoon"
+    assert request.query["$filter"] == (
+        "Verwijderd eq false and Functie eq 'Tweede Kamerlid' and FractieZetelPersoon/any(f:f/Verwijderd eq false "
+        "and f/TotEnMet eq null and tolower(f/FractieZetel/Fractie/Afkorting) eq 'sp')")
+    assert request.query["$expand"] == (
+        "FractieZetelPersoon($filter=Verwijderd eq false;$select=Functie,Van,TotEnMet;$orderby=Van desc;"
+        "$expand=FractieZetel($select=Id;$expand=Fractie($select=Id,Afkorting,NaamNL)))")
+    assert result["precision"]["total"] == 5 == len(result["results"])  # SP holds five seats
+    assert {r["party"] for r in result["results"]} == {"SP"}
+    assert [r["party_role"] for r in result["results"]].count("Fractievoorzitter") <= 1
+    assert all(r["citation"]["uri"].endswith(f"/Persoon({r['id']})") for r in result["results"])
+
+
+async def test_search_members_by_name_includes_former_members_on_request(env: Env) -> None:
+    people = _live(_store().rows["Persoon"])
+    target = next(p for p in people if p["Functie"] == "Oud Kamerlid")
+    current = await env.call("search_members", name=target["Achternaam"])
+    everyone = await env.call("search_members", name=target["Achternaam"], current_only=False, limit=50)
+    assert env.only_request().query["$filter"].startswith(
+        "Verwijderd eq false and (Functie eq 'Tweede Kamerlid' or Functie eq 'Oud Kamerlid') and ")
+    assert target["Id"] not in {r["id"] for r in current["results"]}
+    assert target["Id"] in {r["id"] for r in everyone["results"]}
+    former = next(r for r in everyone["results"] if r["id"] == target["Id"])
+    assert former["member_until"] is not None
+
+
+# --------------------------------------------------------------------------- load status
+
+
+async def test_measure_load_reports_the_newest_document_change(env: Env) -> None:
+    report = await tweedekamer.measure_load(env.ctx())
+    request = env.seen[-1]
+    assert request.query == {"$filter": "Verwijderd eq false", "$orderby": "GewijzigdOp desc",
+                             "$select": "Id,DocumentNummer,Soort,Datum,GewijzigdOp", "$top": "1"}
+    assert report.current_through == ANCHOR
+    status = status_from_report(env.platform, report, today=ANCHOR,
+                                stalled_after_days=env.registry.load_status.stalled_after_days, measured_at=NOW)
+    assert status["receiving"] is True and status["current_through"] == ANCHOR.isoformat()
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def _small(platform: Platform, **changes: Any) -> Platform:
+    return dataclasses.replace(platform, **changes)
+
+
+async def test_failures_raise_readable_upstream_errors_then_recover(env: Env) -> None:
+    faults = env.app[FAULTS][KEY]
+    faults.update({"error_rate": 1.0})
+    with pytest.raises(UpstreamStatusError, match="HTTP 500") as failed:
+        await env.call("search_documents", query="stikstof")
+    assert failed.value.status == 500 and failed.value.platform == KEY
+    faults.clear()
+
+    faults.update({"latency_ms": 600})
+    quick = _small(env.platform, timeouts=Timeouts(connect_seconds=0.2, total_seconds=0.2))
+    with pytest.raises(UpstreamTimeout, match=r"did not answer within 0\.2 s"):
+        await env.call("search_documents", ctx=env.ctx(quick), query="stikstof")
+    faults.clear()
+
+    faults.update({"malformed": True})
+    with pytest.raises(UpstreamBadReply, match="could not be read"):
+        await env.call("search_cases", query="motie")
+    faults.clear()
+
+    faults.update({"oversize_bytes": 50_000})
+    with pytest.raises(UpstreamTooLarge, match="cap"):
+        await env.call("search_members", ctx=env.ctx(_small(env.platform, max_response_bytes=20_000)))
+    faults.clear()
+
+    result = await env.call("search_documents", query="stikstof")
+    assert result["precision"]["total"] > 0
+
+
+# --------------------------------------------------------------------------- replica fidelity
+
+
+async def _get(env: Env, path: str, **params: str) -> tuple[int, Any]:
+    async with aiohttp.ClientSession() as session, session.get(env.url + ODATA + path, params=params) as resp:
+        body = await resp.json(content_type=None)
+        return resp.status, body
+
+
+async def test_replica_answers_errors_like_the_real_service(env: Env) -> None:
+    status, body = await _get(env, "/Document", **{"$search": "stikstof"})
+    assert status == 400 and body == {"error": {"code": "", "message": "The query parameter '$search' is not "
+                                                                         "supported."}}
+    status, body = await _get(env, "/Document", **{"$filter": "Bestaatniet eq 1"})
+    assert status == 400 and "Could not find a property named 'Bestaatniet'" in body["error"]["message"]
+    status, body = await _get(env, "/Document", **{"$filter": "Datum ge 2026-01-01"})
+    assert status == 400 and "'Edm.DateTimeOffset' and 'Edm.Date'" in body["error"]["message"]
+    status, body = await _get(env, "/Stemming", **{"$filter": "Besluit/Zaak/any(z:z/Besluit/any(b:b/Id ne null))"})
+    assert status == 400 and "nesting limit" in body["error"]["message"]
+    status, body = await _get(env, "/Document(guid'7a9b77f1-d230-4a00-9856-2f0f8e967e62')")
+    assert status == 400
+    status, body = await _get(env, "/Document", foo="bar", **{"$top": "1"})
+    assert status == 200 and len(body["value"]) == 1  # non-$ parameters are ignored
+
+
+async def test_replica_pages_at_250_with_next_link_only_without_top(env: Env) -> None:
+    status, body = await _get(env, "/Stemming", **{"$count": "true"})
+    assert status == 200 and len(body["value"]) == 250 and body["@odata.count"] > 2000
+    assert "$skiptoken=Id-" in body["@odata.nextLink"]
+    async with aiohttp.ClientSession() as session, session.get(body["@odata.nextLink"]) as resp:
+        following = await resp.json(content_type=None)
+    assert following["value"][0]["Id"] > body["value"][-1]["Id"]
+    status, body = await _get(env, "/Stemming", **{"$top": "1000"})
+    assert len(body["value"]) == 250 and "@odata.nextLink" not in body
+    async with aiohttp.ClientSession() as session, session.get(env.url + ODATA + "/Fractie/$count") as resp:
+        assert int(await resp.text()) == len(_store().rows["Fractie"])

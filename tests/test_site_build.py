@@ -1,0 +1,438 @@
+"""The documentation site, built for real (`mkdocs build --strict` in a subprocess) and read back.
+
+Three builds of the shipped registry's variants cover it: the shipped registry twice (strictness,
+determinism, every surface), and one variant with connectors disabled, footer switches flipped and
+a load-status snapshot (off = absent, hidden ≠ off, the snapshot on the pages).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag, urlsplit
+from xml.etree import ElementTree
+
+import pytest
+from bs4 import BeautifulSoup
+from llms_txt import parse_llms_file
+
+from proxy.catalog import Catalog, build_catalog
+from proxy.registry import load_registry, parse_registry
+from proxy.registry_edit import set_switch
+from site_hooks.site_data import CONNECTOR_DIR, PLATFORM_DIR
+from site_hooks.site_labels import label
+from tests.site_helpers import (
+    ROOT,
+    build_site,
+    collect_site_addresses,
+    run_mkdocs_build,
+    site_files,
+)
+
+pytestmark = pytest.mark.site
+
+REGISTRY = ROOT / "registry.json"
+LANGS = ("nl", "en")
+# The Material partial overrides/partials/footer.html was copied from (mkdocs-material 9.8.2).
+FOOTER_UPSTREAM_SHA256 = "50c2a75f013b7b03fb97f381860c77df8fd5d13d68f90d3281754b68f69ec894"
+# Theme files copied verbatim from Material; they say nothing about the registry.
+THEME_ASSETS = ("assets/javascripts/", "assets/stylesheets/")
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML_NS = "{http://www.w3.org/1999/xhtml}"
+
+
+# --------------------------------------------------------------------------- builds
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return build_catalog(load_registry(REGISTRY))
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "a"
+    proc = run_mkdocs_build(REGISTRY, out)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # --strict aborts on warnings; also make sure nothing below warning level says something is off.
+    log = proc.stdout + proc.stderr
+    assert not re.search(r"^(WARNING|ERROR)", log, re.MULTILINE), log
+    assert "Unhandled file case" not in log and "not included in the \"nav\"" not in log, log
+    return out
+
+
+@pytest.fixture(scope="module")
+def variant(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Registry variant: a slug-unique source, a source whose slug is also platform text, and the
+    aggregate disabled; the disabled source's footer switch on; another source put in the footer."""
+    text = REGISTRY.read_text(encoding="utf-8")
+    registry = load_registry(REGISTRY)
+    sources = [c for c in registry.connectors if c.enabled and not c.aggregate]
+    aggregate = next(c for c in registry.connectors if c.aggregate)
+    unique = next(c for c in sources if _slug_is_unique(c.slug))
+    shared = next(c for c in sources if c is not unique and not _slug_is_unique(c.slug))
+    promoted = next(c for c in sources if c not in (unique, shared))
+    for slug, field, value in ((unique.slug, "enabled", False), (unique.slug, "in_footer", True),
+                               (shared.slug, "enabled", False), (aggregate.slug, "enabled", False),
+                               (promoted.slug, "in_footer", True)):
+        text = set_switch(text, slug, field, value)  # type: ignore[arg-type]
+    tmp = tmp_path_factory.mktemp("variant")
+    registry_path = tmp / "registry.json"
+    registry_path.write_text(text, encoding="utf-8")
+    status = {
+        "server": "BesluitBron", "stalled_after_days": 60, "interval_minutes": 30,
+        "sources": [
+            {"source": unique.platform, "title": "x", "receiving": True, "current_through": "2026-11-27",
+             "current_through_per_medium": {}, "measured_at": "2026-11-30T10:00:00+00:00", "reason": None,
+             "organs_total": 12, "organs_stalled": 3, "organs": []},
+            {"source": promoted.platform, "title": "y", "receiving": False, "current_through": "2026-05-04",
+             "current_through_per_medium": {}, "measured_at": "2026-11-30T10:00:00+00:00",
+             "reason": "measurement failed: timeout", "organs_total": None, "organs_stalled": None, "organs": []},
+        ],
+    }
+    status_path = tmp / "status.json"
+    status_path.write_text(json.dumps(status), encoding="utf-8")
+    site = build_site(registry_path, tmp / "site", status_path=status_path)
+    return {
+        "site": site, "unique": unique, "shared": shared, "aggregate": aggregate, "promoted": promoted,
+        "catalog": build_catalog(parse_registry(json.loads(text))), "status": status,
+    }
+
+
+def _slug_is_unique(slug: str) -> bool:
+    """True when no registry text but the connector's own entry, and no hand-written page, has the slug."""
+    data = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    data["connectors"] = [c for c in data["connectors"] if c["slug"] != slug]
+    corpus = json.dumps(data, ensure_ascii=False).lower()
+    corpus += "".join(p.read_text(encoding="utf-8").lower() for p in (ROOT / "docs").rglob("*.md"))
+    return slug not in corpus
+
+
+def _html_pages(site: Path) -> Iterator[tuple[str, BeautifulSoup]]:
+    """Every HTML page of a build, parsed once per build (html.parser is the slow part of these tests)."""
+    if site not in _PARSED:
+        _PARSED[site] = {path.relative_to(site).as_posix(): BeautifulSoup(path.read_text(encoding="utf-8"),
+                                                                           "html.parser")
+                         for path in sorted(site.rglob("*.html"))}
+    yield from _PARSED[site].items()
+
+
+_PARSED: dict[Path, dict[str, BeautifulSoup]] = {}
+
+
+def _expected_pages(catalog: Catalog) -> set[str]:
+    hand = {p.relative_to(ROOT / "docs").with_suffix(".html").as_posix()
+            for p in (ROOT / "docs").rglob("*.md") if not p.name.endswith(".en.md")}
+    generated = {f"{CONNECTOR_DIR}/{slug}.html" for slug in catalog.connectors}
+    generated |= {f"{PLATFORM_DIR}/{key}.html" for key in catalog.registry.platforms}
+    return hand | generated
+
+
+def _site_url(catalog: Catalog) -> str:
+    return catalog.registry.server.public_url.rstrip("/") + "/"
+
+
+# --------------------------------------------------------------------------- shipped registry
+
+
+def test_two_builds_are_byte_identical(shipped: Path, tmp_path: Path) -> None:
+    again = run_mkdocs_build(REGISTRY, tmp_path / "b", extra_env={"PYTHONHASHSEED": "12345"})
+    assert again.returncode == 0, again.stdout + again.stderr
+    first, second = site_files(shipped), site_files(tmp_path / "b")
+    assert first.keys() == second.keys()
+    assert [name for name in first if first[name] != second[name]] == []
+
+
+def test_every_page_exists_in_both_languages(shipped: Path, catalog: Catalog) -> None:
+    expected = _expected_pages(catalog)
+    built = {p.relative_to(shipped).as_posix() for p in shipped.rglob("*.html")}
+    assert {p for p in built if not p.startswith("en/")} == expected | {"404.html"}
+    assert {p.removeprefix("en/") for p in built if p.startswith("en/")} == expected | {"404.html"}
+    for name, soup in _html_pages(shipped):
+        assert soup.html is not None and soup.html["lang"] == ("en" if name.startswith("en/") else "nl"), name
+
+
+def test_internal_links_resolve(shipped: Path, catalog: Catalog) -> None:
+    site_url = _site_url(catalog)
+    ids: dict[str, set[str]] = {}
+    pages = dict(_html_pages(shipped))
+    for name, soup in pages.items():
+        ids[name] = {str(tag["id"]) for tag in soup.find_all(id=True)}
+    broken = []
+    for name, soup in pages.items():
+        for tag, attr in (("a", "href"), ("link", "href"), ("script", "src"), ("img", "src")):
+            for element in soup.find_all(tag, **{attr: True}):
+                target = _resolve(name, str(element[attr]), site_url)
+                if target is None:
+                    continue
+                path, fragment = target
+                if not (shipped / path).is_file():
+                    broken.append(f"{name}: {element[attr]} → {path} (missing)")
+                elif fragment and path.endswith(".html") and fragment not in ids.get(path, set()):
+                    broken.append(f"{name}: {element[attr]} → #{fragment} (no such id)")
+    assert broken == []
+
+
+def _resolve(page: str, href: str, site_url: str) -> tuple[str, str] | None:
+    """Site-relative path and fragment of a link on `page`, or None for a link off the site."""
+    url, fragment = urldefrag(href)
+    if url.startswith(site_url):
+        url = "/" + url[len(site_url):]
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc:
+        return None
+    if not parts.path:
+        return page, fragment
+    if parts.path.startswith("/"):
+        path = parts.path.lstrip("/")
+    else:
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(page), parts.path))
+    if path in ("", ".") or parts.path.endswith("/"):
+        path = posixpath.join(path if path not in ("", ".") else "", "index.html")
+    return path, fragment
+
+
+def test_llms_txt_parses_and_lists_every_address(shipped: Path, catalog: Catalog) -> None:
+    site_url = _site_url(catalog)
+    for lang, name in (("nl", "llms.txt"), ("en", "en/llms.txt")):
+        parsed = parse_llms_file((shipped / name).read_text(encoding="utf-8"))
+        assert parsed.title == catalog.registry.server.title[lang]
+        assert parsed.summary == catalog.registry.server.tagline[lang]
+        connectors = parsed.sections[label("llms_connectors", lang)]
+        assert [link["url"] for link in connectors] == [catalog.url(slug) for slug in catalog.connectors]
+        assert [link["title"] for link in connectors] == [c.connector.title[lang] for c in catalog.connectors.values()]
+        docs = parsed.sections[label("llms_docs", lang)]
+        assert len(docs) == len(list((ROOT / "docs").glob("*.en.md")))
+        for section in parsed.sections.values():
+            for link in section:
+                if link["url"].startswith(site_url) and not link["url"].endswith("/mcp"):
+                    assert (shipped / link["url"][len(site_url):]).is_file(), link
+
+
+def test_sitemap_lists_every_page_with_alternates(shipped: Path, catalog: Catalog) -> None:
+    site_url = _site_url(catalog)
+    tree = ElementTree.fromstring((shipped / "sitemap.xml").read_bytes())
+    urls = {u.findtext(f"{SITEMAP_NS}loc"): u for u in tree.iter(f"{SITEMAP_NS}url")}
+    pages = {p.relative_to(shipped).as_posix() for p in shipped.rglob("*.html")} - {"404.html", "en/404.html"}
+    assert set(urls) == {site_url + p for p in pages}
+    for loc, url in urls.items():
+        assert loc is not None
+        alternates = {link.get("hreflang"): link.get("href") for link in url.iter(f"{XHTML_NS}link")
+                      if link.get("rel") == "alternate"}
+        path = loc[len(site_url):].removeprefix("en/")
+        assert alternates == {"nl": site_url + path, "en": site_url + "en/" + path}, loc
+
+
+def test_footer_names_only_in_footer_connectors(shipped: Path, catalog: Catalog) -> None:
+    promoted = [c.slug for c in catalog.connectors.values() if c.connector.in_footer]
+    assert promoted, "the shipped registry promotes at least one connector"
+    for name, soup in _html_pages(shipped):
+        footer = soup.find("footer")
+        assert footer is not None, name
+        shown = [p["data-connector"] for p in footer.select("[data-besluitbron-footer] [data-connector]")]
+        assert shown == promoted, name
+        assert _addresses(str(footer)) == {catalog.connectors[s].path for s in promoted}, name
+
+
+def test_hidden_connectors_are_listed_everywhere_but_the_footer(shipped: Path, catalog: Catalog) -> None:
+    hidden = [c for c in catalog.connectors.values() if not c.connector.in_footer]
+    assert hidden
+    search = (shipped / "search/search_index.json").read_text(encoding="utf-8")
+    sitemap = (shipped / "sitemap.xml").read_text(encoding="utf-8")
+    for c in hidden:
+        for prefix in ("", "en/"):
+            assert (shipped / f"{prefix}{CONNECTOR_DIR}/{c.slug}.html").is_file()
+            assert c.path in _addresses((shipped / f"{prefix}keuzehulp.html").read_text(encoding="utf-8"))
+            assert c.path in _addresses((shipped / f"{prefix}connectoren.html").read_text(encoding="utf-8"))
+            explorer = BeautifulSoup((shipped / f"{prefix}explorer.html").read_text(encoding="utf-8"), "html.parser")
+            assert explorer.find(id=f"explorer-{c.slug}", attrs={"data-connector": c.slug}) is not None
+            assert catalog.url(c.slug) in (shipped / f"{prefix}llms.txt").read_text(encoding="utf-8")
+            assert f"{_site_url(catalog)}{prefix}{CONNECTOR_DIR}/{c.slug}.html" in sitemap
+            assert f'"location":"{prefix}{CONNECTOR_DIR}/{c.slug}.html"' in search
+
+
+def test_connection_pages_show_address_tools_and_client_snippets(shipped: Path, catalog: Catalog) -> None:
+    for c in catalog.connectors.values():
+        for lang, prefix in (("nl", ""), ("en", "en/")):
+            soup = BeautifulSoup((shipped / f"{prefix}{CONNECTOR_DIR}/{c.slug}.html").read_text(encoding="utf-8"),
+                                 "html.parser")
+            article = soup.find("article")
+            text = article.get_text(" ")
+            assert _heading(soup.find("h1")) == c.connector.title[lang]
+            assert catalog.url(c.slug) in text
+            for tool in c.tools:
+                heading = article.find(id=f"tool-{tool.name}")
+                assert heading is not None and heading["data-tool"] == tool.name, (c.slug, tool.name)
+                assert tool.title[lang] in heading.get_text()
+                for param in tool.input_schema.get("properties", {}):
+                    assert f"{param}" in text, (c.slug, tool.name, param)
+            tabs = [label.get_text(strip=True) for label in article.select(".tabbed-labels label")]
+            assert tabs == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor", "MCP Inspector"]
+            for block in article.select("div.language-json code"):
+                snippet = json.loads(block.get_text())
+                assert catalog.url(c.slug) in json.dumps(snippet)
+            commands = " ".join(b.get_text() for b in article.select("div.language-bash code"))
+            assert f"claude mcp add --transport http {c.slug} {catalog.url(c.slug)}" in commands
+
+
+def test_platform_pages_say_no_measurement_without_snapshot(shipped: Path, catalog: Catalog) -> None:
+    for key, platform in catalog.registry.platforms.items():
+        for lang, prefix in (("nl", ""), ("en", "en/")):
+            page = BeautifulSoup((shipped / f"{prefix}{PLATFORM_DIR}/{key}.html").read_text(encoding="utf-8"),
+                                 "html.parser")
+            text = " ".join(page.find("article").get_text(" ").split())
+            assert _heading(page.find("h1")) == platform.title[lang]
+            assert platform.attribution.label[lang] in text
+            assert "Bij het bouwen van deze site was geen meting beschikbaar" in text or lang == "en"
+            assert "No measurement was available when this site was built" in text or lang == "nl"
+            served = next((c for c in catalog.connectors.values() if c.connector.platform == key), None)
+            if served:
+                assert catalog.url(served.slug) in text
+
+
+def test_explorer_has_every_tool_with_stable_ids_and_json(shipped: Path, catalog: Catalog) -> None:
+    for lang, prefix in (("nl", ""), ("en", "en/")):
+        soup = BeautifulSoup((shipped / f"{prefix}explorer.html").read_text(encoding="utf-8"), "html.parser")
+        root = soup.find(id="besluitbron-explorer")
+        assert root is not None and root["data-catalog"] == "explorer.json"
+        entries = [(d["data-connector"], d["data-tool"]) for d in root.select("details[data-tool]")]
+        assert entries == [(c.slug, t.name) for c in catalog.connectors.values() for t in c.tools]
+        for c in catalog.connectors.values():
+            for tool in c.tools:
+                entry = root.find(id=f"{c.slug}--{tool.name}")
+                assert tool.title[lang] in entry.find("summary").get_text()
+                assert [r["data-param"] for r in entry.select("tr[data-param]")] == list(
+                    tool.input_schema.get("properties", {}))
+        doc = json.loads((shipped / f"{prefix}explorer.json").read_text(encoding="utf-8"))
+        assert doc["language"] == lang
+        assert [(c["slug"], c["address"]) for c in doc["connectors"]] == [
+            (slug, catalog.url(slug)) for slug in catalog.connectors]
+        for entry, c in zip(doc["connectors"], catalog.connectors.values(), strict=True):
+            assert [t["name"] for t in entry["tools"]] == [t.name for t in c.tools]
+            assert [t["input_schema"] for t in entry["tools"]] == [dict(t.input_schema) for t in c.tools]
+            assert (shipped / entry["page"]).is_file()
+
+
+def test_per_language_404(shipped: Path) -> None:
+    for name, lang in (("404.html", "nl"), ("en/404.html", "en")):
+        soup = BeautifulSoup((shipped / name).read_text(encoding="utf-8"), "html.parser")
+        assert soup.html["lang"] == lang
+        switcher = [a["href"] for a in soup.select("a[hreflang]")]
+        assert switcher == ["/index.html", "/en/index.html"], switcher
+
+
+def test_collected_addresses_agree_with_the_catalogue(shipped: Path, catalog: Catalog) -> None:
+    surfaces = collect_site_addresses(shipped)
+    everything = set(catalog.paths())
+    assert set().union(*surfaces.values()) == everything
+    for name in ("llms.txt", "en/llms.txt", "sitemap.xml", "explorer.json", "en/explorer.json",
+                 "connectoren.html", "en/connectoren.html", "explorer.html", "en/explorer.html"):
+        assert surfaces[name] == everything, name
+
+
+def test_footer_override_matches_pinned_upstream() -> None:
+    import material
+
+    upstream = Path(material.__file__).parent / "templates" / "partials" / "footer.html"
+    assert hashlib.sha256(upstream.read_bytes()).hexdigest() == FOOTER_UPSTREAM_SHA256, (
+        "Material's footer partial changed: merge it into overrides/partials/footer.html, then update the pin")
+
+
+# --------------------------------------------------------------------------- variant: off, hidden, snapshot
+
+
+def test_disabled_connectors_appear_on_no_page_or_file(variant: dict[str, Any]) -> None:
+    site: Path = variant["site"]
+    files = {name: data.decode("utf-8", errors="replace") for name, data in site_files(site).items()
+             if not name.startswith(THEME_ASSETS)}
+    unique, shared, aggregate = variant["unique"].slug, variant["shared"].slug, variant["aggregate"].slug
+    for slug in (unique, aggregate):  # slugs no other text contains: not even the bare word may remain
+        assert [name for name, text in files.items() if slug in text] == [], slug
+    patterns = (f"/{shared}/mcp", f"{CONNECTOR_DIR}/{shared}.", f'data-connector="{shared}"', f'"slug": "{shared}"',
+                f"explorer-{shared}", f"choose-{shared}", f"{shared}--")
+    assert [(name, p) for name, text in files.items() for p in patterns if p in text] == []
+    assert set().union(*collect_site_addresses(site).values()) == set(variant["catalog"].paths())
+
+
+def test_platform_of_a_disabled_connector_keeps_its_page_without_address(variant: dict[str, Any]) -> None:
+    site: Path = variant["site"]
+    for lang, prefix in (("nl", ""), ("en", "en/")):
+        for connector in (variant["unique"], variant["shared"]):
+            html = (site / f"{prefix}{PLATFORM_DIR}/{connector.platform}.html").read_text(encoding="utf-8")
+            assert _addresses(html) - {c.path for c in variant["catalog"].connectors.values()
+                                       if c.connector.in_footer} == set()
+            assert label("not_served", lang) in html
+
+
+def test_variant_footer_and_chooser(variant: dict[str, Any]) -> None:
+    site: Path = variant["site"]
+    promoted = variant["promoted"].slug
+    for name, soup in _html_pages(site):
+        shown = [p["data-connector"] for p in soup.select("[data-besluitbron-footer] [data-connector]")]
+        assert shown == [promoted], name
+    for lang, prefix in (("nl", ""), ("en", "en/")):
+        chooser = (site / f"{prefix}keuzehulp.html").read_text(encoding="utf-8")
+        assert label("chooser_no_aggregate", lang) in chooser
+
+
+def test_status_snapshot_is_rendered(variant: dict[str, Any]) -> None:
+    site: Path = variant["site"]
+    unique, promoted = variant["unique"], variant["promoted"]
+    for lang, prefix in (("nl", ""), ("en", "en/")):
+        text = _text(site / f"{prefix}{PLATFORM_DIR}/{unique.platform}.html")
+        assert "2026-11-27" in text and "3 / 12" in text and label("receiving_true", lang) in text
+        text = _text(site / f"{prefix}{PLATFORM_DIR}/{promoted.platform}.html")
+        assert "2026-05-04" in text and label("receiving_false", lang) in text and "measurement failed" in text
+        overview = _text(site / f"{prefix}laadstatus.html")
+        assert "2026-11-27" in overview and "2026-05-04" in overview and label("not_in_snapshot", lang) in overview
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def test_unknown_marker_fails_the_build(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    for part in ("docs", "overrides", "site_hooks"):
+        shutil.copytree(ROOT / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("mkdocs.yml", "registry.json"):
+        shutil.copy(ROOT / name, project / name)
+    page = project / "docs" / "keuzehulp.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n<!-- besluitbron:no-such-marker -->\n", encoding="utf-8")
+    proc = run_mkdocs_build(REGISTRY, tmp_path / "site", config_file=project / "mkdocs.yml")
+    assert proc.returncode != 0
+    assert "unknown marker 'besluitbron:no-such-marker'" in proc.stdout + proc.stderr
+
+
+def test_broken_registry_fails_the_build_naming_the_entry(tmp_path: Path) -> None:
+    data = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    data["connectors"][0]["in_fotter"] = True
+    broken = tmp_path / "registry.json"
+    broken.write_text(json.dumps(data), encoding="utf-8")
+    proc = run_mkdocs_build(broken, tmp_path / "site")
+    assert proc.returncode != 0
+    assert "connectors[0]" in proc.stdout + proc.stderr and "in_fotter" in proc.stdout + proc.stderr
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _addresses(text: str) -> set[str]:
+    return {f"/{m}/mcp" for m in re.findall(r"/([a-z0-9]+)/mcp(?![A-Za-z0-9_/.-])", text)}
+
+
+def _heading(tag: Any) -> str:
+    """A heading's text without its permalink."""
+    for link in tag.select("a.headerlink"):
+        link.extract()
+    return str(tag.get_text(strip=True))
+
+
+def _text(path: Path) -> str:
+    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    return " ".join(soup.find("article").get_text(" ").split())
