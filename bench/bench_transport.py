@@ -266,7 +266,8 @@ def report(results: dict[str, list[Measurement]], calls: int, rounds: int, concu
     base_rate = median([m.calls_per_s for m in results[SCENARIOS[0].name]])
     base_cpu = median([m.cpu_us_per_call for m in results[SCENARIOS[0].name]])
     print(f"\n{calls} calls x {rounds} rounds, {concurrency} concurrent, medians; server CPU from /proc")
-    print(f"{'server':22} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>6} {'CPU us/call':>12} {'CPU ratio':>10}")
+    columns = ("calls/s", "p50 ms", "p99 ms", "ratio", "CPU us/call", "CPU ratio")
+    print(f"{'server':22} " + " ".join(f"{c:>{w}}" for c, w in zip(columns, (9, 8, 8, 6, 12, 10), strict=True)))
     modern_ratio = 0.0
     for scenario in SCENARIOS:
         runs = results[scenario.name]

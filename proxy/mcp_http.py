@@ -244,9 +244,9 @@ def verify_trace_handle(handle: str, secret: bytes) -> bool:
     if not isinstance(handle, str) or len(handle) > _TRACE_MAX_LEN:
         return False
     token, dot, mac = handle.rpartition(".")
-    if not dot or not token:
+    if not dot or not token or not handle.isascii():  # ours are ASCII; this also rules out surrogates
         return False
-    return hmac.compare_digest(mac.encode("ascii", "replace"), _trace_mac(token, secret).encode("ascii"))
+    return hmac.compare_digest(mac.encode("ascii"), _trace_mac(token, secret).encode("ascii"))
 
 
 # ─── wire helpers ──────────────────────────────────────────────────────────────────────────────
@@ -386,7 +386,6 @@ class McpHttp:
         trace_secret: bytes,
     ) -> None:
         self._resolve = resolve
-        self._settings = settings
         self._sessions = sessions
         self._secret = trace_secret
         self._max_body = settings.max_body_bytes
@@ -661,9 +660,10 @@ class McpHttp:
         if cached is None:
             try:
                 cached = self._wire("tools/list", version, types.ListToolsResult(tools=list(endpoint.list_tools())))
-            except ValidationError:
-                # A tool the era's schema cannot carry (e.g. an array-root outputSchema on 2025).
-                logger.exception("tools/list of %s does not fit protocol %s", endpoint.slug, version)
+            except Exception:
+                # A broken endpoint, or a tool the era's schema cannot carry (an array-root
+                # outputSchema on 2025): the SDK fails the whole list the same way.
+                logger.exception("tools/list of %s failed for protocol %s", endpoint.slug, version)
                 return _Rpc(INTERNAL_ERROR, "Handler returned an invalid result")
             cache.tools_list[version] = cached
         return cached
@@ -683,7 +683,7 @@ class McpHttp:
             return _Rpc(INTERNAL_ERROR, "Internal server error")
         try:
             return self._wire("tools/call", version, result, trace=trace)
-        except (ValidationError, ValueError):
+        except Exception:  # not a CallToolResult, or one this era cannot carry
             logger.exception("tool %s on %s returned a result protocol %s cannot carry", name, endpoint.slug, version)
             return _Rpc(INTERNAL_ERROR, "Handler returned an invalid result")
 
@@ -698,8 +698,9 @@ class McpHttp:
     def _wire(self, method: str, version: str, result: types.Result, *, trace: str | None = None) -> bytes:
         """A result in its wire form for `version`: what the SDK runner's `_serialize` produces.
 
-        Dump, sieve through the per-version surface (drops fields the era lacks, fills nothing),
-        require `resultType` on the modern era, stamp serverInfo (and our trace) into `_meta`.
+        Dump the typed result (its defaults supply resultType / ttlMs / cacheScope), sieve it through
+        the per-version surface (drops what the era lacks, rejects what it cannot carry), and on the
+        modern era make sure of `resultType` and stamp serverInfo (and our trace) into `_meta`.
         """
         dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
         wire = _methods.serialize_server_result(method, version, dumped)

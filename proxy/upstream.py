@@ -241,7 +241,7 @@ class Upstream:
                                                "the request (fewer results, a shorter chunk)")
                     chunks.append(chunk)
                 data = b"".join(chunks)
-                _raise_for_status(platform, resp.status, resp.reason, resp.headers)
+                _raise_for_status(platform, resp.status, resp.reason, resp.headers, data)
                 return resp.status, data
         except TimeoutError as exc:
             raise UpstreamTimeout(platform.key, f"{name} did not answer within {platform.timeouts.total_seconds:g} s; "
@@ -286,10 +286,12 @@ class Upstream:
 # --------------------------------------------------------------------------- helpers
 
 
-def _raise_for_status(platform: Platform, status: int, reason: str | None, headers: Mapping[str, str]) -> None:
+def _raise_for_status(platform: Platform, status: int, reason: str | None, headers: Mapping[str, str],
+                      body: bytes = b"") -> None:
     if status < 400:
         return
     name = platform.title.en
+    said = _excerpt(body)
     if status == 429:
         retry = headers.get("Retry-After", "")
         wait = float(retry) if retry.isdigit() else 60.0
@@ -299,10 +301,18 @@ def _raise_for_status(platform: Platform, status: int, reason: str | None, heade
         raise UpstreamStatusError(platform.key, f"{name} is failing (HTTP {status} {reason or ''}); this is on the "
                                   "platform's side, try again later", status=status)
     if status == 404:
-        raise UpstreamStatusError(platform.key, f"{name} does not know this item (HTTP 404); check the id",
+        raise UpstreamStatusError(platform.key, f"{name} does not know this item (HTTP 404); check the id{said}",
                                   status=status)
-    raise UpstreamStatusError(platform.key, f"{name} refused the request (HTTP {status} {reason or ''})",
+    raise UpstreamStatusError(platform.key, f"{name} refused the request (HTTP {status} {reason or ''}){said}",
                               status=status)
+
+
+def _excerpt(body: bytes, limit: int = 200) -> str:
+    """What a platform said about a refused request, as one short line (its own words help the user)."""
+    text = " ".join(body.decode("utf-8", errors="replace").split())
+    if not text or text.startswith("<"):
+        return ""  # an HTML error page says nothing useful in one line
+    return f": {text[:limit]}{'…' if len(text) > limit else ''}"
 
 
 def _with_params(url: str, params: Params | None) -> str:

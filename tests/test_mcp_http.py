@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import mcp_types as types
@@ -162,7 +162,8 @@ async def test_modern_client_lists_and_calls_tools(server: RunningServer, mode: 
         assert raised.value.error.message == "Unknown tool: nope"
 
         # Sending the handle back keeps the trace; the endpoint sees the same caller.
-        again = await client.call_tool("echo", {"message": "x"}, meta={TRACE_META_KEY: handle})
+        meta = cast(types.RequestParamsMeta, {TRACE_META_KEY: handle})  # an open map (PEP 728 extra items)
+        again = await client.call_tool("echo", {"message": "x"}, meta=meta)
         assert again.meta is not None and again.meta[TRACE_META_KEY] == handle
         assert again.structured_content is not None and again.structured_content["caller"] == f"trace:{handle}"
 
@@ -214,6 +215,27 @@ async def test_tools_list_is_cached_per_endpoint_object(server: RunningServer, r
     async with Client(server.url(), mode=MODERN) as client:
         await client.list_tools(cache_mode="bypass")
     assert Counting.listings == 2
+
+
+async def test_results_are_sieved_per_era(
+    server: RunningServer, registry: Registry, http: aiohttp.ClientSession
+) -> None:
+    """An array-rooted outputSchema is fine on 2026-07-28 but cannot be carried on 2025 (SDK pitfall P8)."""
+    listing = types.Tool(name="rows", input_schema={"type": "object"}, output_schema={"type": "array"})
+
+    class ArrayTool(DemoEndpoint):
+        def list_tools(self) -> Any:
+            return (listing,)
+
+    registry.endpoints["demo"] = ArrayTool("demo")
+    status, body, _ = await post(http, server.url(), modern_headers("tools/list"), LIST_MODERN)
+    assert status == 200 and body is not None
+    assert body["result"]["tools"][0]["outputSchema"] == {"type": "array"}
+
+    headers = dict(LEGACY_HEADERS, **{"Mcp-Session-Id": await open_session(http, server.url())})
+    status, body, _ = await post(http, server.url(), headers, {"jsonrpc": "2.0", "id": 7, "method": "tools/list"})
+    assert status == 200 and body is not None
+    assert body["id"] == 7 and body["error"]["code"] == types.INTERNAL_ERROR
 
 
 # ─── sessions ──────────────────────────────────────────────────────────────────────────────────
@@ -459,7 +481,7 @@ async def test_broken_endpoint_never_answers_500(
     registry.endpoints["demo"] = Broken("demo")
     status, answer, _ = await post(http, server.url(), modern_headers("tools/list"), LIST_MODERN)
     assert status == 200 and answer is not None
-    assert answer["error"]["code"] == types.INTERNAL_ERROR
+    assert answer["id"] == 1 and answer["error"]["code"] == types.INTERNAL_ERROR
     assert "fire" not in json.dumps(answer)
 
 
@@ -496,7 +518,8 @@ async def trace_call(http: aiohttp.ClientSession, url: str, meta_trace: str | No
     headers = modern_headers("tools/call", "echo", **{"Mcp-Param-Message": "m"})
     status, answer, _ = await post(http, url, headers, body)
     assert status == 200 and answer is not None
-    return answer["result"]
+    result: dict[str, Any] = answer["result"]
+    return result
 
 
 async def test_trace_handle_minted_returned_reaccepted_and_forgeries_replaced(
@@ -516,6 +539,7 @@ async def test_trace_handle_minted_returned_reaccepted_and_forgeries_replaced(
         mint_trace_handle(b"someone else's secret"),
         "no-dot",
         "é." * 200,
+        "\ud800.x",  # a lone surrogate: valid JSON, not encodable
     ]
     for forged in forgeries:
         result = await trace_call(http, server.url(), forged)

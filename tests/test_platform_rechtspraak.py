@@ -273,3 +273,11 @@ async def test_replica_ignores_unknown_parameters_and_checks_known_ones(env: Env
     assert status == 400
     status, meta = await _get(env, "/uitspraken/content", [("id", "ECLI:NL:RBAMS:2010:BO3979"), ("return", "META")])
     assert status == 200 and "<uitspraak" not in meta and "dcterms:identifier" in meta
+
+
+async def test_every_example_works_against_the_replica(env: Env) -> None:
+    for name, impl in TOOLS.items():
+        assert impl.example is not None, name
+        result = await env.call(name, **impl.example)
+        if "precision" in result:
+            assert result["precision"]["returned"] == len(result["results"]) > 0, name

@@ -419,3 +419,11 @@ async def test_replica_pages_at_250_with_next_link_only_without_top(env: Env) ->
     assert len(body["value"]) == 250 and "@odata.nextLink" not in body
     async with aiohttp.ClientSession() as session, session.get(env.url + ODATA + "/Fractie/$count") as resp:
         assert int(await resp.text()) == len(_store().rows["Fractie"])
+
+
+async def test_every_example_works_against_the_replica(env: Env) -> None:
+    for name, impl in TOOLS.items():
+        assert impl.example is not None, name
+        result = await env.call(name, **impl.example)
+        if "precision" in result:
+            assert result["precision"]["returned"] == len(result["results"]) > 0, name

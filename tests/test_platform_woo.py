@@ -255,3 +255,11 @@ async def test_replica_enforces_page_sizes_and_bare_ids(env: Env) -> None:
             assert resp.status == 404
         async with session.get(f"{env.url}{API}/zoek/{some.id}") as resp:
             assert resp.status == 200 and (await resp.json())["document"]["pid"] == some.pid
+
+
+async def test_every_example_works_against_the_replica(env: Env) -> None:
+    for name, impl in TOOLS.items():
+        assert impl.example is not None, name
+        result = await env.call(name, **impl.example)
+        if "precision" in result:
+            assert result["precision"]["returned"] == len(result["results"]) > 0, name

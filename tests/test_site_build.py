@@ -274,11 +274,11 @@ def test_connection_pages_show_address_tools_and_client_snippets(shipped: Path, 
                     assert f"{param}" in text, (c.slug, tool.name, param)
             tabs = [label.get_text(strip=True) for label in article.select(".tabbed-labels label")]
             assert tabs == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor", "MCP Inspector"]
-            for block in article.select("div.language-json code"):
-                snippet = json.loads(block.get_text())
-                assert catalog.url(c.slug) in json.dumps(snippet)
-            commands = " ".join(b.get_text() for b in article.select("div.language-bash code"))
-            assert f"claude mcp add --transport http {c.slug} {catalog.url(c.slug)}" in commands
+            blocks = [b.get_text() for b in article.select(".tabbed-set div.highlight code")]
+            snippets = [json.loads(b) for b in blocks if b.startswith("{")]
+            assert len(snippets) == 3  # Claude Desktop, VS Code, Cursor
+            assert all(catalog.url(c.slug) in json.dumps(snippet) for snippet in snippets)
+            assert f"claude mcp add --transport http {c.slug} {catalog.url(c.slug)}\n" in blocks
 
 
 def test_platform_pages_say_no_measurement_without_snapshot(shipped: Path, catalog: Catalog) -> None:
@@ -315,7 +315,8 @@ def test_explorer_has_every_tool_with_stable_ids_and_json(shipped: Path, catalog
             (slug, catalog.url(slug)) for slug in catalog.connectors]
         for entry, c in zip(doc["connectors"], catalog.connectors.values(), strict=True):
             assert [t["name"] for t in entry["tools"]] == [t.name for t in c.tools]
-            assert [t["input_schema"] for t in entry["tools"]] == [dict(t.input_schema) for t in c.tools]
+            assert [t["input_schema"] for t in entry["tools"]] == [json.loads(json.dumps(t.input_schema))
+                                                                   for t in c.tools]
             assert (shipped / entry["page"]).is_file()
 
 

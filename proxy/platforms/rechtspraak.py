@@ -371,8 +371,10 @@ READ_OUTPUT = object_schema({
 # --------------------------------------------------------------------------- registration and load status
 
 TOOLS: tuple[ToolImpl, ...] = (
-    ToolImpl(name="search_rulings", input_schema=SEARCH_INPUT, output_schema=SEARCH_OUTPUT, handler=_search_rulings),
-    ToolImpl(name="read_ruling", input_schema=READ_INPUT, output_schema=READ_OUTPUT, handler=_read_ruling),
+    ToolImpl(name="search_rulings", input_schema=SEARCH_INPUT, output_schema=SEARCH_OUTPUT, handler=_search_rulings,
+             example={"court": "Raad van State", "area_of_law": "bestuursrecht_omgevingsrecht", "limit": 5}),
+    ToolImpl(name="read_ruling", input_schema=READ_INPUT, output_schema=READ_OUTPUT, handler=_read_ruling,
+             example={"ecli": "ECLI:NL:RBAMS:2010:BO3979", "length": 2000}),
 )
 
 

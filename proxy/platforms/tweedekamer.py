@@ -694,17 +694,17 @@ SEARCH_MEMBERS_OUTPUT = result_list_schema(MEMBER_ITEM)
 
 TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl(name="search_documents", input_schema=SEARCH_DOCUMENTS_INPUT, output_schema=SEARCH_DOCUMENTS_OUTPUT,
-             handler=_search_documents),
+             handler=_search_documents, example={"query": "stikstof", "kind": "Motie", "limit": 5}),
     ToolImpl(name="read_document", input_schema=READ_DOCUMENT_INPUT, output_schema=READ_DOCUMENT_OUTPUT,
-             handler=_read_document),
+             handler=_read_document, example={"id": "2026D35294"}),
     ToolImpl(name="upcoming_activities", input_schema=UPCOMING_INPUT, output_schema=UPCOMING_OUTPUT,
-             handler=_upcoming_activities),
+             handler=_upcoming_activities, example={"days": 7, "limit": 10}),
     ToolImpl(name="search_cases", input_schema=SEARCH_CASES_INPUT, output_schema=SEARCH_CASES_OUTPUT,
-             handler=_search_cases),
+             handler=_search_cases, example={"query": "discriminatie", "kind": "Motie", "limit": 5}),
     ToolImpl(name="case_votes", input_schema=CASE_VOTES_INPUT, output_schema=CASE_VOTES_OUTPUT,
-             handler=_case_votes),
+             handler=_case_votes, example={"case": "2025Z17647"}),
     ToolImpl(name="search_members", input_schema=SEARCH_MEMBERS_INPUT, output_schema=SEARCH_MEMBERS_OUTPUT,
-             handler=_search_members),
+             handler=_search_members, example={"party": "SP"}),
 )
 
 

@@ -7,7 +7,9 @@ It answers the request subset that an ASP.NET OData v4 service like the Gegevens
   numbers, `true/false/null`, bare GUIDs, bare DateTimeOffsets and dates), member paths through
   single-valued navigation (`Besluit/Verwijderd`), `any`/`all` lambdas over a collection navigation
   (nesting depth 1, as TK's `MaxAnyAllExpressionDepth`), and the functions `contains startswith
-  endswith tolower toupper trim length year month day date`. Operand types are checked the way
+  endswith tolower toupper trim length year month day date` (`contains` is case-sensitive here;
+  the real database may well compare case-insensitively, which is why adapters wrap fields in
+  `tolower`). Operand types are checked the way
   OData checks them (a DateTimeOffset is not comparable with a Date, a Guid not with a String);
 * `$select`, `$orderby` (paths through single-valued navigation, `asc`/`desc`), `$top`, `$skip`,
   `$count`, `$skiptoken` (`Id-<guid>`), and `$expand` with nested `$filter;$select;$orderby;

@@ -16,10 +16,11 @@ https://opendata.tweedekamer.nl/documentatie/odata-api). Served at the same path
 Entity sets: Document, DocumentActor, Zaak, Besluit, Stemming, Agendapunt, Activiteit, Persoon,
 Fractie, FractieZetel, FractieZetelPersoon. The data is generated from a fixed seed around
 `anchor` (today) and seeded with the real records in `proxy/replica/data/tweedekamer/`: about
-150 sitting and 60 former members, 15 parties, 300 cases, 400 documents, 2,300 votes and 120
-activities, of which about half lie in the coming 30 days. The source looks current: the newest
-document change is on the anchor day. One motion carries `<script>`/`<img onerror>` payloads in its
-subject, for the site's inertness test.
+150 sitting and 60 former members, 15 parties (plus 5 former ones), 300 cases, 380 documents, 2,600
+votes (one roll call) and 120 activities, of which about half lie in the coming 30 days. Case
+2026Z15738 with documents 2026D35294/5 mirrors a letter on the public site (the tools' example).
+The source looks current: the newest document change is on the anchor day. One motion carries
+`<script>`/`<img onerror>` payloads in its subject, for the site's inertness test.
 """
 
 from __future__ import annotations
@@ -579,6 +580,18 @@ class _Gen:
                     "Status": "Besluit", "AgendapuntZaakBesluitVolgorde": 1, "GewijzigdOp": row["GewijzigdOp"],
                     "ApiGewijzigdOp": row["ApiGewijzigdOp"], "Verwijderd": False})
 
+    def cloud_letter(self) -> None:
+        """A letter known from the public site (case 2026Z15738, documents 2026D35294/5), used as the example."""
+        day = date(2026, 7, 3)
+        zaak = self.case("Brief regering", day, ("Herziening rijksbreed cloudbeleid 2026", "", 6, ()),
+                         "Brief van de staatssecretaris van Binnenlandse Zaken en Koninkrijksrelaties over de "
+                         "herziening van het rijksbrede cloudbeleid 2026")
+        zaak["Nummer"] = "2026Z15738"
+        letter = self.document(zaak, "Brief regering", day, None)
+        annex = self.document(zaak, "Bijlage", day, None, "Herziening rijksbreed cloudbeleid 2026")
+        letter.update({"DocumentNummer": "2026D35294", "Volgnummer": 1541})
+        annex["DocumentNummer"] = "2026D35295"
+
     # ----------------------------------------------------------------------- activities
 
     def activity(self, day: date, *, past: bool) -> None:
@@ -635,7 +648,7 @@ def build_store(anchor: date) -> Store:
     """Every entity set for this anchor (deterministic: the same anchor gives the same data)."""
     gen = _Gen(anchor)
     steps: tuple[Callable[[], None], ...] = (gen.build_parties, gen.build_members, gen.build_cases,
-                                             gen.recorded_cases, gen.build_activities, gen.finish)
+                                             gen.recorded_cases, gen.cloud_letter, gen.build_activities, gen.finish)
     for step in steps:
         step()
     return Store(TYPES, gen.rows, gen.links)

@@ -16,9 +16,10 @@ shapes follow research §6 and client code that calls the live service). Served 
   `versies`); only the bare id resolves, a suffixed or unknown id is 404 `{"detail": …}`.
 * `GET /documenten/{id}`: a small PDF.
 
-Data: no real responses were ever recorded, so everything is generated from a fixed seed: about
-110 Woo decisions with their inventory lists and document bundles (linked both ways as "heeft
-bijlage" / "is bijlage van"), and 120 other publications of 16 bodies. The source is deliberately
+Data: no real response was ever recorded, so nearly everything is generated from a fixed seed: 110
+Woo decisions with their inventory lists and document bundles (linked both ways as "heeft bijlage"
+/ "is bijlage van"), 120 other publications of 16 bodies, and one record quoted from a live answer
+in client code (`eef2edec-…`, "Kaart Oudemolen 10km", the tools' example). The source is deliberately
 **stalled**: the newest date of disclosure is 75 days before `anchor`, so the load status shows it.
 One decision's title and description carry `<script>`/`<img onerror>` payloads.
 """
@@ -37,7 +38,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-__all__ = ["PUBLICATIONS", "STALLED_DAYS", "Publication", "build_publications", "create_app"]
+__all__ = ["KNOWN_ID", "PUBLICATIONS", "STALLED_DAYS", "Publication", "build_publications", "create_app"]
 
 BASE_PATH = "/overheid/openbaarmakingen/api/v0"
 PUBLICATIONS = web.AppKey("woo_publications", dict)
@@ -46,6 +47,7 @@ STALLED_DAYS = 75
 PAGE_SIZES = (10, 20, 50)
 KERN = "https://identifier.overheid.nl/tooi/def/thes/kern/"
 HAS_ATTACHMENT, IS_ATTACHMENT = KERN + "c_05f4a5f3", KERN + "c_4d1ea9ba"
+KNOWN_ID = "eef2edec-019e-4085-8e2e-4d3f42686431"
 XSS_TITLE = "Besluit op Woo-verzoek over <script>alert(1)</script> in zaaksystemen"
 XSS_DESCRIPTION = "Besluit en inventarislijst <img src=x onerror=alert(1)> over zaaksystemen van de gemeente"
 
@@ -80,6 +82,7 @@ CATEGORIES = {
     "beschikking": ("beschikkingen", "c_46a81018"),
     "klacht": ("klachtoordelen", "c_a870c43d"),
     "subsidie": ("subsidieverplichtingen anders dan met beschikking", "c_54ba9f9a"),
+    "ontwerp": ("ontwerpen van wet- en regelgeving met adviesaanvraag", "c_759721e2"),
 }
 # category key → (document kind, title pattern, description pattern)
 OTHER_KINDS = {
@@ -205,12 +208,23 @@ class _Gen:
                       self.rng.choice(THEMES))
 
 
+    def known(self) -> None:
+        """A publication quoted from a live answer in client code (berthubert/tkconv), used as the example."""
+        published = min(date(2026, 3, 21), self.anchor - timedelta(days=STALLED_DAYS))
+        pub = self.make(BODIES[0], "ontwerp", "kaart", "Kaart Oudemolen 10km",
+                        "Deze kaart toont het vervoersbeperkingsgebied 10 km in verband met een besmetting "
+                        "vogelgriep op een locatie in Oudemolen.", published, "natuur en milieu")
+        pub.id, pub.pages, pub.size, pub.version, pub.web_location = KNOWN_ID, 1, 985738, 1, None
+        pub.relations.append((IS_ATTACHMENT, "b2e91e90-a433-4985-91ed-5c1bffbc72a4"))
+
+
 @lru_cache(maxsize=4)
 def build_publications(anchor: date) -> dict[str, Publication]:
     """Every publication by id (deterministic for an anchor)."""
     gen = _Gen(anchor)
     gen.decisions()
     gen.others()
+    gen.known()
     return {p.id: p for p in gen.out}
 
 

@@ -1,0 +1,177 @@
+"""The one module that touches mkdocs and mkdocs-static-i18n internals. Not a hook itself.
+
+The hook files stay thin: they ask this module for the current language, the site data (the
+catalogue, loaded once per registry version) and a renderer, and hand generated pages to
+`add_generated_page`, which gives them the attributes i18n would have set (see
+shared research docs-site-mkdocs.md §1.3: i18n rebuilds every File at priority -100, so generated
+pages are added after it, at -110, and appended to its per-language sitemap snapshot).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+from proxy.errors import BesluitBronError
+from site_hooks.site_data import (
+    DEFAULT_LANG,
+    IMPLEMENTATIONS_ENV,
+    REGISTRY_ENV,
+    STATUS_ENV,
+    SiteData,
+    load_site_data,
+    resolve_implementations,
+)
+from site_hooks.site_render import PageRef, Renderer
+from site_hooks.site_status import StatusSnapshotError
+
+__all__ = [
+    "BuildRecord",
+    "add_generated_page",
+    "all_languages_done",
+    "current_language",
+    "lang_prefix",
+    "languages",
+    "record",
+    "renderer",
+    "site_data",
+]
+
+
+# --------------------------------------------------------------------------- languages
+
+
+def _i18n(config: MkDocsConfig) -> Any:
+    return config.plugins.get("i18n")
+
+
+def current_language(config: MkDocsConfig) -> str:
+    plugin = _i18n(config)
+    return (plugin.current_language or plugin.default_language) if plugin else DEFAULT_LANG
+
+
+def default_language(config: MkDocsConfig) -> str:
+    plugin = _i18n(config)
+    return plugin.default_language if plugin else DEFAULT_LANG
+
+
+def languages(config: MkDocsConfig) -> tuple[str, ...]:
+    plugin = _i18n(config)
+    return tuple(plugin.build_languages) if plugin else (DEFAULT_LANG,)
+
+
+def lang_prefix(config: MkDocsConfig, lang: str) -> str:
+    """Where a language's pages live under the site root: '' for the default, 'en/' otherwise."""
+    return "" if lang == default_language(config) else f"{lang}/"
+
+
+def all_languages_done(config: MkDocsConfig) -> bool:
+    """True in the outer build's late on_post_build, after i18n built every other language."""
+    plugin = _i18n(config)
+    return plugin is None or not plugin.building
+
+
+# --------------------------------------------------------------------------- data
+
+
+def registry_path(config: MkDocsConfig) -> Path:
+    default = Path(config.config_file_path).resolve().parent / "registry.json"
+    return Path(os.environ.get(REGISTRY_ENV) or default)
+
+
+def site_data(config: MkDocsConfig) -> SiteData:
+    """The catalogue for this build, loaded once per registry (and snapshot) version."""
+    path = registry_path(config)
+    status = os.environ.get(STATUS_ENV) or None
+    impl_spec = os.environ.get(IMPLEMENTATIONS_ENV) or None
+    key = (str(path), _stamp(path), status, _stamp(Path(status)) if status else None, impl_spec)
+    cached = _CACHE.get("data")
+    if cached is not None and cached[0] == key:
+        return cached[1]  # type: ignore[no-any-return]
+    try:
+        factory = resolve_implementations(impl_spec) if impl_spec else None
+        data = load_site_data(path, status_path=status, implementations=factory)
+    except (BesluitBronError, StatusSnapshotError, ValueError, ImportError) as exc:
+        raise PluginError(f"besluitbron: {path.name}: {exc}") from exc
+    _CACHE.clear()
+    _CACHE["data"] = (key, data)
+    return data
+
+
+def renderer(config: MkDocsConfig, lang: str | None = None) -> Renderer:
+    return Renderer(site_data(config), lang or current_language(config))
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
+_CACHE: dict[str, tuple[object, SiteData]] = {}
+
+
+# --------------------------------------------------------------------------- generated pages
+
+
+@dataclass
+class BuildRecord:
+    """What one language build learnt, for the hooks that write files after it."""
+
+    generated: dict[str, str] = field(default_factory=dict)  # src_uri → url (site-root relative)
+    nav_order: list[str] = field(default_factory=list)  # norm src_uri of the nav's pages, in order
+    pages: dict[str, PageRef] = field(default_factory=dict)  # norm src_uri → title/url/description
+
+
+_RECORDS: dict[str, BuildRecord] = {}
+
+
+def record(lang: str, *, reset: bool = False) -> BuildRecord:
+    if reset or lang not in _RECORDS:
+        _RECORDS[lang] = BuildRecord()
+    return _RECORDS[lang]
+
+
+def add_generated_page(files: Files, config: MkDocsConfig, src_uri: str, content: str) -> File:
+    """Add a virtual page for the current language, as i18n (suffix mode) would have shaped it."""
+    lang = current_language(config)
+    plugin = _i18n(config)
+    alternates = {other: _virtual(config, src_uri, content, other) for other in languages(config)}
+    page_file = alternates[lang]
+    for file in alternates.values():
+        file.alternates = alternates
+    files.append(page_file)
+    if plugin is not None:
+        # i18n's sitemap.xml iterates this per-language snapshot taken in its own on_files.
+        plugin.i18n_files_per_language.setdefault(lang, []).append(page_file)
+    record(lang).generated[src_uri] = page_file.url
+    return page_file
+
+
+def _virtual(config: MkDocsConfig, src_uri: str, content: str, lang: str) -> File:
+    # Not in the nav: the sidebar stays the size of the hand-written pages, so build time grows
+    # linearly with connectors (Material renders the whole nav on every page).
+    file = File.generated(config, src_uri, content=content, inclusion=InclusionLevel.NOT_IN_NAV)
+    file.dest_uri = lang_prefix(config, lang) + file.dest_uri
+    file.locale = lang
+    file.locale_alternate_of = lang
+    file.localization = None
+    file.norm_src_uri = src_uri
+    return file
+
+
+def plugin_error(action: Callable[[], Any], where: str) -> Any:
+    """Run `action`, turning a data problem into a one-line PluginError naming `where`."""
+    try:
+        return action()
+    except (BesluitBronError, StatusSnapshotError, ValueError, KeyError) as exc:
+        raise PluginError(f"besluitbron: {where}: {exc}") from exc

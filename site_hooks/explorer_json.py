@@ -1,0 +1,31 @@
+"""Hook: `explorer.json` per language, the catalogue the explorer page points to (`data-catalog`)
+for a live explorer script: connectors, addresses, tools with titles, descriptions and schemas."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+
+_ROOT = str(Path(__file__).resolve().parents[1])
+if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only while importing a hook
+    sys.path.insert(0, _ROOT)
+
+from site_hooks import bridge  # noqa: E402
+from site_hooks.site_data import connector_src  # noqa: E402
+from site_hooks.site_render import render_explorer_json  # noqa: E402
+
+# ----------------------------------------------------------------------------- events
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    lang = bridge.current_language(config)
+    data = bridge.site_data(config)
+    record = bridge.record(lang)
+    text = render_explorer_json(data, lang, connection_pages={
+        c.slug: record.generated[connector_src(c.slug)] for c in data.connectors
+    })
+    target = Path(config.site_dir) / bridge.lang_prefix(config, lang) / "explorer.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")

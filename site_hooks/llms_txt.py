@@ -1,0 +1,59 @@
+"""Hook: one llms.txt per language (`/llms.txt`, `/en/llms.txt`) from the catalogue and the pages
+this build actually produced (llmstxt.org format)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
+
+_ROOT = str(Path(__file__).resolve().parents[1])
+if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only while importing a hook
+    sys.path.insert(0, _ROOT)
+
+from site_hooks import bridge  # noqa: E402
+from site_hooks.site_data import connector_src, platform_src  # noqa: E402
+from site_hooks.site_render import PageRef, render_llms_txt  # noqa: E402
+
+# ----------------------------------------------------------------------------- events
+
+
+def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+    record = bridge.record(bridge.current_language(config))
+    record.nav_order = [getattr(p.file, "norm_src_uri", p.file.src_uri) for p in nav.pages]
+    return nav
+
+
+def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
+    record = bridge.record(bridge.current_language(config))
+    src = getattr(page.file, "norm_src_uri", page.file.src_uri)
+    record.pages[src] = PageRef(title=page.title or "", url=config.site_url + page.file.url,
+                                description=str(page.meta.get("description", "")))
+    return context
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    lang = bridge.current_language(config)
+    data = bridge.site_data(config)
+    record = bridge.record(lang)
+    others = [other for other in bridge.languages(config) if other != lang]
+
+    def absolute(src: str) -> str:
+        return config.site_url + record.generated[src]
+
+    text = bridge.plugin_error(lambda: render_llms_txt(
+        data, lang,
+        pages=[record.pages[src] for src in record.nav_order if src in record.pages],
+        connection_pages={c.slug: absolute(connector_src(c.slug)) for c in data.connectors},
+        platform_pages={p.key: absolute(platform_src(p.key)) for p in data.platforms},
+        other_language_url=config.site_url + bridge.lang_prefix(config, others[0]) + "llms.txt" if others else None,
+        explorer_json_url=config.site_url + bridge.lang_prefix(config, lang) + "explorer.json",
+    ), "llms.txt")
+    target = Path(config.site_dir) / bridge.lang_prefix(config, lang) / "llms.txt"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")

@@ -1,0 +1,224 @@
+"""The site's view of the one catalogue. Pure: no mkdocs import.
+
+`load_site_data` calls `build_catalog(load_registry(path))`, exactly as the server does, and every
+generated page reads connectors, addresses, tools, titles and descriptions from the result. This
+module only adds where pages live and how a tool's input schema reads as a parameter table.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import posixpath
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from proxy.catalog import Catalog, CatalogConnector, CatalogTool, build_catalog
+from proxy.registry import Platform, Registry, load_registry
+from proxy.results import is_result_list
+from proxy.toolkit import ToolImpl
+from site_hooks.site_status import StatusSnapshot, load_status_snapshot
+
+__all__ = [
+    "CONNECTOR_DIR",
+    "DEFAULT_LANG",
+    "IMPLEMENTATIONS_ENV",
+    "LANGS",
+    "PLATFORM_DIR",
+    "REGISTRY_ENV",
+    "STATUS_ENV",
+    "Param",
+    "SiteData",
+    "connector_src",
+    "load_site_data",
+    "platform_src",
+    "rel_link",
+    "resolve_implementations",
+    "returns_result_list",
+    "tool_params",
+]
+
+LANGS: tuple[str, ...] = ("nl", "en")
+DEFAULT_LANG = "nl"
+# Connection pages live at connectoren/<slug>.md and platform pages at bronplatforms/<key>.md,
+# never at /<slug>/: that path belongs to the MCP endpoint on the same origin.
+CONNECTOR_DIR = "connectoren"
+PLATFORM_DIR = "bronplatforms"
+
+REGISTRY_ENV = "BESLUITBRON_REGISTRY"
+STATUS_ENV = "BESLUITBRON_STATUS_JSON"
+# Benchmarks only: "module:function" returning implementations for a synthetic registry whose
+# platforms have no module of their own. Unset in every real build.
+IMPLEMENTATIONS_ENV = "BESLUITBRON_SITE_IMPLEMENTATIONS"
+
+Implementations = Mapping[str, Sequence[ToolImpl]]
+
+
+def connector_src(slug: str) -> str:
+    return f"{CONNECTOR_DIR}/{slug}.md"
+
+
+def platform_src(key: str) -> str:
+    return f"{PLATFORM_DIR}/{key}.md"
+
+
+def rel_link(from_src: str, to_src: str) -> str:
+    """A relative Markdown link from one source page to another, which mkdocs then validates."""
+    return posixpath.relpath(to_src, posixpath.dirname(from_src) or ".")
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One input parameter of a tool, as the site shows it."""
+
+    name: str
+    type: str
+    required: bool
+    default: str | None
+    description: str
+    constraints: str
+
+
+@dataclass(frozen=True, slots=True)
+class SiteData:
+    """Everything a build renders: the catalogue plus the optional load-status snapshot."""
+
+    catalog: Catalog
+    status: StatusSnapshot | None
+
+    @property
+    def registry(self) -> Registry:
+        return self.catalog.registry
+
+    @property
+    def connectors(self) -> tuple[CatalogConnector, ...]:
+        return tuple(self.catalog.connectors.values())
+
+    @property
+    def platforms(self) -> tuple[Platform, ...]:
+        return tuple(self.registry.platforms.values())
+
+    @property
+    def aggregate(self) -> CatalogConnector | None:
+        return next((c for c in self.connectors if c.connector.aggregate), None)
+
+    @property
+    def sources(self) -> tuple[CatalogConnector, ...]:
+        return tuple(c for c in self.connectors if not c.connector.aggregate)
+
+    @property
+    def footer(self) -> tuple[CatalogConnector, ...]:
+        return tuple(c for c in self.connectors if c.connector.in_footer)
+
+    @property
+    def disabled_count(self) -> int:
+        return sum(1 for c in self.registry.connectors if not c.enabled)
+
+    def url(self, slug: str) -> str:
+        return self.catalog.url(slug)
+
+    def platform_connector(self, key: str) -> CatalogConnector | None:
+        """The enabled source connector that serves platform `key`, if any."""
+        return next((c for c in self.sources if c.connector.platform == key), None)
+
+    def content_tools(self, connector: CatalogConnector) -> tuple[CatalogTool, ...]:
+        return tuple(t for t in connector.tools if not t.meta)
+
+    def meta_tools(self, connector: CatalogConnector) -> tuple[CatalogTool, ...]:
+        return tuple(t for t in connector.tools if t.meta)
+
+    def largest_source(self) -> int:
+        """Content tools of the biggest single source: the yardstick for the aggregate's cost."""
+        return max((len(self.content_tools(c)) for c in self.sources), default=0)
+
+
+def resolve_implementations(spec: str) -> Callable[[Registry], Implementations]:
+    """Import the benchmark-only implementations factory named as "module:function"."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"{IMPLEMENTATIONS_ENV} must look like 'module:function', got {spec!r}")
+    factory = getattr(importlib.import_module(module_name), attr, None)
+    if not callable(factory):
+        raise ValueError(f"{IMPLEMENTATIONS_ENV}: {spec!r} is not a callable")
+    return factory  # type: ignore[no-any-return]
+
+
+def load_site_data(registry_path: str | Path, *, status_path: str | Path | None = None,
+                   implementations: Callable[[Registry], Implementations] | None = None) -> SiteData:
+    """Load the registry and build the catalogue the way the server does."""
+    registry = load_registry(registry_path)
+    if implementations is None:
+        catalog = build_catalog(registry)
+    else:
+        catalog = build_catalog(registry, implementations=implementations(registry))
+    status = load_status_snapshot(status_path) if status_path else None
+    return SiteData(catalog=catalog, status=status)
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def tool_params(schema: Mapping[str, Any]) -> tuple[Param, ...]:
+    """The top-level properties of an input schema, in schema order."""
+    required = set(schema.get("required", ()))
+    params = []
+    for name, prop in schema.get("properties", {}).items():
+        prop = prop if isinstance(prop, Mapping) else {}
+        params.append(Param(
+            name=name,
+            type=_type_label(prop),
+            required=name in required,
+            default=json.dumps(prop["default"], ensure_ascii=False) if "default" in prop else None,
+            description=str(prop.get("description", "")),
+            constraints=_constraints(prop),
+        ))
+    return tuple(params)
+
+
+def returns_result_list(tool: CatalogTool) -> bool:
+    """A tool whose output is a result list with the Zoekprecisie fields (the meta tools' lists are not)."""
+    listed, problem = is_result_list(tool.output_schema)
+    return listed and problem is None
+
+
+def _type_label(prop: Mapping[str, Any]) -> str:
+    if "enum" in prop:
+        return "enum"
+    if "const" in prop:
+        return "const"
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        label = " | ".join(str(k) for k in kind)
+    elif isinstance(kind, str):
+        label = kind
+    elif "anyOf" in prop or "oneOf" in prop:
+        options = prop.get("anyOf") or prop.get("oneOf") or []
+        label = " | ".join(_type_label(o) for o in options if isinstance(o, Mapping))
+    else:
+        label = "any"
+    if kind == "array" and isinstance(prop.get("items"), Mapping):
+        label = f"array of {_type_label(prop['items'])}"
+    if "format" in prop:
+        label = f"{label} ({prop['format']})"
+    return label
+
+
+def _constraints(prop: Mapping[str, Any]) -> str:
+    parts = []
+    if "enum" in prop:
+        parts.append(" · ".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"]))
+    if "const" in prop:
+        parts.append(json.dumps(prop["const"], ensure_ascii=False))
+    for key, sign in (("minimum", "≥"), ("maximum", "≤"), ("exclusiveMinimum", ">"), ("exclusiveMaximum", "<")):
+        if key in prop:
+            parts.append(f"{sign} {prop[key]}")
+    for key, word in (("minLength", "min length"), ("maxLength", "max length"), ("minItems", "min items"),
+                      ("maxItems", "max items"), ("pattern", "pattern")):
+        if key in prop:
+            parts.append(f"{word} {prop[key]}")
+    items = prop.get("items")
+    if isinstance(items, Mapping) and "enum" in items:
+        parts.append(" · ".join(json.dumps(v, ensure_ascii=False) for v in items["enum"]))
+    return "; ".join(parts)

@@ -1,0 +1,313 @@
+"""The site's own interface words, Dutch and English.
+
+Every connector, tool and platform word comes from the catalogue; these are only the labels
+around them (table headers, section titles, client instructions). Keeping them as `Text` makes a
+missing translation a load-time error instead of a half-Dutch English page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from proxy.registry import Text
+
+__all__ = ["FIELD_DOCS", "LABELS", "label"]
+
+
+def _t(nl: str, en: str) -> Text:
+    return Text(nl=nl, en=en)
+
+
+LABELS: Mapping[str, Text] = {
+    # --- connection pages
+    "back_to_connectors": _t("Alle connectoren", "All connectors"),
+    "address": _t("Adres", "Address"),
+    "address_intro": _t(
+        "Dit is het MCP-adres van deze connector (Streamable HTTP). Alles op dit adres is alleen-lezen: "
+        "geen tool verandert iets bij een bron.",
+        "This is the MCP address of this connector (Streamable HTTP). Everything at this address is read-only: "
+        "no tool changes anything at a source.",
+    ),
+    "not_public": _t(
+        "Dit adres is geen publiek https-adres. Lokale clients (Claude Code, VS Code, Cursor, MCP Inspector) "
+        "werken ermee; ChatGPT en de aangepaste connectors van Claude verbinden vanuit de cloud en hebben een "
+        "publiek bereikbaar https-adres nodig.",
+        "This address is not a public https address. Local clients (Claude Code, VS Code, Cursor, MCP Inspector) "
+        "work with it; ChatGPT and Claude's custom connectors connect from the cloud and need a publicly "
+        "reachable https address.",
+    ),
+    "answers": _t("Wat dit adres beantwoordt", "What this address answers"),
+    "source": _t("Bron", "Source"),
+    "sources_behind": _t("Bronnen achter dit adres", "Sources behind this address"),
+    "aggregate_note": _t(
+        "Dit adres leest zelf niets in: het biedt de tools van alle ingeschakelde bronconnectoren op één adres, "
+        "elk met de naam van de bron ervoor. Dat zijn {tools} tools tegelijk; een losse bron heeft er hooguit "
+        "{largest}. Hoe meer tools een model tegelijk ziet, hoe vaker het de verkeerde kiest, dus kies een losse "
+        "bron als de vraag bij één bron hoort.",
+        "This address reads nothing itself: it serves the tools of every enabled source connector at one address, "
+        "each prefixed with its source. That is {tools} tools at once; a single source has at most {largest}. "
+        "The more tools a model sees at once, the more often it picks the wrong one, so choose a single source "
+        "when the question belongs to one source.",
+    ),
+    "questions": _t("Vragen die dit adres beantwoordt", "Questions this address answers"),
+    "tools": _t("Tools", "Tools"),
+    "tools_intro": _t(
+        "Elke tool heeft een naam (die het model kiest), een titel (die jij leest) en is gemarkeerd als "
+        "alleen-lezen.",
+        "Every tool has a name (which the model picks), a title (which you read) and is marked read-only.",
+    ),
+    "title": _t("Titel", "Title"),
+    "name": _t("Naam", "Name"),
+    "question": _t("Vraag", "Question"),
+    "meta_tools": _t("Meta-tools", "Meta tools"),
+    "meta_tools_intro": _t(
+        "Deze drie tools heeft elke connector, welke bron er ook achter zit.",
+        "Every connector has these three tools, whatever source is behind it.",
+    ),
+    "read_only": _t("alleen-lezen", "read-only"),
+    "result_list": _t("geeft een resultatenlijst met Zoekprecisie", "returns a result list with search precision"),
+    "parameters": _t("Parameters", "Parameters"),
+    "no_parameters": _t("Geen parameters.", "No parameters."),
+    "param_type": _t("Type", "Type"),
+    "param_required": _t("Verplicht", "Required"),
+    "param_default": _t("Standaard", "Default"),
+    "param_description": _t("Beschrijving", "Description"),
+    "yes": _t("ja", "yes"),
+    "no": _t("nee", "no"),
+    "param_note": _t(
+        "Parameterbeschrijvingen komen uit het invoerschema van de tool en zijn Engelstalig.",
+        "Parameter descriptions come from the tool's input schema.",
+    ),
+    "connect": _t("Toevoegen aan je AI-assistent", "Add it to your AI assistant"),
+    "connect_intro": _t(
+        "Kies je client. Geen sleutel nodig: het adres is openbaar en alleen-lezen.",
+        "Pick your client. No key is needed: the address is public and read-only.",
+    ),
+    "claude_desktop": _t(
+        "Publiek https-adres: open **Instellingen → Connectors → Aangepaste connector toevoegen**, geef een naam "
+        "en plak het adres. Anders zet je het adres via de brug `mcp-remote` (Node.js nodig) in "
+        "`claude_desktop_config.json` en start je Claude Desktop opnieuw:",
+        "Public https address: open **Settings → Connectors → Add custom connector**, give it a name and paste "
+        "the address. Otherwise put the address in `claude_desktop_config.json` through the `mcp-remote` bridge "
+        "(needs Node.js) and restart Claude Desktop:",
+    ),
+    "claude_code": _t(
+        "Voeg het adres toe in een terminal; `--scope user` maakt het in al je projecten beschikbaar. "
+        "Controleer daarna met `claude mcp list` of `/mcp`.",
+        "Add the address in a terminal; `--scope user` makes it available in all your projects. "
+        "Check afterwards with `claude mcp list` or `/mcp`.",
+    ),
+    "chatgpt": _t(
+        "Zet **Instellingen → Apps & Connectors → Geavanceerde instellingen → Ontwikkelaarsmodus** aan, kies "
+        "dan **Maken**: geef een naam, plak het adres bij *MCP Server URL* en kies *Geen authenticatie*. "
+        "ChatGPT verbindt vanuit de cloud en heeft een publiek https-adres nodig.",
+        "Turn on **Settings → Apps & Connectors → Advanced settings → Developer mode**, then choose **Create**: "
+        "give a name, paste the address as *MCP Server URL* and choose *No authentication*. ChatGPT connects "
+        "from the cloud and needs a public https address.",
+    ),
+    "vscode": _t(
+        "Zet dit in `.vscode/mcp.json` van je werkmap (of via **MCP: Add Server** in het opdrachtenpalet) en "
+        "gebruik de tools in de agentmodus van Copilot-chat:",
+        "Put this in `.vscode/mcp.json` of your workspace (or use **MCP: Add Server** in the command palette) "
+        "and use the tools in Copilot chat's agent mode:",
+    ),
+    "vscode_cli": _t("Of vanaf de commandoregel:", "Or from the command line:"),
+    "cursor": _t(
+        "Zet dit in `~/.cursor/mcp.json` (al je projecten) of `.cursor/mcp.json` (dit project) en zet de "
+        "server aan onder **Cursor Settings → MCP**:",
+        "Put this in `~/.cursor/mcp.json` (all your projects) or `.cursor/mcp.json` (this project) and switch "
+        "the server on under **Cursor Settings → MCP**:",
+    ),
+    "inspector": _t(
+        "Start de Inspector, kies *Transport Type* **Streamable HTTP**, plak het adres en klik **Connect**:",
+        "Start the Inspector, choose *Transport Type* **Streamable HTTP**, paste the address and click "
+        "**Connect**:",
+    ),
+    "inspector_cli": _t("Of zonder browser, de tools opvragen:", "Or without a browser, list the tools:"),
+    # --- platform pages
+    "back_to_platforms": _t("Alle bronplatforms", "All source platforms"),
+    "covers": _t("Wat deze bron bevat", "What this source holds"),
+    "coverage": _t("Dekking", "Coverage"),
+    "media": _t("Media", "Media"),
+    "local_source": _t(
+        "Lokale bron: actualiteit verschilt per medium en per organisatie.",
+        "Local source: currency differs per medium and per organisation.",
+    ),
+    "load_status": _t("Laadstatus", "Load status"),
+    "no_measurement": _t(
+        "Bij het bouwen van deze site was geen meting beschikbaar. Vraag de actuele stand op met de tool "
+        "`platform_status` op elk adres, of lees `/status` van de server.",
+        "No measurement was available when this site was built. Ask for the current state with the "
+        "`platform_status` tool at any address, or read the server's `/status`.",
+    ),
+    "snapshot_missing_source": _t(
+        "De meting bij het bouwen van deze site bevatte deze bron niet. Vraag de actuele stand op met de tool "
+        "`platform_status`.",
+        "The measurement taken when this site was built did not include this source. Ask for the current state "
+        "with the `platform_status` tool.",
+    ),
+    "not_in_snapshot": _t("niet in de meting", "not in the measurement"),
+    "snapshot_note": _t(
+        "Momentopname van de meting op het moment dat deze site werd gebouwd; de tool `platform_status` geeft "
+        "de actuele stand.",
+        "A snapshot of the measurement taken when this site was built; the `platform_status` tool gives the "
+        "current state.",
+    ),
+    "load_status_settings": _t(
+        "Deze installatie meet elke {minutes} minuten. Een bron of organisatie die langer dan {days} dagen geen "
+        "nieuw materiaal kreeg, telt als stilstaand.",
+        "This installation measures every {minutes} minutes. A source or organisation that received no new "
+        "material for more than {days} days counts as stalled.",
+    ),
+    "receiving": _t("Ontvangt nieuw materiaal", "Receiving new material"),
+    "receiving_true": _t("ja", "yes"),
+    "receiving_false": _t("nee, staat stil", "no, stalled"),
+    "receiving_none": _t("onbekend", "unknown"),
+    "current_through": _t("Materiaal tot en met", "Material up to"),
+    "measured_at": _t("Gemeten op", "Measured at"),
+    "organs_stalled": _t("Stilstaande organen", "Stalled organs"),
+    "reason": _t("Toelichting", "Note"),
+    "per_medium": _t("Per medium", "Per medium"),
+    "limits": _t("Limieten op deze installatie", "Limits on this installation"),
+    "results_per_call": _t("Resultaten per aanroep", "Results per call"),
+    "requests_per_minute": _t("Aanroepen per minuut", "Calls per minute"),
+    "cache_ttl": _t("Cache (seconden)", "Cache (seconds)"),
+    "timeout": _t("Time-out (seconden)", "Timeout (seconds)"),
+    "citing": _t("Zo citeer je deze bron", "How to cite this source"),
+    "attribution_label": _t("Bronvermelding", "Attribution"),
+    "attribution_cite": _t("Wat je noemt", "What to name"),
+    "attribution_license": _t("Licentie", "Licence"),
+    "attribution_url": _t("Website", "Website"),
+    "attribution_required": _t("Vermelding verplicht", "Attribution required"),
+    "connector": _t("Connector", "Connector"),
+    "served_by": _t("Deze bron is bereikbaar via de connector {title}:",
+                    "This source is served by the connector {title}:"),
+    "served_by_aggregate": _t(
+        "Ook bereikbaar via {title}, samen met de andere bronnen.",
+        "Also reachable through {title}, together with the other sources.",
+    ),
+    "not_served": _t(
+        "Deze bron wordt op deze installatie niet via een connector aangeboden.",
+        "This source is not offered through a connector on this installation.",
+    ),
+    "connection_page": _t("verbindingspagina", "connection page"),
+    # --- lists and chooser
+    "connector_list_tools": _t("Tools", "Tools"),
+    "what": _t("Wat", "What"),
+    "not_offered": _t("niet aangeboden", "not offered"),
+    "chooser_source_questions": _t("Voor vragen als", "For questions like"),
+    "chooser_cross": _t("Vragen over meerdere bestuurslagen", "Questions across levels of government"),
+    "chooser_cross_body": _t(
+        "{title} biedt alle {sources} bronnen op één adres, met {tools} tools. Gebruik het als een vraag "
+        "gemeente, provincie, Rijk en rechter tegelijk raakt. De prijs: het model kiest uit {tools} "
+        "toolbeschrijvingen in plaats van hooguit {largest}, en kiest dus vaker mis.",
+        "{title} offers all {sources} sources at one address, with {tools} tools. Use it when a question spans "
+        "municipality, province, national government and courts at once. The price: the model picks from "
+        "{tools} tool descriptions instead of at most {largest}, and so picks wrong more often.",
+    ),
+    "chooser_no_aggregate": _t(
+        "Op deze installatie is geen adres ingeschakeld dat alle bronnen samen aanbiedt; kies per vraag een bron.",
+        "No address that offers all sources together is enabled on this installation; choose a source per "
+        "question.",
+    ),
+    "explorer_tools": _t("{count} tools", "{count} tools"),
+    "explorer_open": _t("Verbindingspagina", "Connection page"),
+    "switch_footer": _t("In de footer", "In the footer"),
+    "switch_enabled": _t("Ingeschakeld", "Enabled"),
+    "disabled_count": _t(
+        "Uitgeschakelde connectoren: {count}. Ze staan nergens op deze site, want hun adres antwoordt niet.",
+        "Disabled connectors: {count}. They appear nowhere on this site, because their address does not answer.",
+    ),
+    "promoted": _t("Eén adres voor alle bronnen", "One address for all sources"),
+    "promoted_none": _t(
+        "Kies een adres in de lijst met [connectoren]({connectors}) of laat de [keuzehulp]({chooser}) "
+        "meedenken.",
+        "Pick an address from the list of [connectors]({connectors}) or let the [chooser]({chooser}) help.",
+    ),
+    "promoted_more": _t(
+        "Liever één bron tegelijk? Zie de [connectoren]({connectors}) en de [keuzehulp]({chooser}).",
+        "Prefer one source at a time? See the [connectors]({connectors}) and the [chooser]({chooser}).",
+    ),
+    "field": _t("Veld", "Field"),
+    "setting": _t("Gegeven", "Item"),
+    "value": _t("Waarde", "Value"),
+    "measurement": _t("Meting", "Measurement"),
+    "meaning": _t("Betekenis", "Meaning"),
+    "result_list_tools": _t("Tools met een resultatenlijst", "Tools that return a result list"),
+    # --- footer and llms.txt
+    "footer_label": _t("MCP-adres", "MCP address"),
+    "llms_connectors": _t("Connectoren", "Connectors"),
+    "llms_connection_pages": _t("Verbindingspagina's", "Connection pages"),
+    "llms_docs": _t("Documentatie", "Documentation"),
+    "llms_platforms": _t("Bronplatforms", "Source platforms"),
+    "llms_address_note": _t("MCP-adres (Streamable HTTP, alleen-lezen).", "MCP address (Streamable HTTP, read-only)."),
+    "llms_info": _t(
+        "{name} geeft AI-assistenten alleen-lezen toegang tot Nederlandse openbare besluitvorming via het Model "
+        "Context Protocol. Er zijn {count} connectoren: elke bronconnector leest precies één bronplatform; "
+        "{aggregate} Elke connector heeft de meta-tools list_capabilities, list_platform_calls en "
+        "platform_status. Citeer vondsten met de bronvermelding die elke bron opgeeft.",
+        "{name} gives AI assistants read-only access to Dutch public decision-making over the Model Context "
+        "Protocol. There are {count} connectors: each source connector reads exactly one source platform; "
+        "{aggregate} Every connector has the meta tools list_capabilities, list_platform_calls and "
+        "platform_status. Cite findings with the attribution each source states.",
+    ),
+    "llms_aggregate": _t(
+        "{title} biedt de tools van alle ingeschakelde bronnen op één adres.",
+        "{title} serves the tools of every enabled source at one address.",
+    ),
+    "llms_no_aggregate": _t("er is geen verzameladres ingeschakeld.", "no all-sources address is enabled."),
+    "llms_other_language": _t("English", "Nederlands"),
+    "llms_other_language_note": _t(
+        "Dezelfde index in het Engels.", "The same index in Dutch.",
+    ),
+    "llms_explorer_json": _t("Catalogus (JSON)", "Catalogue (JSON)"),
+    "llms_explorer_json_note": _t(
+        "Elke connector met adres en tools, inclusief invoer- en uitvoerschema's.",
+        "Every connector with its address and tools, including input and output schemas.",
+    ),
+}
+
+# Explanations of the schema fields the site documents (Zoekprecisie, call records). A field the
+# code adds without an entry here fails the build, so the documentation cannot silently fall behind.
+FIELD_DOCS: Mapping[str, Mapping[str, Text]] = {
+    "precision": {
+        "total": _t("Aantal treffers volgens het platform; leeg als het platform dat niet zegt.",
+                    "Number of matches according to the platform; empty when the platform does not say."),
+        "total_relation": _t("Hoe dat aantal te lezen is: exact, ondergrens, schatting of onbekend.",
+                             "How to read that number: exact, lower bound, estimate or unknown."),
+        "returned": _t("Aantal resultaten in dit antwoord.", "Number of results in this answer."),
+        "truncated": _t("Waar als er meer treffers zijn dan teruggegeven.",
+                        "True when there are more matches than were returned."),
+        "matched": _t("Hoe de zoekvraag bij het platform is gematcht (bijvoorbeeld volledige tekst of alleen titel).",
+                      "How the query was matched at the platform (for example full text or title only)."),
+        "not_applied": _t("Delen van de vraag die het platform niet kon toepassen, zoals een filter.",
+                          "Parts of the request the platform could not apply, such as a filter."),
+        "partial": _t("Het platform meldde zelf een onvolledige zoekopdracht.",
+                      "The platform itself reported an incomplete search."),
+        "next_offset": _t("Waar de volgende pagina begint; leeg als er geen volgende is.",
+                          "Where the next page starts; empty when there is none."),
+    },
+    "call": {
+        "at_utc": _t("Tijdstip van de aanroep (UTC).", "Time of the call (UTC)."),
+        "source": _t("Het bronplatform.", "The source platform."),
+        "tool": _t("De tool die de aanroep deed.", "The tool that made the call."),
+        "method": _t("HTTP-methode.", "HTTP method."),
+        "url": _t("Het aangeroepen adres, zonder geheimen.", "The address called, without secrets."),
+        "status": _t("HTTP-status van het antwoord; leeg als er geen antwoord kwam.",
+                     "HTTP status of the reply; empty when no reply came."),
+        "duration_ms": _t("Duur in milliseconden.", "Duration in milliseconds."),
+        "bytes": _t("Omvang van het antwoord in bytes.", "Size of the reply in bytes."),
+        "cache_hit": _t("Kwam uit de cache (telt niet mee voor beschikbaarheid).",
+                        "Came from the cache (does not count towards availability)."),
+        "error": _t("Foutmelding als de aanroep mislukte.", "Error message when the call failed."),
+    },
+}
+
+
+def label(key: str, lang: str, **values: object) -> str:
+    """The label `key` in `lang`, with `{name}` placeholders filled."""
+    try:
+        text = LABELS[key][lang]
+    except KeyError as exc:
+        raise KeyError(f"no label '{key}' in language '{lang}'") from exc
+    return text.format(**values) if values else text

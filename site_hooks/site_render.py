@@ -1,0 +1,298 @@
+"""Render the generated Markdown, the markers, llms.txt and explorer.json. Pure: no mkdocs import.
+
+Markup lives in Jinja templates next to this module (`templates/`). Links between pages are
+relative `.md` links (`link`), so mkdocs still validates and rewrites them; raw-HTML parts carry
+no page links.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from proxy.catalog import CatalogConnector, CatalogTool
+from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT, META_SCHEMAS
+from proxy.results import PRECISION_SCHEMA, TOTAL_RELATIONS
+from site_hooks.site_clients import client_snippets, is_public_https
+from site_hooks.site_data import (
+    CONNECTOR_DIR,
+    PLATFORM_DIR,
+    SiteData,
+    connector_src,
+    platform_src,
+    rel_link,
+    returns_result_list,
+    tool_params,
+)
+from site_hooks.site_labels import FIELD_DOCS, label
+
+__all__ = [
+    "MARKERS",
+    "MARKER_RE",
+    "MarkerError",
+    "PageRef",
+    "Renderer",
+    "fill_markers",
+    "render_explorer_json",
+    "render_llms_txt",
+]
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+MARKER_RE = re.compile(r"<!--\s*besluitbron:([A-Za-z0-9_-]+)\s*-->")
+
+# Marker kind → template that fills it. Documented in site_hooks/README.md; a test keeps the two equal.
+MARKERS: Mapping[str, str] = {
+    "promoted": "promoted.md.j2",
+    "connector-list": "connector_list.md.j2",
+    "meta-tools": "meta_tools.md.j2",
+    "chooser": "chooser.md.j2",
+    "explorer": "explorer.md.j2",
+    "registry-switches": "registry_switches.md.j2",
+    "platform-list": "platform_list.md.j2",
+    "load-status": "load_status.md.j2",
+    "attribution": "attribution.md.j2",
+    "precision-fields": "precision_fields.md.j2",
+    "result-list-tools": "result_list_tools.md.j2",
+    "call-record-fields": "call_record_fields.md.j2",
+}
+
+
+class MarkerError(ValueError):
+    """A page names a marker kind no renderer knows (a typo must fail the build)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageRef:
+    """A built page as llms.txt lists it."""
+
+    title: str
+    url: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    type: str
+    required: bool
+    meaning: str
+
+
+class Renderer:
+    """Renders one language of one catalogue."""
+
+    def __init__(self, data: SiteData, lang: str) -> None:
+        self.data = data
+        self.lang = lang
+        self.env = _environment()
+
+    # ----------------------------------------------------------------------- pages
+
+    def connector_page(self, slug: str) -> str:
+        """The connection page of an enabled connector."""
+        connector = self.data.catalog.connectors[slug]
+        here = connector_src(slug)
+        url = self.data.url(slug)
+        return self._render("connector.md.j2", here, c=connector, address=url, public=is_public_https(url),
+                            snippets=client_snippets(slug, url))
+
+    def platform_page(self, key: str) -> str:
+        """The page of a source platform; names its connector's address only when that is enabled."""
+        platform = self.data.registry.platforms[key]
+        status = self.data.status
+        return self._render("platform.md.j2", platform_src(key), p=platform,
+                            served=self.data.platform_connector(key),
+                            source_status=status.sources.get(key) if status else None)
+
+    def marker(self, kind: str, here: str) -> str:
+        """The Markdown that replaces `<!-- besluitbron:<kind> -->` on page `here`."""
+        template = MARKERS.get(kind)
+        if template is None:
+            raise MarkerError(f"{here}: unknown marker 'besluitbron:{kind}' (known: {', '.join(sorted(MARKERS))})")
+        return self._render(template, here).strip("\n")
+
+    # ----------------------------------------------------------------------- helpers
+
+    def _render(self, template: str, here: str, **values: Any) -> str:
+        lang = self.lang
+
+        def t(key: str, **fmt: object) -> str:
+            return label(key, lang, **fmt)
+
+        def link(target: str) -> str:
+            return rel_link(here, target)
+
+        return self.env.get_template(template).render(
+            data=self.data, lang=lang, t=t, link=link, here=here,
+            params=tool_params, result_list=returns_result_list, fields=self._fields,
+            connector_src=connector_src, platform_src=platform_src, connector_dir=CONNECTOR_DIR,
+            platform_dir=PLATFORM_DIR, precision_schema=PRECISION_SCHEMA, total_relations=TOTAL_RELATIONS,
+            meta_schemas=META_SCHEMAS, call_schema=LIST_PLATFORM_CALLS_OUTPUT, **values,
+        )
+
+    def _fields(self, schema: Mapping[str, Any], group: str) -> list[Field]:
+        """Schema properties with their documented meaning; an undocumented field fails the build."""
+        docs = FIELD_DOCS[group]
+        props = schema.get("properties", {})
+        missing = [name for name in props if name not in docs]
+        if missing:
+            raise MarkerError(f"fields {missing} of '{group}' have no entry in site_labels.FIELD_DOCS")
+        required = set(schema.get("required", ()))
+        return [Field(name=name, type=_schema_type(prop), required=name in required, meaning=docs[name][self.lang])
+                for name, prop in props.items()]
+
+
+def fill_markers(markdown: str, here: str, renderer: Renderer) -> str:
+    """Replace every `<!-- besluitbron:kind -->` in a page; MarkerError on an unknown kind."""
+    if "besluitbron:" not in markdown:
+        return markdown
+    return MARKER_RE.sub(lambda m: renderer.marker(m.group(1), here), markdown)
+
+
+# --------------------------------------------------------------------------- machine-readable twins
+
+
+def render_llms_txt(data: SiteData, lang: str, *, pages: Sequence[PageRef], connection_pages: Mapping[str, str],
+                    platform_pages: Mapping[str, str], other_language_url: str | None,
+                    explorer_json_url: str) -> str:
+    """llms.txt (llmstxt.org): H1, summary, details, then H2 sections of `- [name](url): notes`."""
+    server = data.registry.server
+    aggregate = data.aggregate
+    aggregate_text = (label("llms_aggregate", lang, title=aggregate.connector.title[lang]) if aggregate
+                      else label("llms_no_aggregate", lang))
+    lines = [
+        f"# {server.title[lang]}",
+        "",
+        f"> {_one_line(server.tagline[lang])}",
+        "",
+        _one_line(label("llms_info", lang, name=server.name, count=len(data.connectors), aggregate=aggregate_text)),
+        "",
+        f"## {label('llms_connectors', lang)}",
+        "",
+    ]
+    for c in data.connectors:
+        lines.append(_llms_link(c.connector.title[lang], data.url(c.slug),
+                                f"{label('llms_address_note', lang)} {c.connector.description[lang]}"))
+    lines += ["", f"## {label('llms_connection_pages', lang)}", ""]
+    for c in data.connectors:
+        lines.append(_llms_link(c.connector.title[lang], connection_pages[c.slug], c.connector.description[lang]))
+    lines += ["", f"## {label('llms_docs', lang)}", ""]
+    lines += [_llms_link(p.title, p.url, p.description) for p in pages]
+    lines += ["", f"## {label('llms_platforms', lang)}", ""]
+    for platform in data.platforms:
+        lines.append(_llms_link(platform.title[lang], platform_pages[platform.key], platform.description[lang]))
+    lines += ["", "## Optional", ""]
+    lines.append(_llms_link(label("llms_explorer_json", lang), explorer_json_url,
+                            label("llms_explorer_json_note", lang)))
+    if other_language_url:
+        lines.append(_llms_link(label("llms_other_language", lang), other_language_url,
+                                label("llms_other_language_note", lang)))
+    return "\n".join(lines) + "\n"
+
+
+def render_explorer_json(data: SiteData, lang: str, *, connection_pages: Mapping[str, str]) -> str:
+    """The catalogue as the explorer page's script will read it: connectors, addresses, tools, schemas."""
+    doc = {
+        "server": data.registry.server.name,
+        "public_url": data.registry.server.public_url,
+        "language": lang,
+        "connectors": [_connector_json(data, c, lang, connection_pages[c.slug]) for c in data.connectors],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def _connector_json(data: SiteData, c: CatalogConnector, lang: str, page: str) -> dict[str, Any]:
+    return {
+        "slug": c.slug,
+        "title": c.connector.title[lang],
+        "description": c.connector.description[lang],
+        "address": data.url(c.slug),
+        "path": c.path,
+        "page": page,
+        "aggregate": c.connector.aggregate,
+        "in_footer": c.connector.in_footer,
+        "platforms": list(c.platforms),
+        "tools": [_tool_json(t, lang) for t in c.tools],
+    }
+
+
+def _tool_json(tool: CatalogTool, lang: str) -> dict[str, Any]:
+    return {
+        "name": tool.name,
+        "title": tool.title[lang],
+        "description": tool.words.description[lang],
+        "question": tool.words.question[lang],
+        "platform": tool.platform,
+        "meta": tool.meta,
+        "read_only": True,
+        "result_list": returns_result_list(tool),
+        "input_schema": tool.input_schema,
+        "output_schema": tool.output_schema,
+    }
+
+
+# --------------------------------------------------------------------------- jinja
+
+
+def _environment() -> jinja2.Environment:
+    global _ENV
+    if _ENV is None:
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(TEMPLATES),
+            undefined=jinja2.StrictUndefined,
+            autoescape=False,  # the output is Markdown; HTML parts escape explicitly with |e
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        env.filters["cell"] = _cell
+        env.filters["yaml"] = _yaml_string
+        env.filters["attr"] = _attr
+        _ENV = env
+    return _ENV
+
+
+_ENV: jinja2.Environment | None = None
+
+
+def _cell(value: object) -> str:
+    """Text safe inside a Markdown table cell."""
+    return _one_line(str(value)).replace("|", "\\|")
+
+
+def _yaml_string(value: object) -> str:
+    """A YAML front-matter scalar: JSON strings are valid YAML."""
+    return json.dumps(_one_line(str(value)), ensure_ascii=False)
+
+
+def _attr(value: object) -> str:
+    return str(jinja2.filters.escape(str(value)))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _llms_link(title: str, url: str, notes: str) -> str:
+    # The llms.txt grammar: title without ']', url without ')', notes on one line.
+    clean_title = _one_line(title).replace("]", ")").replace("[", "(")
+    return f"- [{clean_title}]({url.replace(')', '%29')}): {_one_line(notes)}"
+
+
+def _schema_type(prop: Mapping[str, Any]) -> str:
+    if "enum" in prop:
+        return " | ".join(json.dumps(v) for v in prop["enum"])
+    kind = prop.get("type", "any")
+    return " | ".join(kind) if isinstance(kind, list) else str(kind)
+
+
+def iter_markers(markdown: str) -> Iterator[str]:
+    """The marker kinds a page uses, in order."""
+    for match in MARKER_RE.finditer(markdown):
+        yield match.group(1)
