@@ -14,7 +14,7 @@ $py -m proxy serve --port "$port" --replicas --replica-port "$replica_port" >/tm
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do
-  curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+  $py -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/health', timeout=1)" 2>/dev/null && break
   sleep 0.1
 done
 if ! kill -0 $server 2>/dev/null; then
