@@ -1,0 +1,139 @@
+"""The heart of the site: for many registry variants the built site and the live server agree
+exactly on which MCP addresses exist. Off = absent everywhere; hidden only leaves the footer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from bs4 import BeautifulSoup
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mcp import Client
+
+from proxy.app import Config, create_app
+from proxy.registry import load_registry
+from tests.conftest import REGISTRY
+from tests.site_helpers import build_site, collect_site_addresses
+
+SHIPPED = load_registry(REGISTRY)
+SLUGS = [c.slug for c in SHIPPED.connectors]
+PREFIX_TO_SLUG = {SHIPPED.platforms[c.platform].prefix: c.slug for c in SHIPPED.connectors if c.platform}
+# Surfaces that must name every enabled connector (C11): hidden ≠ off.
+FULL_SURFACES = ("connectoren.html", "en/connectoren.html", "keuzehulp.html", "en/keuzehulp.html",
+                 "explorer.html", "en/explorer.html", "llms.txt", "en/llms.txt", "sitemap.xml")
+
+
+def _variant(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool]) -> Path:
+    data = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    for c in data["connectors"]:
+        c["enabled"], c["in_footer"] = enabled[c["slug"]], footer[c["slug"]]
+    tmp.mkdir(parents=True, exist_ok=True)
+    path = tmp / "registry.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    return path
+
+
+async def _server_surfaces(registry_path: Path) -> dict[str, set[str]]:
+    """Every way the live server says which addresses exist."""
+    app = create_app(Config(registry_path=registry_path, measure_load=False))
+    runner = aiohttp.web.AppRunner(app)
+    await runner.setup()
+    site = aiohttp.web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{site.port}"
+    out: dict[str, set[str]] = {}
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{base}/health") as resp:
+                out["/health"] = {c["url"] for c in (await resp.json())["connectors"]}
+            answering = set()
+            for slug in [*SLUGS, "nietbestaand"]:
+                async with http.post(f"{base}/{slug}/mcp", json={}) as resp:
+                    if resp.status != 404:
+                        answering.add(f"/{slug}/mcp")
+            out["HTTP status"] = answering
+        for address in sorted(answering):
+            async with Client(base + address, mode="legacy") as c:  # every address answers initialize
+                tools = (await c.list_tools()).tools
+                if address == "/allebronnen/mcp":
+                    prefixes = {t.name.split("_", 1)[0] for t in tools if t.name.split("_", 1)[0] in PREFIX_TO_SLUG}
+                    caps = (await c.call_tool("list_capabilities", {})).structured_content
+                    sources = {s["source"] for s in caps["sources"]}
+                    out["Alle Bronnen prefixes"] = {f"/{PREFIX_TO_SLUG[p]}/mcp" for p in prefixes}
+                    slug_of = {c.platform: c.slug for c in SHIPPED.connectors if c.platform}
+                    out["Alle Bronnen list_capabilities"] = {f"/{slug_of[s]}/mcp" for s in sources}
+    finally:
+        await runner.cleanup()
+    return out
+
+
+def _footer_addresses(site_dir: Path) -> dict[str, set[str]]:
+    found = {}
+    for page in site_dir.rglob("*.html"):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        footer = soup.find("footer")
+        text = footer.get_text(" ") if footer else ""
+        found[page.relative_to(site_dir).as_posix()] = set(re.findall(r"/[a-z0-9]+/mcp\b", text))
+    return found
+
+
+def check_agreement(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool]) -> None:
+    registry_path = _variant(tmp, enabled, footer)
+    site_dir = build_site(registry_path, tmp / "site")
+    expected = {f"/{s}/mcp" for s in SLUGS if enabled[s]}
+    expected_footer = {f"/{s}/mcp" for s in SLUGS if enabled[s] and footer[s]}
+
+    site = collect_site_addresses(site_dir)
+    shown = set().union(*site.values())
+    assert shown == expected, f"site shows {sorted(shown - expected)} and misses {sorted(expected - shown)}"
+    for surface in FULL_SURFACES:
+        assert site[surface] == expected, (surface, sorted(site[surface] ^ expected))
+
+    server = asyncio.run(_server_surfaces(registry_path))
+    sources = expected - {"/allebronnen/mcp"}
+    for surface, addresses in server.items():
+        want = sources if surface.startswith("Alle Bronnen") else expected
+        assert addresses == want, (surface, sorted(addresses ^ want))
+    assert ("Alle Bronnen prefixes" in server) == enabled["allebronnen"]
+
+    for page, addresses in _footer_addresses(site_dir).items():
+        if page.endswith("404.html") or addresses:
+            assert addresses == expected_footer, (page, addresses)
+
+    for off in (s for s in SLUGS if not enabled[s]):
+        pattern = re.compile(rf'/{off}/mcp|connectoren/{off}\.html|"slug":\s*"{off}"')
+        for path in site_dir.rglob("*"):
+            if path.is_file() and path.suffix in (".html", ".txt", ".xml", ".json", ".js"):
+                assert not pattern.search(path.read_text(encoding="utf-8", errors="replace")), (off, path.name)
+
+
+ALL_ON = {s: True for s in SLUGS}
+SHIPPED_FOOTER = {c.slug: c.in_footer for c in SHIPPED.connectors}
+
+
+def test_all_on(tmp_path: Path) -> None:
+    check_agreement(tmp_path, ALL_ON, SHIPPED_FOOTER)
+
+
+def test_each_connector_off(tmp_path: Path) -> None:
+    for slug in SLUGS:
+        check_agreement(tmp_path / slug, {**ALL_ON, slug: False}, SHIPPED_FOOTER)
+
+
+def test_each_connector_hidden_or_shown_in_footer(tmp_path: Path) -> None:
+    for slug in SLUGS:
+        check_agreement(tmp_path / slug, ALL_ON, {**SHIPPED_FOOTER, slug: not SHIPPED_FOOTER[slug]})
+
+
+switches = st.fixed_dictionaries({s: st.booleans() for s in SLUGS})
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(enabled=switches, footer=switches)
+def test_random_combinations(tmp_path_factory: Any, enabled: dict[str, bool], footer: dict[str, bool]) -> None:
+    check_agreement(tmp_path_factory.mktemp("variant"), enabled, footer)
