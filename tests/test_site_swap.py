@@ -1,0 +1,78 @@
+"""One switch for both faces: site and MCP routes served from one process change in one step,
+and a failed site build or an invalid registry changes nothing that is being served."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from proxy.app import reload_registry
+from proxy.sitebuild import build_site
+from tests.conftest import Replicas, serve, write_registry
+
+
+async def _status(http: aiohttp.ClientSession, url: str) -> int:
+    async with http.get(url, allow_redirects=False) as resp:
+        return resp.status
+
+
+async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_registry(tmp_path)
+    root = tmp_path / "generations"
+    first = await build_site(path, root)
+    async with serve(path, replicas, site_dir=first, site_build_root=root) as live, \
+            aiohttp.ClientSession() as http:
+        page = f"{live.base}/connectoren/tweedekamer.html"
+        assert await _status(http, f"{live.base}/") == 200
+        assert await _status(http, f"{live.base}/en/") == 200
+        assert await _status(http, page) == 200
+        async with http.get(f"{live.base}/connectoren.html") as resp:
+            assert "/tweedekamer/mcp" in await resp.text()
+
+        data = json.loads(path.read_text())
+        data["connectors"][3]["enabled"] = False
+        path.write_text(json.dumps(data))
+        assert await reload_registry(live.app)
+        snapshot = live.runtime.snapshot
+        assert snapshot.site_dir != first and "tweedekamer" not in snapshot.catalog.connectors
+        assert await _status(http, page) == 404
+        async with http.post(live.url("tweedekamer"), json={}) as resp:
+            assert resp.status == 404
+        async with http.get(f"{live.base}/connectoren.html") as resp:
+            assert "/tweedekamer/mcp" not in await resp.text()
+
+        # A site that fails to build refuses the whole reload: routes and pages stay as they are.
+        data["connectors"][5]["enabled"] = False  # rechtspraak
+        path.write_text(json.dumps(data))
+        monkeypatch.setenv("BESLUITBRON_SITE_IMPLEMENTATIONS", "no_such_module:nothing")
+        assert not await reload_registry(live.app)
+        assert live.runtime.snapshot is snapshot
+        assert await _status(http, f"{live.base}/connectoren/rechtspraak.html") == 200
+        async with http.post(live.url("rechtspraak"), json={}) as resp:
+            assert resp.status != 404
+
+        # An invalid registry changes nothing either.
+        monkeypatch.delenv("BESLUITBRON_SITE_IMPLEMENTATIONS")
+        data["connectors"][0]["slug"] = "Open Raad"
+        path.write_text(json.dumps(data))
+        assert not await reload_registry(live.app)
+        assert live.runtime.snapshot is snapshot
+
+
+async def test_site_serving_is_confined_to_its_directory(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    root = tmp_path / "generations"
+    site = await build_site(path, root)
+    (tmp_path / "secret.txt").write_text("no")
+    async with serve(path, replicas, site_dir=site, site_build_root=root) as live, \
+            aiohttp.ClientSession() as http:
+        assert await _status(http, f"{live.base}/../secret.txt") == 404
+        assert await _status(http, f"{live.base}/%2e%2e/secret.txt") == 404
+        async with http.get(f"{live.base}/bestaat-niet.html") as resp:
+            assert resp.status == 404 and "<html" in (await resp.text()).lower()
+        async with http.get(f"{live.base}/llms.txt") as resp:
+            assert resp.status == 200 and "/allebronnen/mcp" in await resp.text()
