@@ -151,3 +151,25 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
                          cwd=ROOT)
     assert bad.returncode == 1
     assert "connectors[3].slug: 'Tweede Kamer' does not match '^[a-z0-9]+$'" in bad.stderr
+
+
+def test_switch_commands_edit_one_value_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "registry.json"
+    original = (ROOT / "registry.json").read_text(encoding="utf-8")
+    path.write_text(original, encoding="utf-8")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "proxy", "registry", *args, "--registry", str(path)],
+                              capture_output=True, text=True, cwd=ROOT)
+
+    assert run("disable", "wetten").returncode == 0
+    assert run("hide-from-footer", "allebronnen").returncode == 0
+    changed = path.read_text(encoding="utf-8")
+    diff = [(a, b) for a, b in zip(original.splitlines(), changed.splitlines(), strict=True) if a != b]
+    assert diff == [('      "enabled": true,', '      "enabled": false,'),
+                    ('      "in_footer": true,', '      "in_footer": false,')]
+    registry = load_registry(path)
+    assert not registry.connector("wetten").enabled and not registry.connector("allebronnen").in_footer
+    unknown = run("enable", "eerstekamer")
+    assert unknown.returncode == 1 and "no connector with slug 'eerstekamer'" in unknown.stderr
+    assert path.read_text(encoding="utf-8") == changed
