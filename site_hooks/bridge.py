@@ -39,6 +39,7 @@ __all__ = [
     "current_language",
     "lang_prefix",
     "languages",
+    "page_src",
     "record",
     "renderer",
     "site_data",
@@ -130,6 +131,7 @@ class BuildRecord:
     generated: dict[str, str] = field(default_factory=dict)  # src_uri → url (site-root relative)
     nav_order: list[str] = field(default_factory=list)  # norm src_uri of the nav's pages, in order
     pages: dict[str, PageRef] = field(default_factory=dict)  # norm src_uri → title/url/description
+    slots: dict[str, dict[str, str]] = field(default_factory=dict)  # norm src_uri → HTML slots
 
 
 _RECORDS: dict[str, BuildRecord] = {}
@@ -139,6 +141,11 @@ def record(lang: str, *, reset: bool = False) -> BuildRecord:
     if reset or lang not in _RECORDS:
         _RECORDS[lang] = BuildRecord()
     return _RECORDS[lang]
+
+
+def page_src(file: File) -> str:
+    """The language-neutral source path of a page (`keuzehulp.md` for `keuzehulp.en.md`)."""
+    return str(getattr(file, "norm_src_uri", file.src_uri))
 
 
 def add_generated_page(files: Files, config: MkDocsConfig, src_uri: str, content: str) -> File:

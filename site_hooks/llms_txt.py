@@ -25,13 +25,13 @@ from site_hooks.site_render import PageRef, render_llms_txt  # noqa: E402
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     record = bridge.record(bridge.current_language(config))
-    record.nav_order = [getattr(p.file, "norm_src_uri", p.file.src_uri) for p in nav.pages]
+    record.nav_order = [bridge.page_src(p.file) for p in nav.pages]
     return nav
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
     record = bridge.record(bridge.current_language(config))
-    src = getattr(page.file, "norm_src_uri", page.file.src_uri)
+    src = bridge.page_src(page.file)
     record.pages[src] = PageRef(title=page.title or "", url=config.site_url + page.file.url,
                                 description=str(page.meta.get("description", "")))
     return context

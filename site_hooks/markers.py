@@ -26,8 +26,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     if "besluitbron:" not in markdown:
         return None
     # Links are computed from the language-neutral path; i18n resolves them to this language's page.
-    here = getattr(page.file, "norm_src_uri", page.file.src_uri)
+    here = bridge.page_src(page.file)
+    render = bridge.renderer(config)
     try:
-        return fill_markers(markdown, here, bridge.renderer(config))
+        filled = fill_markers(markdown, here, render)
     except MarkerError as exc:
         raise PluginError(f"besluitbron: {exc}") from exc
+    bridge.record(bridge.current_language(config)).slots[here] = render.take_slots()
+    return filled

@@ -41,10 +41,15 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
              if files.get_file_from_path(src) is not None]
     if taken:
         raise PluginError(f"besluitbron: generated pages {taken} would replace hand-written pages in docs/")
+    record = bridge.record(bridge.current_language(config))
     for connector in data.connectors:
-        content = bridge.plugin_error(lambda c=connector: render.connector_page(c.slug), connector_src(connector.slug))
-        bridge.add_generated_page(files, config, connector_src(connector.slug), content)
+        src = connector_src(connector.slug)
+        content = bridge.plugin_error(lambda c=connector: render.connector_page(c.slug), src)
+        bridge.add_generated_page(files, config, src, content)
+        record.slots[src] = render.take_slots()
     for platform in data.platforms:
-        content = bridge.plugin_error(lambda p=platform: render.platform_page(p.key), platform_src(platform.key))
-        bridge.add_generated_page(files, config, platform_src(platform.key), content)
+        src = platform_src(platform.key)
+        content = bridge.plugin_error(lambda p=platform: render.platform_page(p.key), src)
+        bridge.add_generated_page(files, config, src, content)
+        record.slots[src] = render.take_slots()
     return files

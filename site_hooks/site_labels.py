@@ -49,6 +49,10 @@ LABELS: Mapping[str, Text] = {
         "The more tools a model sees at once, the more often it picks the wrong one, so choose a single source "
         "when the question belongs to one source.",
     ),
+    "aggregate_empty": _t(
+        "Op deze installatie is geen bronconnector ingeschakeld; dit adres biedt nu alleen de meta-tools.",
+        "No source connector is enabled on this installation; this address now offers only the meta tools.",
+    ),
     "questions": _t("Vragen die dit adres beantwoordt", "Questions this address answers"),
     "tools": _t("Tools", "Tools"),
     "tools_intro": _t(

@@ -1,8 +1,13 @@
 """Render the generated Markdown, the markers, llms.txt and explorer.json. Pure: no mkdocs import.
 
 Markup lives in Jinja templates next to this module (`templates/`). Links between pages are
-relative `.md` links (`link`), so mkdocs still validates and rewrites them; raw-HTML parts carry
-no page links.
+relative `.md` links (`link`), so mkdocs still validates and rewrites them.
+
+Big raw-HTML parts (parameter tables, the explorer's tool entries) are *slots*: a template wraps
+them in `{% filter slot %}`, the Markdown gets a one-line placeholder, and `fill_slots` puts the
+HTML back into the converted page. Python-Markdown would otherwise re-parse every table of every
+tool, which dominated the build time of big registries (bench/bench_site.py). Slots carry no page
+links, so mkdocs' link validation loses nothing.
 """
 
 from __future__ import annotations
@@ -39,12 +44,14 @@ __all__ = [
     "PageRef",
     "Renderer",
     "fill_markers",
+    "fill_slots",
     "render_explorer_json",
     "render_llms_txt",
 ]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 MARKER_RE = re.compile(r"<!--\s*besluitbron:([A-Za-z0-9_-]+)\s*-->")
+SLOT_RE = re.compile(r'<div data-besluitbron-slot="(s[0-9]+)"></div>')
 
 # Marker kind → template that fills it. Documented in site_hooks/README.md; a test keeps the two equal.
 MARKERS: Mapping[str, str] = {
@@ -91,6 +98,12 @@ class Renderer:
         self.data = data
         self.lang = lang
         self.env = _environment()
+        self._slots: dict[str, str] = {}
+
+    def take_slots(self) -> dict[str, str]:
+        """The HTML slots of what was rendered since the last call (one page's worth)."""
+        slots, self._slots = self._slots, {}
+        return slots
 
     # ----------------------------------------------------------------------- pages
 
@@ -128,8 +141,13 @@ class Renderer:
         def link(target: str) -> str:
             return rel_link(here, target)
 
+        def slot(html: str) -> str:
+            key = f"s{len(self._slots)}"
+            self._slots[key] = html.strip("\n")
+            return f'\n\n<div data-besluitbron-slot="{key}"></div>\n\n'
+
         return self.env.get_template(template).render(
-            data=self.data, lang=lang, t=t, link=link, here=here,
+            data=self.data, lang=lang, t=t, link=link, here=here, slot=slot,
             params=tool_params, result_list=returns_result_list, fields=self._fields,
             connector_src=connector_src, platform_src=platform_src, connector_dir=CONNECTOR_DIR,
             platform_dir=PLATFORM_DIR, precision_schema=PRECISION_SCHEMA, total_relations=TOTAL_RELATIONS,
@@ -153,6 +171,23 @@ def fill_markers(markdown: str, here: str, renderer: Renderer) -> str:
     if "besluitbron:" not in markdown:
         return markdown
     return MARKER_RE.sub(lambda m: renderer.marker(m.group(1), here), markdown)
+
+
+def fill_slots(html: str, slots: Mapping[str, str]) -> str:
+    """Put each slot's HTML in place of its placeholder in a converted page; every slot exactly once."""
+    used: list[str] = []
+
+    def put(match: re.Match[str]) -> str:
+        key = match.group(1)
+        if key not in slots:
+            raise MarkerError(f"placeholder for HTML slot '{key}' has no content")
+        used.append(key)
+        return slots[key]
+
+    out = SLOT_RE.sub(put, html)
+    if sorted(used) != sorted(slots):
+        raise MarkerError(f"HTML slots {sorted(set(slots) - set(used))} lost their placeholder in Markdown")
+    return out
 
 
 # --------------------------------------------------------------------------- machine-readable twins
@@ -204,7 +239,8 @@ def render_explorer_json(data: SiteData, lang: str, *, connection_pages: Mapping
         "language": lang,
         "connectors": [_connector_json(data, c, lang, connection_pages[c.slug]) for c in data.connectors],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    # Compact: json's C encoder only runs without indent, and this file grows with every tool.
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _connector_json(data: SiteData, c: CatalogConnector, lang: str, page: str) -> dict[str, Any]:
@@ -254,11 +290,18 @@ def _environment() -> jinja2.Environment:
         env.filters["cell"] = _cell
         env.filters["yaml"] = _yaml_string
         env.filters["attr"] = _attr
+        env.filters["slot"] = _slot
         _ENV = env
     return _ENV
 
 
 _ENV: jinja2.Environment | None = None
+
+
+@jinja2.pass_context
+def _slot(context: jinja2.runtime.Context, value: object) -> str:
+    """`{% filter slot %}...{% endfilter %}`: keep raw HTML out of Markdown (see the module docstring)."""
+    return str(context["slot"](str(value)))
 
 
 def _cell(value: object) -> str:

@@ -274,11 +274,11 @@ def test_connection_pages_show_address_tools_and_client_snippets(shipped: Path, 
                     assert f"{param}" in text, (c.slug, tool.name, param)
             tabs = [label.get_text(strip=True) for label in article.select(".tabbed-labels label")]
             assert tabs == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor", "MCP Inspector"]
-            blocks = [b.get_text() for b in article.select(".tabbed-set div.highlight code")]
+            blocks = [b.get_text() for b in article.select(".tabbed-set pre.highlight code")]
             snippets = [json.loads(b) for b in blocks if b.startswith("{")]
             assert len(snippets) == 3  # Claude Desktop, VS Code, Cursor
             assert all(catalog.url(c.slug) in json.dumps(snippet) for snippet in snippets)
-            assert f"claude mcp add --transport http {c.slug} {catalog.url(c.slug)}\n" in blocks
+            assert f"claude mcp add --transport http {c.slug} {catalog.url(c.slug)}" in blocks
 
 
 def test_platform_pages_say_no_measurement_without_snapshot(shipped: Path, catalog: Catalog) -> None:
@@ -301,6 +301,7 @@ def test_explorer_has_every_tool_with_stable_ids_and_json(shipped: Path, catalog
         soup = BeautifulSoup((shipped / f"{prefix}explorer.html").read_text(encoding="utf-8"), "html.parser")
         root = soup.find(id="besluitbron-explorer")
         assert root is not None and root["data-catalog"] == "explorer.json"
+        root = soup.find("article")
         entries = [(d["data-connector"], d["data-tool"]) for d in root.select("details[data-tool]")]
         assert entries == [(c.slug, t.name) for c in catalog.connectors.values() for t in c.tools]
         for c in catalog.connectors.values():

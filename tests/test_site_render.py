@@ -27,6 +27,7 @@ from site_hooks.site_render import (
     PageRef,
     Renderer,
     fill_markers,
+    fill_slots,
     render_explorer_json,
     render_llms_txt,
 )
@@ -82,6 +83,24 @@ def test_page_without_markers_is_returned_unchanged(data: SiteData) -> None:
 def test_every_marker_renders_without_leftovers(data: SiteData, kind: str, lang: str) -> None:
     out = fill_markers(f"before\n\n<!-- besluitbron:{kind} -->\n\nafter\n", "keuzehulp.md", Renderer(data, lang))
     assert "besluitbron:" not in out and out.startswith("before") and out.rstrip().endswith("after")
+
+
+def test_big_html_parts_travel_as_slots(data: SiteData) -> None:
+    renderer = Renderer(data, "nl")
+    page = renderer.connector_page(next(iter(data.catalog.connectors)))
+    slots = renderer.take_slots()
+    assert slots and renderer.take_slots() == {}
+    assert "<table" not in page and all(f'<div data-besluitbron-slot="{key}"></div>' in page for key in slots)
+    html = "<p>x</p>\n" + "\n".join(f'<div data-besluitbron-slot="{key}"></div>' for key in slots)
+    filled = fill_slots(html, slots)
+    assert "data-besluitbron-slot" not in filled and all(part in filled for part in slots.values())
+
+
+def test_slots_must_match_their_placeholders() -> None:
+    with pytest.raises(MarkerError, match="has no content"):
+        fill_slots('<div data-besluitbron-slot="s1"></div>', {})
+    with pytest.raises(MarkerError, match="lost their placeholder"):
+        fill_slots("<p>Markdown ate it</p>", {"s0": "<table></table>"})
 
 
 def test_schema_fields_need_documentation() -> None:
