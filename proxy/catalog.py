@@ -7,7 +7,9 @@ which is what keeps the two faces in agreement.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
@@ -175,13 +177,22 @@ def _check_schemas(where: str, impl: ToolImpl) -> None:
     for kind, schema in (("inputSchema", impl.input_schema), ("outputSchema", impl.output_schema)):
         if schema.get("type") != "object":
             raise CatalogError(f"{where}: {kind} must have an object root")
-        try:
-            jsonschema.Draft202012Validator.check_schema(schema)
-        except jsonschema.SchemaError as exc:
-            raise CatalogError(f"{where}: {kind} is not valid JSON Schema: {exc.message}") from exc
+        problem = _schema_problem(json.dumps(schema, sort_keys=True))
+        if problem:
+            raise CatalogError(f"{where}: {kind} is not valid JSON Schema: {problem}")
     listed, problem = is_result_list(impl.output_schema)
     if listed and problem:
         raise CatalogError(f"{where}: not admitted (Zoekprecisie): {problem}")
+
+
+_META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
+
+
+@functools.lru_cache(maxsize=4096)
+def _schema_problem(schema_json: str) -> str | None:
+    """Check a schema against the 2020-12 meta-schema once per distinct schema (catalogues repeat them)."""
+    error = jsonschema.exceptions.best_match(_META_VALIDATOR.iter_errors(json.loads(schema_json)))
+    return error.message if error else None
 
 
 def _aggregate_tools(registry: Registry, sources: Sequence[Connector],

@@ -99,3 +99,13 @@ def test_meta_tools_appear_once_on_every_connector() -> None:
         names = [t.name for t in connector.tools]
         assert [n for n in names if n in META_TOOL_NAMES] == list(META_TOOL_NAMES)
         assert len(names) == len(set(names))
+
+
+def test_invalid_json_schema_is_refused_by_name() -> None:
+    impls = _impls(SHIPPED)
+    first = impls["wetten"][0]
+    broken = {"type": "object", "properties": {"title": {"type": "text"}}}
+    impls["wetten"] = (ToolImpl(first.name, broken, first.output_schema, _noop), *impls["wetten"][1:])
+    with pytest.raises(CatalogError, match=r"proxy/platforms/wetten\.py: tool 'search_regulations': inputSchema is "
+                                           r"not valid JSON Schema"):
+        build_catalog(parse_registry(SHIPPED), impls)

@@ -18,6 +18,7 @@ __all__ = [
     "chunk_output_props",
     "cite",
     "date_range",
+    "date_range_props",
     "page",
     "parse_date",
 ]
@@ -36,6 +37,13 @@ DATE_RANGE_PROPS: dict[str, Any] = {
     "date_from": {"type": "string", "format": "date", "description": "Earliest date, YYYY-MM-DD (inclusive)."},
     "date_to": {"type": "string", "format": "date", "description": "Latest date, YYYY-MM-DD (inclusive)."},
 }
+
+
+
+def date_range_props(applies_to: str) -> dict[str, Any]:
+    """DATE_RANGE_PROPS with a sentence saying which date of a record the range applies to."""
+    return {k: {**v, "description": f"{v['description']} {applies_to}"} for k, v in DATE_RANGE_PROPS.items()}
+
 
 CHUNK_PROPS: dict[str, Any] = {
     "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "First character to return."},

@@ -14,23 +14,17 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, timedelta
-from typing import Any
 
 from proxy.platforms.sru import (
-    READ_OUTPUT,
-    SEARCH_OUTPUT,
     KoopSource,
     SruReply,
     cql_quote,
+    koop_tools,
     newest_query,
-    read_input_schema,
-    read_publication,
     read_publication_record,
-    search_input_schema,
-    search_publications,
     system_search,
 )
-from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, ToolCall, ToolImpl
+from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, ToolImpl
 
 __all__ = ["SOURCE", "TOOLS", "measure_load"]
 
@@ -60,21 +54,9 @@ ORGAN_CALL_BUDGET = 30
 FACETS = "1000:dt.creator"
 
 
-async def _search(call: ToolCall) -> dict[str, Any]:
-    return await search_publications(SOURCE, call)
-
-
-async def _read(call: ToolCall) -> dict[str, Any]:
-    return await read_publication(SOURCE, call)
-
-
-TOOLS: tuple[ToolImpl, ...] = (
-    ToolImpl(name="search_publications", input_schema=search_input_schema(SOURCE, {}),
-             output_schema=SEARCH_OUTPUT, handler=_search,
-             example={"query": "omgevingsvergunning", "organisation": "Bergeijk", "limit": 5}),
-    ToolImpl(name="read_publication", input_schema=read_input_schema(SOURCE), output_schema=READ_OUTPUT,
-             handler=_read, example={"identifier": "gmb-2023-174296", "length": 2000}),
-)
+TOOLS: tuple[ToolImpl, ...] = koop_tools(
+    SOURCE, search_example={"query": "omgevingsvergunning", "organisation": "Bergeijk", "limit": 5},
+    read_example={"identifier": "gmb-2023-174296", "length": 2000})
 
 
 # --------------------------------------------------------------------------- load status

@@ -11,21 +11,8 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
 
-from proxy.platforms.sru import (
-    READ_OUTPUT,
-    SEARCH_OUTPUT,
-    KoopSource,
-    cql_quote,
-    newest_query,
-    read_input_schema,
-    read_publication,
-    read_publication_record,
-    search_input_schema,
-    search_publications,
-    system_search,
-)
+from proxy.platforms.sru import KoopSource, cql_quote, koop_tools, newest_query, read_publication_record, system_search
 from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
 
 __all__ = ["SOURCE", "TOOLS", "measure_load"]
@@ -54,25 +41,17 @@ DOSSIER_PROP = {
 }
 
 
-async def _search(call: ToolCall) -> dict[str, Any]:
-    extra: list[tuple[str, str]] = []
+def _dossier_clause(call: ToolCall) -> list[tuple[str, str]]:
     dossier = str(call.arguments.get("dossier") or "").strip()
-    if dossier:
-        extra.append((f"w.dossiernummer=={cql_quote(dossier)}", f"dossier number is exactly {dossier!r}"))
-    return await search_publications(SOURCE, call, extra)
+    if not dossier:
+        return []
+    return [(f"w.dossiernummer=={cql_quote(dossier)}", f"dossier number is exactly {dossier!r}")]
 
 
-async def _read(call: ToolCall) -> dict[str, Any]:
-    return await read_publication(SOURCE, call)
-
-
-TOOLS: tuple[ToolImpl, ...] = (
-    ToolImpl(name="search_publications", input_schema=search_input_schema(SOURCE, DOSSIER_PROP),
-             output_schema=SEARCH_OUTPUT, handler=_search,
-             example={"media": ["stb"], "publication_type": "Wet", "limit": 5}),
-    ToolImpl(name="read_publication", input_schema=read_input_schema(SOURCE), output_schema=READ_OUTPUT,
-             handler=_read, example={"identifier": "kst-22112-3185", "length": 2000}),
-)
+TOOLS: tuple[ToolImpl, ...] = koop_tools(
+    SOURCE, search_props=DOSSIER_PROP, search_clauses=_dossier_clause,
+    search_example={"media": ["stb"], "publication_type": "Wet", "limit": 5},
+    read_example={"identifier": "kst-22112-3185", "length": 2000})
 
 
 async def measure_load(ctx: PlatformContext) -> LoadReport:

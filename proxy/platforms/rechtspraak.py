@@ -237,8 +237,7 @@ SEARCH_INPUT = object_schema({
                                    "'bestuursrecht_omgevingsrecht', or its psi.rechtspraak.nl URI."},
     "type": {"enum": ["Uitspraak", "Conclusie"],
              "description": "Uitspraak (a ruling) or Conclusie (an Advocate General's opinion)."},
-    **{k: {**v, "description": v["description"] + " Applies to the date of the ruling."}
-       for k, v in DATE_RANGE_PROPS.items()},
+    **date_range_props("Applies to the date of the ruling."),
     "query": {"type": "string", "maxLength": 200,
               "description": "Search words. The platform has no free-text search: they are NOT applied and are "
                              "listed in precision.not_applied; narrow by court, area and dates instead."},

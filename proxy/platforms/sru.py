@@ -34,7 +34,7 @@ from defusedxml import ElementTree as SafeET
 from proxy.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms.common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
 from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
-from proxy.toolkit import PlatformContext, ToolCall
+from proxy.toolkit import PlatformContext, ToolCall, ToolImpl
 from proxy.upstream import SYSTEM_CALLER
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "fetch_linked",
     "first_text",
     "koop_params",
+    "koop_tools",
     "local",
     "or_join",
     "parse_reply",
@@ -545,6 +546,29 @@ async def read_publication(source: KoopSource, call: ToolCall) -> dict[str, Any]
         note = "the XML text of this publication is empty"
     return {**pub, "text_note": note, **chunk(text, call),
             "citation": cite(call.ctx, uri=pub["url"], title=pub["title"], text=publication_cite_text(pub))}
+
+
+def koop_tools(source: KoopSource, *, search_example: Mapping[str, Any], read_example: Mapping[str, Any],
+               search_props: Mapping[str, Any] | None = None,
+               search_clauses: Callable[[ToolCall], list[tuple[str, str]]] | None = None) -> tuple[ToolImpl, ...]:
+    """The two tools of a KOOP connector: `search_publications` and `read_publication` over `source`.
+
+    A connector with arguments of its own adds their schema as `search_props` and turns them into
+    (CQL clause, what it matched) pairs with `search_clauses`.
+    """
+
+    async def search(call: ToolCall) -> dict[str, Any]:
+        return await search_publications(source, call, search_clauses(call) if search_clauses else None)
+
+    async def read(call: ToolCall) -> dict[str, Any]:
+        return await read_publication(source, call)
+
+    return (
+        ToolImpl(name="search_publications", input_schema=search_input_schema(source, search_props or {}),
+                 output_schema=SEARCH_OUTPUT, handler=search, example=search_example),
+        ToolImpl(name="read_publication", input_schema=read_input_schema(source), output_schema=READ_OUTPUT,
+                 handler=read, example=read_example),
+    )
 
 
 def newest_query(source: KoopSource, code: str, *clauses: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import quote_plus
 
 from proxy.errors import ToolInputError
-from proxy.platforms.common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, page
+from proxy.platforms.common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, page
 from proxy.platforms.odata import (
     GUID_RE,
     ODataPage,
@@ -109,6 +109,30 @@ def _matched(terms: list[str], fields: str, extra: list[str]) -> str:
     return "; ".join(parts) if parts else "no search terms: all records"
 
 
+def _titled_search(call: ToolCall, date_field: str) -> tuple[list[str], str]:
+    """Filters and their description for the `query`, `kind` and date range of a document or case search:
+    every word in Titel or Onderwerp, Soort exactly `kind`, `date_field` within the Dutch calendar days."""
+    start, end = date_range(call)
+    terms = words(call.arguments.get("query"))
+    filters = [NOT_DELETED, *words_filter(("Titel", "Onderwerp"), terms), *_kind_filter(call),
+               *_date_filters(date_field, start, end)]
+    extra = [f"Soort is exactly {call.arguments['kind']!r}"] if call.arguments.get("kind") else []
+    if start or end:
+        extra.append(f"{date_field} from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
+    return filters, _matched(terms, "Titel or Onderwerp", extra)
+
+
+def _listing(result: ODataPage, items: list[dict[str, Any]], *, offset: int, matched: str,
+             notes: list[str]) -> dict[str, Any]:
+    """`results` and their `precision` for one page of entities."""
+    return {"results": items, "precision": _list_precision(result, offset=offset, returned=len(items),
+                                                           matched=matched, notes=notes)}
+
+
+TITLE_WORDS_PROP = {"type": "string", "maxLength": 200,
+                    "description": "Words that must all occur in the title or subject (substring match, any case)."}
+
+
 # --------------------------------------------------------------------------- links and shared pieces
 
 
@@ -182,28 +206,19 @@ def _document_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, An
 
 async def _search_documents(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
-    start, end = date_range(call)
-    terms = words(call.arguments.get("query"))
-    filters = [NOT_DELETED, *words_filter(("Titel", "Onderwerp"), terms), *_kind_filter(call),
-               *_date_filters("Datum", start, end)]
+    filters, matched = _titled_search(call, "Datum")
     params = _params(filters, orderby="Datum desc,Id desc", select=DOCUMENT_SELECT,
                      expand=f"Zaak($filter={NOT_DELETED};$select=Id,Nummer)", top=limit, skip=offset)
     result = await call.get("/Document", read_page, params=params, headers=ACCEPT)
     items = [_document_item(call.ctx, row) for row in result.rows]
-    extra = [f"Soort is exactly {call.arguments['kind']!r}"] if call.arguments.get("kind") else []
-    if start or end:
-        extra.append(f"Datum from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
-    matched = _matched(terms, "Titel or Onderwerp", extra) + "; newest first"
-    return {"results": items, "precision": _list_precision(result, offset=offset, returned=len(items),
-                                                           matched=matched, notes=notes)}
+    return _listing(result, items, offset=offset, matched=matched + "; newest first", notes=notes)
 
 
 KIND_DOC = ("Exact Soort of the document, e.g. 'Motie', 'Amendement', 'Brief regering', 'Schriftelijke vragen', "
             "'Voorstel van wet', 'Verslag'.")
 
 SEARCH_DOCUMENTS_INPUT = object_schema({
-    "query": {"type": "string", "maxLength": 200,
-              "description": "Words that must all occur in the title or subject (substring match, any case)."},
+    "query": TITLE_WORDS_PROP,
     "kind": {"type": "string", "maxLength": 80, "description": KIND_DOC},
     **DATE_RANGE_PROPS,
     **PAGE_PROPS,
@@ -375,12 +390,8 @@ async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
                      skip=offset)
     result = await call.get("/Activiteit", read_page, params=params, headers=ACCEPT)
     items = [_activity_item(call.ctx, row) for row in result.rows]
-    return {
-        "period": {"from": today.isoformat(), "to": last.isoformat()},
-        "results": items,
-        "precision": _list_precision(result, offset=offset, returned=len(items),
-                                     matched="; ".join(extra) + "; earliest start first", notes=notes),
-    }
+    return {"period": {"from": today.isoformat(), "to": last.isoformat()},
+            **_listing(result, items, offset=offset, matched="; ".join(extra) + "; earliest start first", notes=notes)}
 
 
 UPCOMING_INPUT = object_schema({
@@ -416,10 +427,7 @@ CASE_LIST_ITEM = {
 
 async def _search_cases(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
-    start, end = date_range(call)
-    terms = words(call.arguments.get("query"))
-    filters = [NOT_DELETED, *words_filter(("Titel", "Onderwerp"), terms), *_kind_filter(call),
-               *_date_filters("GestartOp", start, end)]
+    filters, matched = _titled_search(call, "GestartOp")
     expand = f"Document($filter={NOT_DELETED};$select=Id,DocumentNummer;$orderby=Datum asc;$top=1)"
     params = _params(filters, orderby="GestartOp desc,Id desc", select=CASE_SELECT, expand=expand, top=limit,
                      skip=offset)
@@ -435,22 +443,15 @@ async def _search_cases(call: ToolCall) -> dict[str, Any]:
             "session_year": row.get("Vergaderjaar"),
             "document_number": document_number,
         })
-    extra = [f"Soort is exactly {call.arguments['kind']!r}"] if call.arguments.get("kind") else []
-    if start or end:
-        extra.append(f"GestartOp from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
-    matched = _matched(terms, "Titel or Onderwerp", extra) + "; most recently started first"
-    return {"results": items, "precision": _list_precision(result, offset=offset, returned=len(items),
-                                                           matched=matched, notes=notes)}
+    return _listing(result, items, offset=offset, matched=matched + "; most recently started first", notes=notes)
 
 
 SEARCH_CASES_INPUT = object_schema({
-    "query": {"type": "string", "maxLength": 200,
-              "description": "Words that must all occur in the title or subject (substring match, any case)."},
+    "query": TITLE_WORDS_PROP,
     "kind": {"type": "string", "maxLength": 80,
              "description": "Exact Soort of the case, e.g. 'Motie', 'Amendement', 'Wetgeving', "
                             "'Initiatiefwetgeving', 'Schriftelijke vragen', 'Brief regering'."},
-    **{k: {**v, "description": v["description"] + " Applies to the start date (GestartOp)."}
-       for k, v in DATE_RANGE_PROPS.items()},
+    **date_range_props("Applies to the start date (GestartOp)."),
     **PAGE_PROPS,
 }, required=[])
 SEARCH_CASES_OUTPUT = result_list_schema(CASE_LIST_ITEM)
@@ -583,8 +584,8 @@ async def _case_votes(call: ToolCall) -> dict[str, Any]:
     matched = (f"votes (Stemming) on every decision (Besluit) about {described}; ordered by decision, newest "
                "first, then party. The decisions summarise " + ("all votes" if complete else
                                                                 "only the votes fetched (at most 250 from offset)"))
-    return {"case": case, "decisions": decisions, "results": items,
-            "precision": _list_precision(result, offset=offset, returned=len(items), matched=matched, notes=notes)}
+    return {"case": case, "decisions": decisions,
+            **_listing(result, items, offset=offset, matched=matched, notes=notes)}
 
 
 CASE_VOTES_INPUT = object_schema({
@@ -674,8 +675,7 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
     result = await call.get("/Persoon", read_page, params=params, headers=ACCEPT)
     items = [_member_item(call.ctx, row) for row in result.rows]
     matched = _matched(terms, "Achternaam, Roepnaam or Voornamen", extra) + "; by surname"
-    return {"results": items, "precision": _list_precision(result, offset=offset, returned=len(items),
-                                                           matched=matched, notes=notes)}
+    return _listing(result, items, offset=offset, matched=matched, notes=notes)
 
 
 SEARCH_MEMBERS_INPUT = object_schema({

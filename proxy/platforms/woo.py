@@ -206,8 +206,7 @@ SEARCH_INPUT = object_schema({
     "organisation": {"type": "string", "maxLength": 160,
                      "description": "Publishing body exactly as open.overheid.nl names it, e.g. 'ministerie van "
                                     "Algemene Zaken', 'gemeente Utrecht', 'provincie Gelderland'."},
-    **{k: {**v, "description": v["description"] + " Applies to the date of disclosure."}
-       for k, v in DATE_RANGE_PROPS.items()},
+    **date_range_props("Applies to the date of disclosure."),
     "sort": {"enum": ["relevance", "newest", "oldest"],
              "description": "Order: by relevance (default with search words) or by date of disclosure (newest is "
                             "the default without words)."},
