@@ -218,3 +218,23 @@ async def test_cors_only_for_allow_listed_origins(replicas: Replicas, tmp_path: 
             assert "Access-Control-Allow-Origin" not in resp.headers
         async with http.options(live.url("wetten"), headers={**preflight, "Origin": "https://evil.example"}) as resp:
             assert "Access-Control-Allow-Origin" not in resp.headers
+
+
+async def test_reload_does_not_drop_in_flight_requests(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    async with serve(path, replicas) as live:
+        replicas.faults("wetten").update({"latency_ms": 800})
+        try:
+            async with client(live.url("wetten"), "legacy") as c:
+                call = asyncio.create_task(c.call_tool("search_regulations", {"title": "belasting", "limit": 1}))
+                await asyncio.sleep(0.3)
+                data = json.loads(path.read_text())
+                data["connectors"][4]["enabled"] = False  # wetten
+                path.write_text(json.dumps(data))
+                await _reload(live)
+                result = await call
+                assert not result.is_error, result.content[0].text
+        finally:
+            replicas.clear_faults()
+        async with aiohttp.ClientSession() as http, http.post(live.url("wetten"), json={}) as resp:
+            assert resp.status == 404

@@ -1,0 +1,59 @@
+"""Scale-out: two server processes' worth of state in one real redis-server. A legacy session made
+on one instance works on the other, and its call log is the same on both."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.conftest import Replicas, serve, write_registry
+from tests.redis_server import redis_server
+
+HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+async def _rpc(http: aiohttp.ClientSession, url: str, method: str, params: dict[str, Any], *,
+               session: str | None = None, rid: int = 1) -> tuple[int, dict[str, Any], str | None]:
+    headers = dict(HEADERS)
+    if session:
+        headers |= {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
+    body = {"jsonrpc": "2.0", "id": rid, "method": method, "params": params}
+    async with http.post(url, data=json.dumps(body), headers=headers) as resp:
+        return resp.status, await resp.json(), resp.headers.get("Mcp-Session-Id")
+
+
+async def test_two_instances_share_sessions_and_call_logs(replicas: Replicas, tmp_path: Path, redis_url: str) -> None:
+    path = write_registry(tmp_path)
+    async with serve(path, replicas, redis_url=redis_url) as one, serve(path, replicas, redis_url=redis_url) as two, \
+            aiohttp.ClientSession() as http:
+        init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        status, _, session = await _rpc(http, one.url("wetten"), "initialize", init)
+        assert status == 200 and session
+        async with http.post(two.url("wetten"), headers={**HEADERS, "Mcp-Session-Id": session,
+                                                         "MCP-Protocol-Version": "2025-11-25"},
+                             data=json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})) as resp:
+            assert resp.status == 202
+        args = {"name": "search_regulations", "arguments": {"title": "wet", "limit": 2}}
+        status, answer, _ = await _rpc(http, two.url("wetten"), "tools/call", args, session=session, rid=2)
+        assert status == 200 and not answer["result"].get("isError"), answer
+        status, answer, _ = await _rpc(http, one.url("wetten"), "tools/call",
+                                       {"name": "list_platform_calls", "arguments": {}}, session=session, rid=3)
+        calls = answer["result"]["structuredContent"]["calls"]
+        assert calls and all(c["source"] == "wetten" for c in calls)
+        # The other instance's session is also ended for both.
+        async with http.delete(one.url("wetten"), headers={"Mcp-Session-Id": session,
+                                                           "MCP-Protocol-Version": "2025-11-25"}) as resp:
+            assert resp.status == 200
+        status, _, _ = await _rpc(http, two.url("wetten"), "tools/list", {}, session=session, rid=4)
+        assert status == 404
