@@ -227,6 +227,7 @@ async def test_reload_does_not_drop_in_flight_requests(replicas: Replicas, tmp_p
         try:
             # Stateless, so the client's goodbye (a DELETE) does not meet the now-absent address.
             async with client(live.url("wetten"), "2026-07-28") as c:
+                await c.list_tools()  # the client validates results against the listing it holds
                 call = asyncio.create_task(c.call_tool("search_regulations", {"title": "belasting", "limit": 1}))
                 await asyncio.sleep(0.3)
                 data = json.loads(path.read_text())
