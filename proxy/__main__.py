@@ -112,46 +112,48 @@ async def _serve_replicas(host: str, port: int) -> None:
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    from proxy.app import Config, create_app
+    from proxy.app import RUNTIME, Config, create_app
     from proxy.registry import load_registry
     from proxy.replica import create_replicas_app, replica_base_urls
     from proxy.sitebuild import build_site
 
     registry = load_registry(args.registry)
     runners: list[web.AppRunner] = []
-    base_urls: dict[str, str] = {}
-    if args.replicas:
-        replicas = web.AppRunner(create_replicas_app(list(registry.platforms)))
-        await replicas.setup()
-        await web.TCPSite(replicas, args.host, args.replica_port).start()
-        runners.append(replicas)
-        base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()},
-                                      f"http://{args.host}:{args.replica_port}")
-    site_dir = site_root = None
-    if args.site:
-        site_root = Path("build/site-generations").resolve()
-        site_dir = await build_site(args.registry, site_root)
-    app = create_app(Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis, watch=args.watch,
-                            site_dir=site_dir, site_build_root=site_root))
-    runner = web.AppRunner(app)
-    await runner.setup()
-    await web.TCPSite(runner, args.host, args.port).start()
-    runners.append(runner)
-    base = f"http://{args.host}:{args.port}"
-    catalog = app[__import__("proxy.app", fromlist=["RUNTIME"]).RUNTIME].catalog
-    lines = [f"BesluitBron on {base}"]
-    if args.site:
-        lines.append(f"  site         {base}/  (English: {base}/en/)")
-    lines += [f"  health       {base}/health", f"  load status  {base}/status"]
-    lines += [f"  MCP          {base}{path}" for path in catalog.paths()]
-    if args.replicas:
-        lines.append(f"  replicas     http://{args.host}:{args.replica_port}/<platform>/ (offline sample data)")
-    print("\n".join(lines), flush=True)
     try:
+        base_urls: dict[str, str] = {}
+        if args.replicas:
+            replicas = web.AppRunner(create_replicas_app(list(registry.platforms)), access_log=None)
+            runners.append(replicas)
+            await replicas.setup()
+            await web.TCPSite(replicas, args.host, args.replica_port).start()
+            base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()},
+                                          f"http://{args.host}:{args.replica_port}")
+        site_dir = site_root = None
+        if args.site:
+            site_root = Path("build/site-generations").resolve()
+            site_dir = await build_site(args.registry, site_root)
+        app = create_app(Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis,
+                                watch=args.watch, site_dir=site_dir, site_build_root=site_root))
+        runner = web.AppRunner(app)
+        runners.append(runner)
+        await runner.setup()
+        await web.TCPSite(runner, args.host, args.port).start()
+        print(_addresses(f"http://{args.host}:{args.port}", app[RUNTIME].catalog.paths(), args), flush=True)
         await asyncio.Event().wait()
     finally:
         for r in reversed(runners):
             await r.cleanup()
+
+
+def _addresses(base: str, paths: list[str], args: argparse.Namespace) -> str:
+    lines = [f"BesluitBron on {base}"]
+    if args.site:
+        lines.append(f"  site         {base}/  (English: {base}/en/)")
+    lines += [f"  health       {base}/health", f"  load status  {base}/status"]
+    lines += [f"  MCP          {base}{path}" for path in paths]
+    if args.replicas:
+        lines.append(f"  replicas     http://{args.host}:{args.replica_port}/<platform>/ (offline sample data)")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

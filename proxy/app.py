@@ -14,7 +14,7 @@ import mimetypes
 import secrets
 import shutil
 import signal
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -209,9 +209,8 @@ async def reload_registry(app: web.Application) -> bool:
     return True
 
 
-async def _watch(path: Path, interval: float, reload: object) -> None:
+async def _watch(path: Path, interval: float, reload: Callable[[], Awaitable[None]]) -> None:
     """Poll the registry's modification time; a change triggers the same reload as SIGHUP."""
-    assert callable(reload)
     last = _mtime(path)
     while True:
         await asyncio.sleep(interval)

@@ -30,12 +30,12 @@ from defusedxml import ElementTree as SafeET
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms.common import (
     CHUNK_PROPS,
-    DATE_RANGE_PROPS,
     PAGE_PROPS,
     chunk,
     chunk_output_props,
     cite,
     date_range,
+    date_range_props,
     page,
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema

@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 from proxy.errors import ToolInputError, UpstreamStatusError
-from proxy.platforms.common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, page
+from proxy.platforms.common import PAGE_PROPS, cite, date_range, date_range_props, page
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
 from proxy.upstream import SYSTEM_CALLER
