@@ -1,98 +1,26 @@
-"""Officiële bekendmakingen against its replica over a real socket: tools, wire shapes, load status, failures."""
+"""Officiële bekendmakingen against its replica over a real socket: tools, wire shapes, load status, paging window."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
-import jsonschema
 import pytest
-from aiohttp import web
 
-from proxy.errors import (
-    ToolInputError,
-    UpstreamBadReply,
-    UpstreamStatusError,
-    UpstreamTimeout,
-    UpstreamTooLarge,
-)
+from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms import officieel
 from proxy.platforms.sru import koop_params, reply_parser
-from proxy.registry import Timeouts, load_registry
-from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.officieel import NEWEST, TRACTATENBLAD_STALLED_DAYS, XSS_ABSTRACT, XSS_TITLE, build_publications
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformContext, ToolCall
-from proxy.upstream import SYSTEM_CALLER, Upstream
+from proxy.upstream import SYSTEM_CALLER
+from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 KEY = "officieel"
 SCOPE = ('(w.publicatienaam=="Staatscourant" OR w.publicatienaam=="Staatsblad" OR w.publicatienaam=="Tractatenblad" '
          'OR w.publicatienaam=="Kamerstuk" OR w.publicatienaam=="Handelingen")')
-TOOLS = {t.name: t for t in officieel.TOOLS}
 
 
-@dataclass
-class Seen:
-    method: str
-    path: str
-    query: list[tuple[str, str]]
-    headers: dict[str, str]
-
-
-@dataclass
-class Env:
-    app: web.Application
-    ctx: PlatformContext
-    seen: list[Seen] = field(default_factory=list)
-    opened: list[Upstream] = field(default_factory=list)
-
-    async def call(self, tool: str, *, check_input: bool = True, **arguments: Any) -> dict[str, Any]:
-        impl = TOOLS[tool]
-        if check_input:
-            jsonschema.validate(arguments, impl.input_schema)
-        result = await impl.handler(ToolCall(tool=tool, arguments=arguments, caller="test", ctx=self.ctx))
-        jsonschema.validate(result, impl.output_schema)
-        return result
-
-    def with_platform(self, **changes: Any) -> Env:
-        platform = dataclasses.replace(self.ctx.platform, **changes)
-        upstream = Upstream(platform, store=MemoryStore())
-        self.opened.append(upstream)
-        return Env(app=self.app, ctx=PlatformContext(platform=platform, upstream=upstream, now=self.ctx.now),
-                   seen=self.seen, opened=self.opened)
-
-
-@pytest.fixture
-async def env() -> AsyncIterator[Env]:
-    app = create_replicas_app([KEY], anchor=ANCHOR)
-    seen: list[Seen] = []
-
-    @web.middleware
-    async def record(request: web.Request, handler: Any) -> web.StreamResponse:
-        seen.append(Seen(request.method, request.path, list(request.query.items()), dict(request.headers)))
-        return await handler(request)  # type: ignore[no-any-return]
-
-    app.middlewares.append(record)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    registry = load_registry("registry.json")
-    registry = registry.with_base_urls(replica_base_urls(
-        {k: p.base_url for k, p in registry.platforms.items()}, f"http://127.0.0.1:{site.port}"))
-    platform = registry.platforms[KEY]
-    upstream = Upstream(platform, store=MemoryStore())
-    env = Env(app=app, ctx=PlatformContext(platform=platform, upstream=upstream, now=lambda: NOW), seen=seen,
-              opened=[upstream])
-    yield env
-    for opened in env.opened:
-        await opened.close()
-    await runner.cleanup()
+env = harness_fixture(KEY, NOW)
 
 
 PUBLICATIONS = build_publications(ANCHOR)
@@ -105,14 +33,14 @@ def sru_query(**params: str) -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------- search_publications
 
 
-async def test_search_by_dossier_sends_the_documented_cql(env: Env) -> None:
+async def test_search_by_dossier_sends_the_documented_cql(env: PlatformHarness) -> None:
     result = await env.call("search_publications", dossier="22112")
-    assert [(s.method, s.path) for s in env.seen] == [("GET", "/officieel/sru")]
-    assert env.seen[0].query == sru_query(
+    assert [(s.method, s.path) for s in env.requests] == [("GET", "/officieel/sru")]
+    assert env.requests[0].pairs == sru_query(
         startRecord="1", maximumRecords="10",
         query=f'c.product-area=="officielepublicaties" AND {SCOPE} AND w.dossiernummer=="22112" '
               "sortBy dt.available/sort.descending")
-    assert env.seen[0].headers["Accept"] == "application/xml"
+    assert env.requests[0].headers["Accept"] == "application/xml"
     assert [r["identifier"] for r in result["results"]] == ["kst-22112-3185"]  # a recorded KOOP record
     hit = result["results"][0]
     assert hit["medium"] == "kst" and hit["publication_name"] == "Kamerstuk"
@@ -124,10 +52,10 @@ async def test_search_by_dossier_sends_the_documented_cql(env: Env) -> None:
     assert "dossier number is exactly '22112'" in result["precision"]["matched"]
 
 
-async def test_search_staatsblad_by_type_and_organisation(env: Env) -> None:
+async def test_search_staatsblad_by_type_and_organisation(env: PlatformHarness) -> None:
     result = await env.call("search_publications", media=["stb"], publication_type="Wet", organisation="Defensie",
                             limit=50)
-    query = dict(env.seen[0].query)["query"]
+    query = env.requests[0].query["query"]
     assert query == ('c.product-area=="officielepublicaties" AND w.publicatienaam=="Staatsblad" AND '
                      'dt.creator="Defensie" AND dt.type=="Wet" sortBy dt.available/sort.descending')
     expected = [p for p in PUBLICATIONS if p.publication_name == "Staatsblad" and p.type == "Wet"
@@ -138,7 +66,7 @@ async def test_search_staatsblad_by_type_and_organisation(env: Env) -> None:
     assert all(r["organisation"] == "Ministerie van Defensie" for r in result["results"])
 
 
-async def test_script_payloads_come_back_as_plain_data(env: Env) -> None:
+async def test_script_payloads_come_back_as_plain_data(env: PlatformHarness) -> None:
     result = await env.call("search_publications", query="luchtvaart", media=["stcrt"])
     hit = next(r for r in result["results"] if "<script>" in r["title"])
     assert (hit["title"], hit["abstract"]) == (XSS_TITLE, XSS_ABSTRACT)
@@ -147,46 +75,46 @@ async def test_script_payloads_come_back_as_plain_data(env: Env) -> None:
 # --------------------------------------------------------------------------- read_publication
 
 
-async def test_read_a_recorded_handeling_with_its_xml_text(env: Env) -> None:
+async def test_read_a_recorded_handeling_with_its_xml_text(env: PlatformHarness) -> None:
     result = await env.call("read_publication", identifier="h-tk-20202021-101-5")
-    assert [s.path for s in env.seen] == [
+    assert [s.path for s in env.requests] == [
         "/officieel/sru",
         "/officieel/frbr/officielepublicaties/h-tk/20202021/h-tk-20202021-101-5/1/xml/h-tk-20202021-101-5.xml"]
-    assert dict(env.seen[0].query)["query"] == ('c.product-area=="officielepublicaties" AND '
-                                                'dt.identifier=="h-tk-20202021-101-5"')
+    assert env.requests[0].query["query"] == ('c.product-area=="officielepublicaties" AND '
+                                              'dt.identifier=="h-tk-20202021-101-5"')
     assert result["title"] == "Stemming motie Meest recente situatie in Afghanistan"
     assert result["medium"] == "h" and result["date"] == "2021-08-18"
     assert "Afghanistan" in result["text"] and result["text_note"] is None
 
 
-async def test_read_a_pdf_only_appendix_says_so(env: Env) -> None:
+async def test_read_a_pdf_only_appendix_says_so(env: PlatformHarness) -> None:
     result = await env.call("read_publication", identifier="https://zoek.officielebekendmakingen.nl/blg-998035.html")
-    assert len(env.seen) == 1  # no text to fetch
+    assert len(env.requests) == 1  # no text to fetch
     assert result["identifier"] == "blg-998035" and result["text"] == ""
     assert result["text_note"].startswith("KOOP offers this publication only as PDF")
     assert result["pdf_url"].endswith("/blg/onopgemaakt/blg-998035/1/pdf/blg-998035.pdf")
 
 
-async def test_read_refuses_local_identifiers(env: Env) -> None:
+async def test_read_refuses_local_identifiers(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match="lokalebekendmakingen"):
         await env.call("read_publication", identifier="gmb-2024-123456")
-    assert env.seen == []
+    assert env.requests == []
 
 
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_reports_each_gazette_and_the_stalled_tractatenblad(env: Env) -> None:
+async def test_measure_load_reports_each_gazette_and_the_stalled_tractatenblad(env: PlatformHarness) -> None:
     report = await officieel.measure_load(env.ctx)
     assert dict(report.per_medium) == {m: ANCHOR - timedelta(days=d) for m, d in NEWEST.items()}
     assert report.per_medium["trb"] == ANCHOR - timedelta(days=TRACTATENBLAD_STALLED_DAYS)
     assert report.current_through == ANCHOR
-    assert [dict(s.query)["query"] for s in env.seen][:2] == [
+    assert [s.query["query"] for s in env.requests][:2] == [
         'c.product-area=="officielepublicaties" AND w.publicatienaam=="Staatscourant" '
         "sortBy dt.available/sort.descending",
         'c.product-area=="officielepublicaties" AND w.publicatienaam=="Staatsblad" '
         "sortBy dt.available/sort.descending"]
-    assert all(dict(s.query)["maximumRecords"] == "1" for s in env.seen) and len(env.seen) == 5
+    assert all(s.query["maximumRecords"] == "1" for s in env.requests) and len(env.requests) == 5
     _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER, 50)
     assert count == 5
 
@@ -194,26 +122,8 @@ async def test_measure_load_reports_each_gazette_and_the_stalled_tractatenblad(e
 # --------------------------------------------------------------------------- failures
 
 
-async def test_startrecord_past_the_window_is_the_platform_504(env: Env) -> None:
+async def test_startrecord_past_the_window_is_the_platform_504(env: PlatformHarness) -> None:
     parse = reply_parser(KEY, "Official publications")
     with pytest.raises(UpstreamStatusError, match="HTTP 504"):
         await env.ctx.upstream.get("", parse, params=koop_params("dt.title=wet", start=10_000, maximum=1),
                                    caller="test")
-
-
-@pytest.mark.parametrize(("faults", "error", "words"), [
-    ({"error_rate": 1.0}, UpstreamStatusError, "HTTP 500"),
-    ({"malformed": True}, UpstreamBadReply, "could not be read"),
-    ({"oversize_bytes": 50_000}, UpstreamTooLarge, "cap"),
-    ({"latency_ms": 800}, UpstreamTimeout, "did not answer within 0.3 s"),
-])
-async def test_failures_are_readable_then_recover(env: Env, faults: dict[str, Any], error: type[Exception],
-                                                  words: str) -> None:
-    tight = env.with_platform(max_response_bytes=20_000, timeouts=Timeouts(connect_seconds=1, total_seconds=0.3))
-    env.app[FAULTS][KEY].update(faults)
-    with pytest.raises(error, match=words) as caught:
-        await tight.call("read_publication", identifier="kv-2989900822")
-    assert "Official publications" in str(caught.value)
-    env.app[FAULTS][KEY].clear()
-    result = await tight.call("read_publication", identifier="kv-2989900822")
-    assert result["title"].startswith("Mondelinge vragen van het lid Atsma")

@@ -1,100 +1,27 @@
-"""Rechtspraak adapter against its replica over a real socket: wire format, precision, load status, failures."""
+"""Rechtspraak adapter against its replica over a real socket: wire format, precision, load status, replica."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from pathlib import Path
-from typing import Any
 
 import aiohttp
-import jsonschema
 import pytest
-from aiohttp import web
 
-from proxy.errors import ToolInputError, UpstreamBadReply, UpstreamStatusError, UpstreamTimeout, UpstreamTooLarge
+from proxy.errors import ToolInputError
 from proxy.loadstatus import status_from_report
 from proxy.platforms import rechtspraak
 from proxy.platforms.rechtspraak import area_uri, court_uri, normal_ecli
-from proxy.registry import Platform, Registry, Timeouts, load_registry
-from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.rechtspraak import XSS_SUMMARY, Ruling, build_rulings
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformContext, ToolCall
-from proxy.upstream import Upstream
+from tests.platform_harness import PlatformHarness, harness_fixture
 
-ROOT = Path(__file__).resolve().parent.parent
 KEY = "rechtspraak"
 ANCHOR = date(2026, 11, 30)
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
-TOOLS = {t.name: t for t in rechtspraak.TOOLS}
 RVS = "http://standaarden.overheid.nl/owms/terms/Raad_van_State"
 
 
-@dataclass
-class Seen:
-    path: str
-    pairs: list[tuple[str, str]]
-    raw_path: str
-
-
-@dataclass
-class Env:
-    url: str
-    app: web.Application
-    registry: Registry
-    seen: list[Seen] = field(default_factory=list)
-    upstreams: list[Upstream] = field(default_factory=list)
-
-    @property
-    def platform(self) -> Platform:
-        return self.registry.platforms[KEY]
-
-    def ctx(self, platform: Platform | None = None) -> PlatformContext:
-        upstream = Upstream(platform or self.platform, store=MemoryStore())
-        self.upstreams.append(upstream)
-        return PlatformContext(platform=platform or self.platform, upstream=upstream, now=lambda: NOW)
-
-    async def call(self, tool: str, ctx: PlatformContext | None = None, **arguments: Any) -> dict[str, Any]:
-        impl = TOOLS[tool]
-        jsonschema.validate(arguments, impl.input_schema)
-        self.seen.clear()
-        result = await impl.handler(ToolCall(tool=tool, arguments=arguments, caller="test", ctx=ctx or self.ctx()))
-        jsonschema.validate(result, impl.output_schema)
-        return result
-
-    def only_request(self) -> Seen:
-        assert len(self.seen) == 1, [s.raw_path for s in self.seen]
-        return self.seen[0]
-
-
-@pytest.fixture
-async def env() -> AsyncIterator[Env]:
-    app = create_replicas_app([KEY], anchor=ANCHOR)
-    seen: list[Seen] = []
-
-    @web.middleware
-    async def record(request: web.Request, handler: Any) -> web.StreamResponse:
-        seen.append(Seen(path=request.path, pairs=list(request.query.items()), raw_path=request.raw_path))
-        return await handler(request)
-
-    app.middlewares.append(record)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    url = f"http://127.0.0.1:{site.port}"
-    registry = load_registry(ROOT / "registry.json")
-    registry = registry.with_base_urls(replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url))
-    state = Env(url=url, app=app, registry=registry)
-    state.seen = seen
-    yield state
-    for upstream in state.upstreams:
-        await upstream.close()
-    await runner.cleanup()
+env = harness_fixture(KEY, NOW)
 
 
 def _rulings() -> list[Ruling]:
@@ -120,7 +47,7 @@ def test_courts_and_areas_become_the_platform_uris() -> None:
 # --------------------------------------------------------------------------- search_rulings
 
 
-async def test_search_sends_the_metadata_filter_and_lists_ignored_words(env: Env) -> None:
+async def test_search_sends_the_metadata_filter_and_lists_ignored_words(env: PlatformHarness) -> None:
     result = await env.call("search_rulings", court="Raad van State", area_of_law="bestuursrecht_omgevingsrecht",
                             type="Uitspraak", date_from="2026-01-01", query="windturbine geluid", limit=5)
     request = env.only_request()
@@ -147,7 +74,7 @@ async def test_search_sends_the_metadata_filter_and_lists_ignored_words(env: Env
     assert first["citation"]["uri"] == f"https://uitspraken.rechtspraak.nl/details?id={first['ecli']}"
 
 
-async def test_search_counts_withdrawn_entries_in_paging(env: Env) -> None:
+async def test_search_counts_withdrawn_entries_in_paging(env: PlatformHarness) -> None:
     listed = sorted((r for r in _rulings() if r.deleted or r.has_doc), key=lambda r: (r.modified, r.ecli),
                     reverse=True)
     at = next(n for n, r in enumerate(listed) if r.deleted)
@@ -162,7 +89,7 @@ async def test_search_counts_withdrawn_entries_in_paging(env: Env) -> None:
     assert listed[at].ecli not in {r["ecli"] for r in result["results"]}
 
 
-async def test_search_returns_stale_court_and_payload_summaries_verbatim(env: Env) -> None:
+async def test_search_returns_stale_court_and_payload_summaries_verbatim(env: PlatformHarness) -> None:
     assen = await env.call("search_rulings", court="Rechtbank Assen", limit=50)
     assert assen["precision"]["total"] == 10  # the recorded 2004-2005 feed entries
     assert all(r["date"] < "2006" for r in assen["results"])
@@ -173,7 +100,7 @@ async def test_search_returns_stale_court_and_payload_summaries_verbatim(env: En
 # --------------------------------------------------------------------------- read_ruling
 
 
-async def test_read_ruling_serves_recorded_text_in_chunks(env: Env) -> None:
+async def test_read_ruling_serves_recorded_text_in_chunks(env: PlatformHarness) -> None:
     first = await env.call("read_ruling", ecli="ecli:nl:phr:2011:bp5608", length=1000)
     request = env.only_request()
     assert request.path == "/rechtspraak/uitspraken/content"
@@ -189,7 +116,7 @@ async def test_read_ruling_serves_recorded_text_in_chunks(env: Env) -> None:
     assert first["citation"]["uri"] == "https://uitspraken.rechtspraak.nl/details?id=ECLI:NL:PHR:2011:BP5608"
 
 
-async def test_read_ruling_handles_metadata_only_and_generated_rulings(env: Env) -> None:
+async def test_read_ruling_handles_metadata_only_and_generated_rulings(env: PlatformHarness) -> None:
     meta_only = await env.call("read_ruling", ecli="ECLI:NL:CBB:1997:ZG0125")
     assert meta_only["has_text"] is False and meta_only["text"] == "" and meta_only["next_offset"] is None
     assert meta_only["references"] == ["Algemene wet bestuursrecht 1:3", "Warenwet 5"]
@@ -199,7 +126,7 @@ async def test_read_ruling_handles_metadata_only_and_generated_rulings(env: Env)
     assert "Beslissing" in generated["text"] and generated["case_numbers"] == [ruling.case_number]
 
 
-async def test_read_ruling_refuses_unknown_and_malformed_eclis(env: Env) -> None:
+async def test_read_ruling_refuses_unknown_and_malformed_eclis(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match="no published ruling ECLI:NL:HR:2099:1"):
         await env.call("read_ruling", ecli="ECLI:NL:HR:2099:1")
     with pytest.raises(ToolInputError, match="must look like"):
@@ -209,9 +136,9 @@ async def test_read_ruling_refuses_unknown_and_malformed_eclis(env: Env) -> None
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_reports_the_newest_publication(env: Env) -> None:
-    report = await rechtspraak.measure_load(env.ctx())
-    assert env.seen[-1].pairs == [("type", "Uitspraak"), ("return", "DOC"), ("max", "20"), ("from", "0"),
+async def test_measure_load_reports_the_newest_publication(env: PlatformHarness) -> None:
+    report = await rechtspraak.measure_load(env.ctx)
+    assert env.requests[-1].pairs == [("type", "Uitspraak"), ("return", "DOC"), ("max", "20"), ("from", "0"),
                                   ("sort", "DESC")]
     newest = max(r.modified for r in _rulings() if not r.deleted and r.type == "Uitspraak")
     assert report.current_through == newest.date() >= date(2026, 11, 29)
@@ -220,48 +147,16 @@ async def test_measure_load_reports_the_newest_publication(env: Env) -> None:
     assert status["receiving"] is True
 
 
-# --------------------------------------------------------------------------- failures
-
-
-async def test_failures_raise_readable_upstream_errors_then_recover(env: Env) -> None:
-    faults = env.app[FAULTS][KEY]
-    faults.update({"error_rate": 1.0, "status": 503})
-    with pytest.raises(UpstreamStatusError, match="HTTP 503") as failed:
-        await env.call("search_rulings", court="HR")
-    assert failed.value.status == 503
-    faults.clear()
-
-    faults.update({"latency_ms": 600})
-    quick = dataclasses.replace(env.platform, timeouts=Timeouts(connect_seconds=0.2, total_seconds=0.2))
-    with pytest.raises(UpstreamTimeout, match="did not answer"):
-        await env.call("read_ruling", ctx=env.ctx(quick), ecli="ECLI:NL:RBAMS:2010:BO3979")
-    faults.clear()
-
-    faults.update({"malformed": True})
-    with pytest.raises(UpstreamBadReply, match="could not be read"):
-        await env.call("search_rulings", court="HR")
-    faults.clear()
-
-    faults.update({"oversize_bytes": 40_000})
-    small = dataclasses.replace(env.platform, max_response_bytes=10_000)
-    with pytest.raises(UpstreamTooLarge, match="cap"):
-        await env.call("search_rulings", ctx=env.ctx(small), court="HR")
-    faults.clear()
-
-    good = await env.call("read_ruling", ecli="ECLI:NL:RBAMS:2010:BO3979")
-    assert good["court"] == "Rechtbank Amsterdam" and good["has_text"] is True
-
-
 # --------------------------------------------------------------------------- replica fidelity
 
 
-async def _get(env: Env, path: str, params: list[tuple[str, str]]) -> tuple[int, str]:
+async def _get(env: PlatformHarness, path: str, params: list[tuple[str, str]]) -> tuple[int, str]:
     async with aiohttp.ClientSession() as session, session.get(env.url + "/rechtspraak" + path,
                                                                 params=params) as resp:
         return resp.status, await resp.text()
 
 
-async def test_replica_ignores_unknown_parameters_and_checks_known_ones(env: Env) -> None:
+async def test_replica_ignores_unknown_parameters_and_checks_known_ones(env: PlatformHarness) -> None:
     _, plain = await _get(env, "/uitspraken/zoeken", [("max", "3")])
     _, with_q = await _get(env, "/uitspraken/zoeken", [("max", "3"), ("q", "stikstof")])
     assert "Aantal gevonden ECLI's: " in plain
@@ -273,11 +168,3 @@ async def test_replica_ignores_unknown_parameters_and_checks_known_ones(env: Env
     assert status == 400
     status, meta = await _get(env, "/uitspraken/content", [("id", "ECLI:NL:RBAMS:2010:BO3979"), ("return", "META")])
     assert status == 200 and "<uitspraak" not in meta and "dcterms:identifier" in meta
-
-
-async def test_every_example_works_against_the_replica(env: Env) -> None:
-    for name, impl in TOOLS.items():
-        assert impl.example is not None, name
-        result = await env.call(name, **impl.example)
-        if "precision" in result:
-            assert result["precision"]["returned"] == len(result["results"]) > 0, name

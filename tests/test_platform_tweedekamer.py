@@ -1,101 +1,28 @@
-"""Tweede Kamer adapter against its replica over a real socket: wire format, precision, load status, failures."""
+"""Tweede Kamer adapter against its replica over a real socket: request helpers, wire format, precision,
+load status, replica fidelity."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from pathlib import Path
 from typing import Any
 
 import aiohttp
-import jsonschema
 import pytest
-from aiohttp import web
 
-from proxy.errors import ToolInputError, UpstreamBadReply, UpstreamStatusError, UpstreamTimeout, UpstreamTooLarge
+from proxy.errors import ToolInputError
 from proxy.loadstatus import status_from_report
 from proxy.platforms import tweedekamer
 from proxy.platforms.odata import amsterdam_today, day_start, quote, words_filter
-from proxy.registry import Platform, Registry, Timeouts, load_registry
-from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.tweedekamer import XSS_SUBJECT, build_store
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformContext, ToolCall
-from proxy.upstream import Upstream
+from tests.platform_harness import PlatformHarness, harness_fixture
 
-ROOT = Path(__file__).resolve().parent.parent
 KEY = "tweedekamer"
 ANCHOR = date(2026, 11, 30)
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
-TOOLS = {t.name: t for t in tweedekamer.TOOLS}
 ODATA = "/tweedekamer/OData/v4/2.0"
 
 
-@dataclass
-class Seen:
-    path: str
-    query: dict[str, str]
-    raw_path: str
-    headers: dict[str, str]
-
-
-@dataclass
-class Env:
-    url: str
-    app: web.Application
-    registry: Registry
-    seen: list[Seen] = field(default_factory=list)
-    upstreams: list[Upstream] = field(default_factory=list)
-
-    @property
-    def platform(self) -> Platform:
-        return self.registry.platforms[KEY]
-
-    def ctx(self, platform: Platform | None = None) -> PlatformContext:
-        upstream = Upstream(platform or self.platform, store=MemoryStore())
-        self.upstreams.append(upstream)
-        return PlatformContext(platform=platform or self.platform, upstream=upstream, now=lambda: NOW)
-
-    async def call(self, tool: str, ctx: PlatformContext | None = None, **arguments: Any) -> dict[str, Any]:
-        impl = TOOLS[tool]
-        jsonschema.validate(arguments, impl.input_schema)
-        self.seen.clear()
-        result = await impl.handler(ToolCall(tool=tool, arguments=arguments, caller="test", ctx=ctx or self.ctx()))
-        jsonschema.validate(result, impl.output_schema)
-        return result
-
-    def only_request(self) -> Seen:
-        assert len(self.seen) == 1, [s.raw_path for s in self.seen]
-        return self.seen[0]
-
-
-@pytest.fixture
-async def env() -> AsyncIterator[Env]:
-    app = create_replicas_app([KEY], anchor=ANCHOR)
-    seen: list[Seen] = []
-
-    @web.middleware
-    async def record(request: web.Request, handler: Any) -> web.StreamResponse:
-        seen.append(Seen(path=request.path, query=dict(request.query), raw_path=request.raw_path,
-                         headers=dict(request.headers)))
-        return await handler(request)
-
-    app.middlewares.append(record)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    url = f"http://127.0.0.1:{site.port}"
-    registry = load_registry(ROOT / "registry.json")
-    registry = registry.with_base_urls(replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url))
-    state = Env(url=url, app=app, registry=registry)
-    state.seen = seen
-    yield state
-    for upstream in state.upstreams:
-        await upstream.close()
-    await runner.cleanup()
+env = harness_fixture(KEY, NOW)
 
 
 def _store() -> Any:
@@ -127,7 +54,7 @@ def test_quoting_and_word_filters() -> None:
 # --------------------------------------------------------------------------- search_documents
 
 
-async def test_search_documents_sends_odata_query_and_reports_exact_count(env: Env) -> None:
+async def test_search_documents_sends_odata_query_and_reports_exact_count(env: PlatformHarness) -> None:
     result = await env.call("search_documents", query="Stikstof", kind="Motie", date_from="2025-06-01",
                             date_to="2026-11-29", limit=3, offset=1)
     request = env.only_request()
@@ -161,7 +88,7 @@ async def test_search_documents_sends_odata_query_and_reports_exact_count(env: E
     assert first["citation"]["label"] == env.platform.attribution.label.nl
 
 
-async def test_search_documents_caps_the_limit_and_says_so(env: Env) -> None:
+async def test_search_documents_caps_the_limit_and_says_so(env: PlatformHarness) -> None:
     result = await env.call("search_documents", limit=200)
     assert env.only_request().query["$top"] == "50"
     assert result["precision"]["returned"] == 50
@@ -169,7 +96,7 @@ async def test_search_documents_caps_the_limit_and_says_so(env: Env) -> None:
     assert result["precision"]["not_applied"] == ["limit 200 lowered to this installation's results_per_call of 50"]
 
 
-async def test_xss_payload_comes_back_as_plain_text(env: Env) -> None:
+async def test_xss_payload_comes_back_as_plain_text(env: PlatformHarness) -> None:
     result = await env.call("search_documents", query="webformulieren")
     assert [r["subject"] for r in result["results"]] == [XSS_SUBJECT]
     assert "<script>alert(1)</script>" in result["results"][0]["citation"]["text"]
@@ -178,7 +105,7 @@ async def test_xss_payload_comes_back_as_plain_text(env: Env) -> None:
 # --------------------------------------------------------------------------- read_document
 
 
-async def test_read_document_by_number_and_by_guid(env: Env) -> None:
+async def test_read_document_by_number_and_by_guid(env: PlatformHarness) -> None:
     doc = next(d for d in _store().rows["Document"] if d["Soort"] == "Motie" and d["DocumentNummer"].startswith("2026"))
     by_number = await env.call("read_document", id=doc["DocumentNummer"].lower())
     request = env.only_request()
@@ -199,18 +126,18 @@ async def test_read_document_by_number_and_by_guid(env: Env) -> None:
     assert by_guid["document"] == by_number["document"]
 
 
-async def test_read_document_refuses_unknown_and_malformed_ids(env: Env) -> None:
+async def test_read_document_refuses_unknown_and_malformed_ids(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match="no \\(undeleted\\) document"):
         await env.call("read_document", id="2026D99999")
     with pytest.raises(ToolInputError, match="GUID or a DocumentNummer"):
         await env.call("read_document", id="motie-over-stikstof")
-    assert env.seen == []  # refused before any call went out
+    assert env.requests == []  # refused before any call went out
 
 
 # --------------------------------------------------------------------------- upcoming_activities
 
 
-async def test_upcoming_activities_start_today_on_the_dutch_calendar(env: Env) -> None:
+async def test_upcoming_activities_start_today_on_the_dutch_calendar(env: PlatformHarness) -> None:
     result = await env.call("upcoming_activities", days=7, limit=50)
     request = env.only_request()
     assert request.path == f"{ODATA}/Activiteit"
@@ -229,7 +156,7 @@ async def test_upcoming_activities_start_today_on_the_dutch_calendar(env: Env) -
     assert all(r["agenda"] for r in result["results"])
 
 
-async def test_upcoming_activities_filters_committee_and_kind(env: Env) -> None:
+async def test_upcoming_activities_filters_committee_and_kind(env: PlatformHarness) -> None:
     result = await env.call("upcoming_activities", days=30, committee="IenW", include_closed=True,
                             include_cancelled=True)
     assert env.only_request().query["$filter"] == (
@@ -241,7 +168,7 @@ async def test_upcoming_activities_filters_committee_and_kind(env: Env) -> None:
 # --------------------------------------------------------------------------- search_cases and case_votes
 
 
-async def test_search_cases_finds_the_recorded_motions(env: Env) -> None:
+async def test_search_cases_finds_the_recorded_motions(env: PlatformHarness) -> None:
     result = await env.call("search_cases", query="discriminatie", kind="Motie", date_from="2025-01-01",
                             date_to="2025-12-31", limit=50)
     request = env.only_request()
@@ -256,7 +183,7 @@ async def test_search_cases_finds_the_recorded_motions(env: Env) -> None:
     assert all(r["document_number"] for r in result["results"])
 
 
-async def test_case_votes_tallies_a_recorded_vote(env: Env) -> None:
+async def test_case_votes_tallies_a_recorded_vote(env: PlatformHarness) -> None:
     result = await env.call("case_votes", case="2025z17647")
     request = env.only_request()
     assert request.path == f"{ODATA}/Stemming"
@@ -283,7 +210,7 @@ async def test_case_votes_tallies_a_recorded_vote(env: Env) -> None:
     assert result["precision"]["total"] == 15 and result["precision"]["truncated"] is False
 
 
-async def test_case_votes_pages_a_roll_call_but_counts_it_whole(env: Env) -> None:
+async def test_case_votes_pages_a_roll_call_but_counts_it_whole(env: PlatformHarness) -> None:
     store = _store()
     besluit = next(b for b in store.rows["Besluit"] if b["StemmingsSoort"] == "Hoofdelijk")
     zaak_id = store.links["besluit_zaak"][besluit["Id"]][0]
@@ -297,7 +224,7 @@ async def test_case_votes_pages_a_roll_call_but_counts_it_whole(env: Env) -> Non
     assert all(r["member"] for r in result["results"])
 
 
-async def test_case_votes_refuses_a_document_number(env: Env) -> None:
+async def test_case_votes_refuses_a_document_number(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match="case number such as 2025Z17647"):
         await env.call("case_votes", case="2025D12345")
 
@@ -305,7 +232,7 @@ async def test_case_votes_refuses_a_document_number(env: Env) -> None:
 # --------------------------------------------------------------------------- search_members
 
 
-async def test_search_members_by_party_with_current_party_expanded(env: Env) -> None:
+async def test_search_members_by_party_with_current_party_expanded(env: PlatformHarness) -> None:
     result = await env.call("search_members", party="sp", limit=10)
     request = env.only_request()
     assert request.path == f"{ODATA}/Persoon"
@@ -321,7 +248,7 @@ async def test_search_members_by_party_with_current_party_expanded(env: Env) -> 
     assert all(r["citation"]["uri"].endswith(f"/Persoon({r['id']})") for r in result["results"])
 
 
-async def test_search_members_by_name_includes_former_members_on_request(env: Env) -> None:
+async def test_search_members_by_name_includes_former_members_on_request(env: PlatformHarness) -> None:
     people = _live(_store().rows["Persoon"])
     target = next(p for p in people if p["Functie"] == "Oud Kamerlid")
     current = await env.call("search_members", name=target["Achternaam"])
@@ -337,9 +264,9 @@ async def test_search_members_by_name_includes_former_members_on_request(env: En
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_reports_the_newest_document_change(env: Env) -> None:
-    report = await tweedekamer.measure_load(env.ctx())
-    request = env.seen[-1]
+async def test_measure_load_reports_the_newest_document_change(env: PlatformHarness) -> None:
+    report = await tweedekamer.measure_load(env.ctx)
+    request = env.requests[-1]
     assert request.query == {"$filter": "Verwijderd eq false", "$orderby": "GewijzigdOp desc",
                              "$select": "Id,DocumentNummer,Soort,Datum,GewijzigdOp", "$top": "1"}
     assert report.current_through == ANCHOR
@@ -348,51 +275,16 @@ async def test_measure_load_reports_the_newest_document_change(env: Env) -> None
     assert status["receiving"] is True and status["current_through"] == ANCHOR.isoformat()
 
 
-# --------------------------------------------------------------------------- failures
-
-
-def _small(platform: Platform, **changes: Any) -> Platform:
-    return dataclasses.replace(platform, **changes)
-
-
-async def test_failures_raise_readable_upstream_errors_then_recover(env: Env) -> None:
-    faults = env.app[FAULTS][KEY]
-    faults.update({"error_rate": 1.0})
-    with pytest.raises(UpstreamStatusError, match="HTTP 500") as failed:
-        await env.call("search_documents", query="stikstof")
-    assert failed.value.status == 500 and failed.value.platform == KEY
-    faults.clear()
-
-    faults.update({"latency_ms": 600})
-    quick = _small(env.platform, timeouts=Timeouts(connect_seconds=0.2, total_seconds=0.2))
-    with pytest.raises(UpstreamTimeout, match=r"did not answer within 0\.2 s"):
-        await env.call("search_documents", ctx=env.ctx(quick), query="stikstof")
-    faults.clear()
-
-    faults.update({"malformed": True})
-    with pytest.raises(UpstreamBadReply, match="could not be read"):
-        await env.call("search_cases", query="motie")
-    faults.clear()
-
-    faults.update({"oversize_bytes": 50_000})
-    with pytest.raises(UpstreamTooLarge, match="cap"):
-        await env.call("search_members", ctx=env.ctx(_small(env.platform, max_response_bytes=20_000)))
-    faults.clear()
-
-    result = await env.call("search_documents", query="stikstof")
-    assert result["precision"]["total"] > 0
-
-
 # --------------------------------------------------------------------------- replica fidelity
 
 
-async def _get(env: Env, path: str, **params: str) -> tuple[int, Any]:
+async def _get(env: PlatformHarness, path: str, **params: str) -> tuple[int, Any]:
     async with aiohttp.ClientSession() as session, session.get(env.url + ODATA + path, params=params) as resp:
         body = await resp.json(content_type=None)
         return resp.status, body
 
 
-async def test_replica_answers_errors_like_the_real_service(env: Env) -> None:
+async def test_replica_answers_errors_like_the_real_service(env: PlatformHarness) -> None:
     status, body = await _get(env, "/Document", **{"$search": "stikstof"})
     assert status == 400 and body == {"error": {"code": "", "message": "The query parameter '$search' is not "
                                                                          "supported."}}
@@ -408,7 +300,7 @@ async def test_replica_answers_errors_like_the_real_service(env: Env) -> None:
     assert status == 200 and len(body["value"]) == 1  # non-$ parameters are ignored
 
 
-async def test_replica_pages_at_250_with_next_link_only_without_top(env: Env) -> None:
+async def test_replica_pages_at_250_with_next_link_only_without_top(env: PlatformHarness) -> None:
     status, body = await _get(env, "/Stemming", **{"$count": "true"})
     assert status == 200 and len(body["value"]) == 250 and body["@odata.count"] > 2000
     assert "$skiptoken=Id-" in body["@odata.nextLink"]
@@ -419,11 +311,3 @@ async def test_replica_pages_at_250_with_next_link_only_without_top(env: Env) ->
     assert len(body["value"]) == 250 and "@odata.nextLink" not in body
     async with aiohttp.ClientSession() as session, session.get(env.url + ODATA + "/Fractie/$count") as resp:
         assert int(await resp.text()) == len(_store().rows["Fractie"])
-
-
-async def test_every_example_works_against_the_replica(env: Env) -> None:
-    for name, impl in TOOLS.items():
-        assert impl.example is not None, name
-        result = await env.call(name, **impl.example)
-        if "precision" in result:
-            assert result["precision"]["returned"] == len(result["results"]) > 0, name

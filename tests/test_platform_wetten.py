@@ -1,97 +1,25 @@
-"""Wetten (BWB) against its replica over a real socket: tools, wire shapes, load status, failures."""
+"""Wetten (BWB) against its replica over a real socket: tools, wire shapes, diagnostics, load status."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
-import jsonschema
 import pytest
-from aiohttp import web
 
-from proxy.errors import (
-    ToolInputError,
-    UpstreamBadReply,
-    UpstreamStatusError,
-    UpstreamTimeout,
-    UpstreamTooLarge,
-)
+from proxy.errors import ToolInputError
 from proxy.platforms import wetten
 from proxy.platforms.sru import reply_parser
 from proxy.platforms.wetten import bwb_params
-from proxy.registry import Timeouts, load_registry
-from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.wetten import NEWEST_MODIFIED_DAYS, Version, build_versions
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformContext, ToolCall
-from proxy.upstream import SYSTEM_CALLER, Upstream
+from proxy.upstream import SYSTEM_CALLER
+from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 KEY = "wetten"
-TOOLS = {t.name: t for t in wetten.TOOLS}
 
 
-@dataclass
-class Seen:
-    method: str
-    path: str
-    query: list[tuple[str, str]]
-    headers: dict[str, str]
-
-
-@dataclass
-class Env:
-    app: web.Application
-    ctx: PlatformContext
-    seen: list[Seen] = field(default_factory=list)
-    opened: list[Upstream] = field(default_factory=list)
-
-    async def call(self, tool: str, *, check_input: bool = True, **arguments: Any) -> dict[str, Any]:
-        impl = TOOLS[tool]
-        if check_input:
-            jsonschema.validate(arguments, impl.input_schema)
-        result = await impl.handler(ToolCall(tool=tool, arguments=arguments, caller="test", ctx=self.ctx))
-        jsonschema.validate(result, impl.output_schema)
-        return result
-
-    def with_platform(self, **changes: Any) -> Env:
-        platform = dataclasses.replace(self.ctx.platform, **changes)
-        upstream = Upstream(platform, store=MemoryStore())
-        self.opened.append(upstream)
-        return Env(app=self.app, ctx=PlatformContext(platform=platform, upstream=upstream, now=self.ctx.now),
-                   seen=self.seen, opened=self.opened)
-
-
-@pytest.fixture
-async def env() -> AsyncIterator[Env]:
-    app = create_replicas_app([KEY], anchor=ANCHOR)
-    seen: list[Seen] = []
-
-    @web.middleware
-    async def record(request: web.Request, handler: Any) -> web.StreamResponse:
-        seen.append(Seen(request.method, request.path, list(request.query.items()), dict(request.headers)))
-        return await handler(request)  # type: ignore[no-any-return]
-
-    app.middlewares.append(record)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    registry = load_registry("registry.json")
-    registry = registry.with_base_urls(replica_base_urls(
-        {k: p.base_url for k, p in registry.platforms.items()}, f"http://127.0.0.1:{site.port}"))
-    platform = registry.platforms[KEY]
-    upstream = Upstream(platform, store=MemoryStore())
-    env = Env(app=app, ctx=PlatformContext(platform=platform, upstream=upstream, now=lambda: NOW), seen=seen,
-              opened=[upstream])
-    yield env
-    for opened in env.opened:
-        await opened.close()
-    await runner.cleanup()
+env = harness_fixture(KEY, NOW)
 
 
 VERSIONS = build_versions(ANCHOR)
@@ -110,12 +38,12 @@ def in_force(identifier: str, on: date) -> Version:
 # --------------------------------------------------------------------------- search_regulations
 
 
-async def test_search_sends_a_title_query_with_the_date_filter(env: Env) -> None:
+async def test_search_sends_a_title_query_with_the_date_filter(env: PlatformHarness) -> None:
     result = await env.call("search_regulations", title="wet bestuursrecht")
-    assert [(s.method, s.path) for s in env.seen] == [("GET", "/wetten/sru/Search")]
-    assert env.seen[0].query == bwb(maximumRecords="10", startRecord="1", query=(
+    assert [(s.method, s.path) for s in env.requests] == [("GET", "/wetten/sru/Search")]
+    assert env.requests[0].pairs == bwb(maximumRecords="10", startRecord="1", query=(
         'overheidbwb.titel all "wet bestuursrecht" and overheidbwb.geldigheidsdatum==2026-10-05'))
-    assert env.seen[0].headers["Accept"] == "application/xml"
+    assert env.requests[0].headers["Accept"] == "application/xml"
     assert [r["identifier"] for r in result["results"]] == ["BWBR0005537"]
     current = in_force("BWBR0005537", ANCHOR)
     hit = result["results"][0]
@@ -128,9 +56,9 @@ async def test_search_sends_a_title_query_with_the_date_filter(env: Env) -> None
     assert "titles only" in precision["matched"] and "in force on 2026-10-05" in precision["matched"]
 
 
-async def test_search_by_kind_counts_one_record_per_regulation(env: Env) -> None:
+async def test_search_by_kind_counts_one_record_per_regulation(env: PlatformHarness) -> None:
     result = await env.call("search_regulations", kind="wet", valid_on="2021-01-01", limit=5)
-    assert dict(env.seen[0].query)["query"] == "dcterms.type==wet and overheidbwb.geldigheidsdatum==2021-01-01"
+    assert env.requests[0].query["query"] == "dcterms.type==wet and overheidbwb.geldigheidsdatum==2021-01-01"
     expected = {v.bwb for v in VERSIONS if v.kind == "wet" and v.start <= "2021-01-01"
                 and (not v.end or v.end >= "2021-01-01")}
     assert result["precision"]["total"] == len(expected) > 5
@@ -139,22 +67,22 @@ async def test_search_by_kind_counts_one_record_per_regulation(env: Env) -> None
     assert all(r["kind"] == "wet" for r in result["results"])
 
 
-async def test_search_needs_a_title_or_a_kind(env: Env) -> None:
+async def test_search_needs_a_title_or_a_kind(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match="title words or a kind"):
         await env.call("search_regulations", valid_on="2026-01-01")
-    assert env.seen == []
+    assert env.requests == []
 
 
 # --------------------------------------------------------------------------- read_regulation / read_article
 
 
-async def test_read_regulation_defaults_to_today_and_fetches_the_toestand(env: Env) -> None:
+async def test_read_regulation_defaults_to_today_and_fetches_the_toestand(env: PlatformHarness) -> None:
     current = in_force("BWBR0005537", ANCHOR)
     result = await env.call("read_regulation", identifier="BWBR0005537", length=400)
-    assert env.seen[0].query == bwb(maximumRecords="1", startRecord="1", query=(
+    assert env.requests[0].pairs == bwb(maximumRecords="1", startRecord="1", query=(
         "dcterms.identifier==BWBR0005537 and overheidbwb.geldigheidsdatum==2026-10-05"))
-    assert env.seen[1].path == f"/wetten/bwb/BWBR0005537/{current.label}/xml/BWBR0005537_{current.label}.xml"
-    assert env.seen[1].headers["Accept"] == "application/xml"
+    assert env.requests[1].path == f"/wetten/bwb/BWBR0005537/{current.label}/xml/BWBR0005537_{current.label}.xml"
+    assert env.requests[1].headers["Accept"] == "application/xml"
     assert result["valid_on"] == "2026-10-05" and result["valid_from"] == current.start
     assert result["title"] == "Algemene wet bestuursrecht" and result["kind"] == "wet"
     assert result["toc"][0] == "Hoofdstuk 1 Algemene bepalingen" and result["toc"][1] == "  Artikel 1:1"
@@ -162,7 +90,7 @@ async def test_read_regulation_defaults_to_today_and_fetches_the_toestand(env: E
     assert result["length"] == 400 and result["next_offset"] == 400 and result["total_length"] > 400
 
 
-async def test_a_later_date_reads_the_announced_version(env: Env) -> None:
+async def test_a_later_date_reads_the_announced_version(env: PlatformHarness) -> None:
     later = ANCHOR + timedelta(days=40)
     now = await env.call("read_article", identifier="BWBR0005537", article="1:1")
     then = await env.call("read_article", identifier="BWBR0005537", article="1:1", date=later.isoformat())
@@ -172,7 +100,7 @@ async def test_a_later_date_reads_the_announced_version(env: Env) -> None:
     assert then["path"] == "Hoofdstuk 1 Algemene bepalingen" and then["label"] == "Artikel 1:1"
 
 
-async def test_read_article_of_the_recorded_toestand(env: Env) -> None:
+async def test_read_article_of_the_recorded_toestand(env: PlatformHarness) -> None:
     result = await env.call("read_article", identifier="bwbr0003984", article="Artikel 1")
     assert result["title"] == "Vaststelling nummers kandidatenlijsten centrales van overheidspersoneel"
     assert result["text"].startswith("Artikel 1\nBij verkiezingen op grond van artikel 124")
@@ -180,7 +108,7 @@ async def test_read_article_of_the_recorded_toestand(env: Env) -> None:
     assert result["citation"]["title"].endswith(", Artikel 1")
 
 
-async def test_clear_errors_for_unknown_articles_dates_and_ids(env: Env) -> None:
+async def test_clear_errors_for_unknown_articles_dates_and_ids(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match=r"has no article '99'.*1:1, 1:2"):
         await env.call("read_article", identifier="BWBR0005537", article="99")
     with pytest.raises(ToolInputError, match="no version in force on 2026-10-05"):
@@ -194,7 +122,7 @@ async def test_clear_errors_for_unknown_articles_dates_and_ids(env: Env) -> None
 # --------------------------------------------------------------------------- SRU replies
 
 
-async def test_diagnostics_become_input_errors(env: Env) -> None:
+async def test_diagnostics_become_input_errors(env: PlatformHarness) -> None:
     parse = reply_parser(KEY, "Legislation", default_relation="exact")
     with pytest.raises(ToolInputError, match="Unsupported index"):
         await env.ctx.upstream.get("", parse, params=bwb_params('dcterms.title="wet"', start=1, maximum=1),
@@ -210,32 +138,11 @@ async def test_diagnostics_become_input_errors(env: Env) -> None:
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_finds_the_newest_version_date(env: Env) -> None:
+async def test_measure_load_finds_the_newest_version_date(env: PlatformHarness) -> None:
     report = await wetten.measure_load(env.ctx)
     assert report.current_through == ANCHOR - timedelta(days=NEWEST_MODIFIED_DAYS)
     assert max(v.modified for v in VERSIONS) == report.current_through.isoformat()
-    assert [dict(s.query)["query"] for s in env.seen] == ["dcterms.modified>=2026-10-05",
-                                                          "dcterms.modified>=2026-10-04"]
+    assert [s.query["query"] for s in env.requests] == ["dcterms.modified>=2026-10-05",
+                                                        "dcterms.modified>=2026-10-04"]
     _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER, 50)
     assert count == 2
-
-
-# --------------------------------------------------------------------------- failures
-
-
-@pytest.mark.parametrize(("faults", "error", "words"), [
-    ({"error_rate": 1.0}, UpstreamStatusError, "HTTP 500"),
-    ({"malformed": True}, UpstreamBadReply, "could not be read"),
-    ({"oversize_bytes": 50_000}, UpstreamTooLarge, "cap"),
-    ({"latency_ms": 800}, UpstreamTimeout, "did not answer within 0.3 s"),
-])
-async def test_failures_are_readable_then_recover(env: Env, faults: dict[str, Any], error: type[Exception],
-                                                  words: str) -> None:
-    tight = env.with_platform(max_response_bytes=20_000, timeouts=Timeouts(connect_seconds=1, total_seconds=0.3))
-    env.app[FAULTS][KEY].update(faults)
-    with pytest.raises(error, match=words) as caught:
-        await tight.call("read_article", identifier="BWBR0003984", article="2")
-    assert "Legislation" in str(caught.value)
-    env.app[FAULTS][KEY].clear()
-    result = await tight.call("read_article", identifier="BWBR0003984", article="2")
-    assert result["label"] == "Artikel 2"

@@ -1,100 +1,26 @@
-"""Open Overheid (Woo) adapter against its replica over a real socket: wire format, precision, load status,
-failures."""
+"""Open Overheid (Woo) adapter against its replica over a real socket: ids, wire format, precision, load status."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
-from typing import Any
 
 import aiohttp
-import jsonschema
 import pytest
-from aiohttp import web
 
-from proxy.errors import ToolInputError, UpstreamBadReply, UpstreamStatusError, UpstreamTimeout, UpstreamTooLarge
+from proxy.errors import ToolInputError
 from proxy.loadstatus import status_from_report
 from proxy.platforms import woo
 from proxy.platforms.woo import publication_id
-from proxy.registry import Platform, Registry, Timeouts, load_registry
-from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.woo import CATEGORIES, STALLED_DAYS, XSS_TITLE, Publication, build_publications
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformContext, ToolCall
-from proxy.upstream import Upstream
+from tests.platform_harness import PlatformHarness, harness_fixture
 
-ROOT = Path(__file__).resolve().parent.parent
 KEY = "woo"
 ANCHOR = date(2026, 11, 30)
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
-TOOLS = {t.name: t for t in woo.TOOLS}
 API = "/woo/overheid/openbaarmakingen/api/v0"
 
 
-@dataclass
-class Seen:
-    path: str
-    raw_path: str
-    headers: dict[str, str]
-
-
-@dataclass
-class Env:
-    url: str
-    app: web.Application
-    registry: Registry
-    seen: list[Seen] = field(default_factory=list)
-    upstreams: list[Upstream] = field(default_factory=list)
-
-    @property
-    def platform(self) -> Platform:
-        return self.registry.platforms[KEY]
-
-    def ctx(self, platform: Platform | None = None) -> PlatformContext:
-        upstream = Upstream(platform or self.platform, store=MemoryStore())
-        self.upstreams.append(upstream)
-        return PlatformContext(platform=platform or self.platform, upstream=upstream, now=lambda: NOW)
-
-    async def call(self, tool: str, ctx: PlatformContext | None = None, **arguments: Any) -> dict[str, Any]:
-        impl = TOOLS[tool]
-        jsonschema.validate(arguments, impl.input_schema)
-        self.seen.clear()
-        result = await impl.handler(ToolCall(tool=tool, arguments=arguments, caller="test", ctx=ctx or self.ctx()))
-        jsonschema.validate(result, impl.output_schema)
-        return result
-
-    def only_request(self) -> Seen:
-        assert len(self.seen) == 1, [s.raw_path for s in self.seen]
-        return self.seen[0]
-
-
-@pytest.fixture
-async def env() -> AsyncIterator[Env]:
-    app = create_replicas_app([KEY], anchor=ANCHOR)
-    seen: list[Seen] = []
-
-    @web.middleware
-    async def record(request: web.Request, handler: Any) -> web.StreamResponse:
-        seen.append(Seen(path=request.path, raw_path=request.raw_path, headers=dict(request.headers)))
-        return await handler(request)
-
-    app.middlewares.append(record)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    url = f"http://127.0.0.1:{site.port}"
-    registry = load_registry(ROOT / "registry.json")
-    registry = registry.with_base_urls(replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url))
-    state = Env(url=url, app=app, registry=registry)
-    state.seen = seen
-    yield state
-    for upstream in state.upstreams:
-        await upstream.close()
-    await runner.cleanup()
+env = harness_fixture(KEY, NOW)
 
 
 def _publications() -> list[Publication]:
@@ -118,7 +44,7 @@ def test_publication_ids_lose_their_version_suffix_and_link_wrapping() -> None:
 # --------------------------------------------------------------------------- search_publications
 
 
-async def test_search_sends_the_site_query_with_double_encoded_filters(env: Env) -> None:
+async def test_search_sends_the_site_query_with_double_encoded_filters(env: PlatformHarness) -> None:
     result = await env.call("search_publications", query="Woo-verzoek  gemeente", organisation="gemeente Utrecht",
                             information_category="Woo-verzoeken en -besluiten", date_from="2024-01-01",
                             date_to="2026-10-31", sort="newest", limit=8)
@@ -144,7 +70,7 @@ async def test_search_sends_the_site_query_with_double_encoded_filters(env: Env)
     assert hit["publisher"] == "gemeente Utrecht"
 
 
-async def test_search_encodes_a_curly_apostrophe_twice_too(env: Env) -> None:
+async def test_search_encodes_a_curly_apostrophe_twice_too(env: PlatformHarness) -> None:
     label = CATEGORIES["agenda"][0]
     result = await env.call("search_publications", information_category=label, limit=10, offset=5)
     assert env.only_request().raw_path == (
@@ -156,7 +82,7 @@ async def test_search_encodes_a_curly_apostrophe_twice_too(env: Env) -> None:
     assert result["precision"]["truncated"] is False and result["precision"]["next_offset"] is None
 
 
-async def test_search_ranks_by_relevance_and_returns_payloads_as_text(env: Env) -> None:
+async def test_search_ranks_by_relevance_and_returns_payloads_as_text(env: PlatformHarness) -> None:
     result = await env.call("search_publications", query="zaaksystemen")
     assert "sort=" not in env.only_request().raw_path  # relevance is the platform's default order
     assert result["results"][0]["title"] == XSS_TITLE
@@ -167,7 +93,7 @@ async def test_search_ranks_by_relevance_and_returns_payloads_as_text(env: Env) 
 # --------------------------------------------------------------------------- read_publication
 
 
-async def test_read_publication_lists_files_and_attachments_with_citations(env: Env) -> None:
+async def test_read_publication_lists_files_and_attachments_with_citations(env: PlatformHarness) -> None:
     main = next(p for p in _publications() if p.kind == "besluit" and len(p.relations) >= 2)
     result = await env.call("read_publication", id=f"{main.id}_{main.version}")
     request = env.only_request()
@@ -191,7 +117,7 @@ async def test_read_publication_lists_files_and_attachments_with_citations(env: 
     assert attachment["precision"]["total"] == 2 and attachment["precision"]["next_offset"] is None
 
 
-async def test_read_publication_refuses_unknown_ids(env: Env) -> None:
+async def test_read_publication_refuses_unknown_ids(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match="no publication 'oep-doesnotexist'"):
         await env.call("read_publication", id="oep-doesnotexist")
 
@@ -199,9 +125,9 @@ async def test_read_publication_refuses_unknown_ids(env: Env) -> None:
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_finds_the_stalled_source(env: Env) -> None:
-    report = await woo.measure_load(env.ctx())
-    assert env.seen[-1].raw_path == f"{API}/zoek?zoektekst=&start=0&aantalResultaten=10&sort=publicatiedatum"
+async def test_measure_load_finds_the_stalled_source(env: PlatformHarness) -> None:
+    report = await woo.measure_load(env.ctx)
+    assert env.requests[-1].raw_path == f"{API}/zoek?zoektekst=&start=0&aantalResultaten=10&sort=publicatiedatum"
     assert report.current_through == ANCHOR - timedelta(days=STALLED_DAYS)
     assert report.current_through == max(p.published for p in _publications())
     status = status_from_report(env.platform, report, today=ANCHOR,
@@ -210,41 +136,10 @@ async def test_measure_load_finds_the_stalled_source(env: Env) -> None:
     assert status["current_through"] == (ANCHOR - timedelta(days=STALLED_DAYS)).isoformat()
 
 
-# --------------------------------------------------------------------------- failures
-
-
-async def test_failures_raise_readable_upstream_errors_then_recover(env: Env) -> None:
-    faults = env.app[FAULTS][KEY]
-    faults.update({"error_rate": 1.0})
-    with pytest.raises(UpstreamStatusError, match="HTTP 500"):
-        await env.call("search_publications", query="stikstof")
-    faults.clear()
-
-    faults.update({"latency_ms": 600})
-    quick = dataclasses.replace(env.platform, timeouts=Timeouts(connect_seconds=0.2, total_seconds=0.2))
-    with pytest.raises(UpstreamTimeout, match="did not answer"):
-        await env.call("search_publications", ctx=env.ctx(quick), query="stikstof")
-    faults.clear()
-
-    faults.update({"malformed": True})
-    with pytest.raises(UpstreamBadReply, match="could not be read"):
-        await env.call("search_publications", query="stikstof")
-    faults.clear()
-
-    faults.update({"oversize_bytes": 40_000})
-    with pytest.raises(UpstreamTooLarge, match="cap"):
-        await env.call("search_publications", ctx=env.ctx(dataclasses.replace(env.platform,
-                                                                              max_response_bytes=10_000)))
-    faults.clear()
-
-    result = await env.call("search_publications", query="stikstof")
-    assert result["precision"]["total"] > 0
-
-
 # --------------------------------------------------------------------------- replica fidelity
 
 
-async def test_replica_enforces_page_sizes_and_bare_ids(env: Env) -> None:
+async def test_replica_enforces_page_sizes_and_bare_ids(env: PlatformHarness) -> None:
     async with aiohttp.ClientSession() as session:
         async with session.get(f"{env.url}{API}/zoek?zoektekst=&start=0&aantalResultaten=15") as resp:
             assert resp.status == 400 and "aantalResultaten" in (await resp.json())["detail"]
@@ -255,11 +150,3 @@ async def test_replica_enforces_page_sizes_and_bare_ids(env: Env) -> None:
             assert resp.status == 404
         async with session.get(f"{env.url}{API}/zoek/{some.id}") as resp:
             assert resp.status == 200 and (await resp.json())["document"]["pid"] == some.pid
-
-
-async def test_every_example_works_against_the_replica(env: Env) -> None:
-    for name, impl in TOOLS.items():
-        assert impl.example is not None, name
-        result = await env.call(name, **impl.example)
-        if "precision" in result:
-            assert result["precision"]["returned"] == len(result["results"]) > 0, name

@@ -164,6 +164,12 @@ def _rows(value: Any) -> list[dict[str, Any]]:
     return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
 
 
+def _titled_fields(row: Mapping[str, Any], number: str | None) -> dict[str, Any]:
+    """The first fields of a document and of a case: both are titled, numbered records of a Soort."""
+    return {"id": str(row.get("Id")), "number": number, "kind": row.get("Soort"), "title": row.get("Titel"),
+            "subject": row.get("Onderwerp")}
+
+
 # --------------------------------------------------------------------------- search_documents
 
 DOCUMENT_SELECT = ("Id", "DocumentNummer", "Soort", "Titel", "Onderwerp", "Datum", "Vergaderjaar", "GewijzigdOp")
@@ -189,11 +195,7 @@ def _document_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, An
     first_case = cases[0].get("Nummer") if cases else None
     uri = _case_url(first_case, number) if first_case and number else _document_url(number)
     return {
-        "id": str(row.get("Id")),
-        "number": number,
-        "kind": row.get("Soort"),
-        "title": row.get("Titel"),
-        "subject": row.get("Onderwerp"),
+        **_titled_fields(row, number),
         "date": _iso(row.get("Datum")),
         "session_year": row.get("Vergaderjaar"),
         "changed": _iso(row.get("GewijzigdOp")),
@@ -245,11 +247,7 @@ def _case_item(ctx: PlatformContext, row: Mapping[str, Any], document_number: st
     kind = row.get("Soort") or "Zaak"
     subject = row.get("Onderwerp") or row.get("Titel") or ""
     return {
-        "id": str(row.get("Id")),
-        "number": number,
-        "kind": row.get("Soort"),
-        "title": row.get("Titel"),
-        "subject": row.get("Onderwerp"),
+        **_titled_fields(row, number),
         "started": _iso(row.get("GestartOp")),
         "status": row.get("Status"),
         "url": _case_url(number, document_number),
