@@ -156,8 +156,10 @@ async def test_secrets_never_reach_the_call_log(upstream_server: Counting) -> No
 async def test_a_refused_question_does_not_mark_the_platform_unavailable(upstream_server: Counting) -> None:
     store = MemoryStore()
     up = Upstream(_platform(upstream_server.url), store=store)
+    down = Upstream(_platform("http://127.0.0.1:9"), store=store)
     with pytest.raises(UpstreamUnreachable):
-        await Upstream(_platform("http://127.0.0.1:9"), store=store).get("/x", as_json, caller="me")
+        await down.get("/x", as_json, caller="me")
+    await down.close()
     assert (await store.availability("wetten"))["available"] is False
     upstream_server.mode = "404"
     with pytest.raises(UpstreamStatusError, match="does not know this item"):
