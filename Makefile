@@ -18,16 +18,22 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Node packages the tests use (axe-core for the accessibility scan), pinned in package-lock.json.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $@
+
 # Debian packages the tests use: a real redis-server and a real headless Chromium.
 system-deps:
-	@command -v redis-server >/dev/null && command -v chromium >/dev/null || { \
-	  echo "installing redis-server and chromium (Debian packages)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server chromium >/dev/null; }
+	@command -v redis-server >/dev/null && command -v chromium >/dev/null && command -v npm >/dev/null || { \
+	  echo "installing redis-server, chromium and npm (Debian packages)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server chromium \
+	    $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; }
 
 run: install
 	$(PY) -m proxy serve --host $(HOST) --port $(PORT) --site --watch $(if $(filter replica,$(UPSTREAM)),--replicas,)
 
-test: install system-deps
+test: install system-deps node_modules/.installed
 	$(PY) -m ruff check proxy site_hooks tests bench
 	$(PY) -m pytest -q -p no:cacheprovider
 
@@ -45,4 +51,4 @@ bench: install
 	$(PY) bench/bench_site.py
 
 clean:
-	rm -rf build site .pytest_cache
+	rm -rf build site .pytest_cache node_modules test-artifacts

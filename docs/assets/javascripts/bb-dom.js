@@ -1,0 +1,58 @@
+// BesluitBron: building DOM without HTML strings. Every string becomes a text node; nothing here
+// parses markup, so text from a tool or a source platform can never turn into elements or scripts.
+
+/**
+ * el("p", {class: "x", dataset: {state: "open"}, attrs: {"aria-live": "polite"}}, "text", childNode, ...)
+ * Strings, numbers and booleans become text nodes; null/undefined/false children are skipped.
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "attrs") for (const [name, v] of Object.entries(value)) {
+      if (v !== undefined && v !== null && v !== false) node.setAttribute(name, v === true ? "" : String(v));
+    }
+    else if (key === "on") for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
+    else node[key] = value; // DOM properties only: id, type, value, checked, disabled, htmlFor, ...
+  }
+  append(node, ...children);
+  return node;
+}
+
+/** Append children (text or nodes, arrays flattened) to `node`. */
+export function append(node, ...children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Remove every child of `node`. */
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+/** A link only for http(s) URLs, set through the href property; anything else is plain text. */
+export function safeLink(uri, text, props = {}) {
+  let url = null;
+  try {
+    url = new URL(String(uri));
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return el("span", {}, text);
+  const link = el("a", {...props, rel: "noopener noreferrer nofollow", target: "_blank"}, text);
+  link.href = url.href;
+  return link;
+}
+
+let counter = 0;
+/** A page-unique id with a readable prefix. */
+export function uid(prefix) {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}

@@ -1,0 +1,261 @@
+// BesluitBron: the live Laadstatus (loaded by laadstatus.js). On the Laadstatus page (root #besluitbron-load-status) it reads
+// the server's GET /status: per source whether it receives material and since when, a chart of the
+// time since the newest material, and for the local sources a sortable table of organs with the
+// stalled ones marked. Without a reachable /status the build-time snapshot stays, and the page says so.
+
+import {append, clear, el, uid} from "./bb-dom.js";
+import {formatNumber, pageLanguage, translator} from "./bb-i18n.js";
+
+const DAY_MS = 86400000;
+
+function parseJsonAttr(value, fallback) {
+  try {
+    const parsed = JSON.parse(value || "");
+    return parsed && typeof parsed === "object" ? parsed : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Whole days from the ISO date `isoDate` to `reference` (a Date), or null. */
+function daysSince(isoDate, reference) {
+  if (!isoDate) return null;
+  const start = Date.parse(`${String(isoDate).slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(start)) return null;
+  const end = Date.UTC(reference.getUTCFullYear(), reference.getUTCMonth(), reference.getUTCDate());
+  return Math.max(0, Math.round((end - start) / DAY_MS));
+}
+
+function measuredDate(source) {
+  const parsed = source.measured_at ? new Date(source.measured_at) : null;
+  return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
+}
+
+class LoadStatus {
+  constructor(root) {
+    this.root = root;
+    this.lang = pageLanguage();
+    this.t = translator(this.lang);
+    this.titles = parseJsonAttr(root.dataset.titles, {});
+    this.snapshot = document.getElementById("besluitbron-load-status-snapshot");
+  }
+
+  days(n) {
+    if (n === null) return this.t("ls_unknown");
+    if (n === 0) return this.t("ls_today");
+    return n === 1 ? this.t("ls_day") : this.t("ls_days", {days: formatNumber(this.lang, n)});
+  }
+
+  async start() {
+    const t = this.t;
+    this.status = el("p", {class: "bb-live__status", attrs: {role: "status"}, dataset: {bbStatusState: "loading"}},
+      t("ls_loading"));
+    this.body = el("div", {class: "bb-load-status__body"});
+    append(clear(this.root), this.status, this.body);
+    const data = await this.fetchStatus();
+    if (!data) {
+      const hasSnapshot = this.root.dataset.snapshot === "true";
+      this.status.dataset.bbStatusState = "offline";
+      this.status.textContent = hasSnapshot ? t("ls_unreachable") : t("ls_unreachable_nosnapshot");
+      if (this.snapshot && hasSnapshot) {
+        this.snapshot.before(el("p", {class: "bb-snapshot__label", dataset: {bbSnapshotLabel: ""}},
+          t("ls_snapshot_label")));
+      }
+      return;
+    }
+    if (this.snapshot) this.snapshot.hidden = true;
+    const time = new Intl.DateTimeFormat(this.lang === "en" ? "en-GB" : "nl-NL",
+      {hour: "2-digit", minute: "2-digit", second: "2-digit"}).format(new Date());
+    this.status.dataset.bbStatusState = "live";
+    const measured = [...new Set(data.status.sources.map((source) => source.measured_at).filter(Boolean)
+      .map((iso) => this.when(iso)))];
+    this.sameMeasurement = measured.length === 1;
+    this.status.textContent = [t("ls_live", {url: data.url, time}),
+      this.sameMeasurement ? t("ls_measured_at", {when: measured[0]}) : ""].join(" ").trim();
+    this.render(data.status);
+  }
+
+  /** /status of this origin, else of the registry's public address; null when neither answers. */
+  async fetchStatus() {
+    const urls = [];
+    if (location.protocol === "http:" || location.protocol === "https:") urls.push(new URL("/status", location.origin));
+    try {
+      const published = new URL("/status", this.root.dataset.publicUrl);
+      if (published.origin !== location.origin) urls.push(published);
+    } catch {
+      // no usable public address
+    }
+    for (const url of urls) {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 8000);
+      try {
+        const response = await fetch(url, {credentials: "omit", cache: "no-store", signal: controller.signal,
+          headers: {Accept: "application/json"}});
+        if (!response.ok) continue;
+        const status = await response.json();
+        if (status && Array.isArray(status.sources)) return {url: url.href, status};
+      } catch {
+        // unreachable, not JSON, or refused by CORS: try the next
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    return null;
+  }
+
+  when(iso) {
+    return String(iso).replace("T", " ").replace(/:\d\d(\.\d+)?\+00:00$/, " UTC");
+  }
+
+  title(source) {
+    return String(this.titles[source.source] || source.title || source.source);
+  }
+
+  receiving(source) {
+    if (source.receiving === true) return this.t("ls_yes");
+    if (source.receiving === false) return this.t("ls_no");
+    return this.t("ls_unknown");
+  }
+
+  render(status) {
+    const t = this.t;
+    const limit = Number(status.stalled_after_days) || Number(this.root.dataset.stalledAfterDays) || 60;
+    const sources = status.sources.filter((s) => s && typeof s === "object");
+    // Per source
+    const rows = sources.map((source) => {
+      const age = daysSince(source.current_through, measuredDate(source));
+      const notes = [];
+      const media = Object.entries(source.current_through_per_medium || {});
+      if (media.length) notes.push(t("ls_per_medium", {list: media.map(([m, d]) => `${m} ${d || "–"}`).join("; ")}));
+      if (source.reason) notes.push(String(source.reason));
+      if (!this.sameMeasurement) {
+        notes.push(source.measured_at ? t("ls_measured_at", {when: this.when(source.measured_at)}) : t("ls_not_measured"));
+      }
+      return el("tr", {dataset: {bbSource: String(source.source), receiving: String(source.receiving)}},
+        el("th", {attrs: {scope: "row"}}, this.title(source)),
+        el("td", {class: `bb-state bb-state--${source.receiving === true ? "ok" : source.receiving === false
+          ? "stalled" : "unknown"}`}, this.receiving(source)),
+        el("td", {class: "bb-nowrap"}, source.current_through || "–"),
+        el("td", {class: "bb-nowrap"}, this.days(age)),
+        el("td", {class: "bb-note"}, notes.join(" · ") || "–"));
+    });
+    const sourcesTitle = uid("bb-ls-sources");
+    append(this.body,
+      el("section", {attrs: {"aria-labelledby": sourcesTitle}, dataset: {bbSources: ""}},
+        el("h3", {id: sourcesTitle}, t("ls_sources_title")),
+        el("div", {class: "bb-table-scroll", attrs: {tabindex: "0", role: "region", "aria-labelledby": sourcesTitle}},
+          el("table", {},
+            el("thead", {}, el("tr", {}, ["ls_source", "ls_receiving", "ls_newest", "ls_age", "ls_note"]
+              .map((key) => el("th", {attrs: {scope: "col"}}, t(key))))),
+            el("tbody", {}, rows)))),
+      this.chart(sources, limit),
+      sources.filter((s) => s.organs_total !== null && s.organs_total !== undefined && Array.isArray(s.organs))
+        .map((s) => this.organs(s, limit)));
+  }
+
+  /** Horizontal bars: days since the newest material per source, with the stalled limit as a line. */
+  chart(sources, limit) {
+    const t = this.t;
+    const ages = sources.map((s) => daysSince(s.current_through, measuredDate(s)));
+    const scale = Math.max(limit * 1.25, ...ages.filter((a) => a !== null)) || 1;
+    const pct = (n) => `${Math.min(100, (n / scale) * 100).toFixed(2)}%`;
+    const titleId = uid("bb-ls-chart");
+    const descId = uid("bb-ls-chart-desc");
+    const rows = sources.map((source, i) => {
+      const age = ages[i];
+      const stalled = age !== null && age >= limit;
+      const state = age === null ? "unknown" : stalled ? "stalled" : "ok";
+      return el("li", {class: `bb-chart__row bb-chart__row--${state}`, dataset: {bbChartRow: String(source.source)}},
+        el("span", {class: "bb-chart__label"}, this.title(source)),
+        el("span", {class: "bb-chart__track", attrs: {"aria-hidden": "true"}},
+          el("span", {class: "bb-chart__bar", style: `width: ${age === null ? "0" : pct(Math.max(age, scale / 200))}`}),
+          el("span", {class: "bb-chart__limit", style: `left: ${pct(limit)}`})),
+        el("span", {class: "bb-chart__value"}, age === null ? t("ls_chart_unknown")
+          : `${this.days(age)}${stalled ? ` · ${t("ls_stalled")}` : ""}`));
+    });
+    return el("figure", {class: "bb-chart", attrs: {"aria-labelledby": titleId, "aria-describedby": descId},
+      dataset: {bbChart: ""}},
+    el("figcaption", {},
+      el("strong", {id: titleId}, t("ls_chart_title")), " ",
+      el("span", {id: descId}, t("ls_chart_desc", {days: formatNumber(this.lang, limit)}))),
+    el("ul", {class: "bb-chart__rows"}, rows),
+    el("p", {class: "bb-chart__legend", attrs: {"aria-hidden": "true"}},
+      el("span", {class: "bb-chart__legend-limit"}), " ", t("ls_chart_threshold", {days: formatNumber(this.lang, limit)})));
+  }
+
+  /** The organs of one local source as a table sortable by every column; stalled ones marked. */
+  organs(source, limit) {
+    const t = this.t;
+    const reference = measuredDate(source);
+    const organs = source.organs.map((o) => ({
+      name: String(o.name || o.organ || ""),
+      medium: String(o.medium || "–"),
+      date: o.current_through || "",
+      age: daysSince(o.current_through, reference),
+      stalled: Boolean(o.stalled),
+      key: String(o.organ || ""),
+    }));
+    const columns = [
+      {key: "name", label: t("ls_organ"), value: (o) => o.name.toLocaleLowerCase(this.lang)},
+      {key: "medium", label: t("ls_medium"), value: (o) => o.medium},
+      {key: "date", label: t("ls_organ_newest"), value: (o) => o.date},
+      {key: "age", label: t("ls_organ_age"), value: (o) => (o.age === null ? Infinity : o.age)},
+      {key: "stalled", label: t("ls_organ_state"), value: (o) => (o.stalled ? 1 : 0)},
+    ];
+    const titleId = uid("bb-ls-organs");
+    const tbody = el("tbody");
+    let sort = {key: "age", dir: "descending"};
+    const headers = columns.map((column) => {
+      const button = el("button", {type: "button", class: "bb-sort", dataset: {bbSort: column.key},
+        attrs: {title: t("ls_sort_by", {column: column.label})}}, column.label,
+      el("span", {class: "bb-sort__icon", attrs: {"aria-hidden": "true"}}));
+      const th = el("th", {attrs: {scope: "col"}, dataset: {column: column.key}}, button);
+      button.addEventListener("click", () => {
+        sort = {key: column.key, dir: sort.key === column.key && sort.dir === "ascending" ? "descending" : "ascending"};
+        draw();
+      });
+      return th;
+    });
+    const draw = () => {
+      const column = columns.find((c) => c.key === sort.key);
+      const sign = sort.dir === "ascending" ? 1 : -1;
+      const sorted = [...organs].sort((a, b) => {
+        const x = column.value(a);
+        const y = column.value(b);
+        if (x < y) return -sign;
+        if (x > y) return sign;
+        return a.name.localeCompare(b.name, this.lang);
+      });
+      for (const th of headers) {
+        if (th.dataset.column === sort.key) th.setAttribute("aria-sort", sort.dir);
+        else th.removeAttribute("aria-sort");
+      }
+      append(clear(tbody), sorted.map((o) => el("tr", {class: o.stalled ? "bb-organ--stalled" : "",
+        dataset: {bbOrgan: o.key, stalled: String(o.stalled)}},
+      el("th", {attrs: {scope: "row"}}, o.name),
+      el("td", {}, o.medium),
+      el("td", {class: "bb-nowrap"}, o.date || "–"),
+      el("td", {class: "bb-num"}, o.age === null ? "–" : formatNumber(this.lang, o.age)),
+      el("td", {class: `bb-state bb-state--${o.stalled ? "stalled" : "ok"}`},
+        o.stalled ? t("ls_stalled") : t("ls_active")))));
+    };
+    draw();
+    const total = source.organs_total ?? organs.length;
+    const stalled = source.organs_stalled ?? organs.filter((o) => o.stalled).length;
+    return el("section", {class: "bb-organs", attrs: {"aria-labelledby": titleId},
+      dataset: {bbOrgans: String(source.source)}},
+    el("h3", {id: titleId}, t("ls_organs_title", {source: this.title(source)})),
+    el("p", {}, t("ls_organs_summary", {stalled: formatNumber(this.lang, stalled),
+      total: formatNumber(this.lang, total), days: formatNumber(this.lang, limit)}), " ", t("ls_sort_hint")),
+    el("div", {class: "bb-table-scroll bb-table-scroll--tall", attrs: {tabindex: "0", role: "region",
+      "aria-labelledby": titleId}},
+    el("table", {}, el("thead", {}, el("tr", {}, headers)), tbody)));
+  }
+}
+
+/** Start the live Laadstatus in its root element (once). */
+export function start(rootNode) {
+  if (rootNode.dataset.bbStarted !== undefined) return;
+  rootNode.dataset.bbStarted = "";
+  new LoadStatus(rootNode).start();
+}

@@ -1,0 +1,153 @@
+"""Real headless Chromium (Debian's, driven by Playwright's Python package) for the browser tests.
+
+No browser is downloaded: Playwright launches the system Chromium at `CHROMIUM`. Every page runs
+with requests to anything but this machine's loopback aborted, so a test can never reach the
+internet and a site "hosted without the proxy" really has no server behind it.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from playwright.async_api import Browser, BrowserContext, Dialog, Page, Playwright, Request, Route
+
+__all__ = [
+    "AXE_JS",
+    "AXE_TAGS",
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "SCREENSHOTS",
+    "PageWatch",
+    "StaticSite",
+    "block_outside_world",
+    "launch",
+    "new_page",
+    "run_axe",
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# WCAG 2.1 level A and AA: what Dutch public-sector sites must meet (EN 301 549).
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+
+
+async def launch(playwright: Playwright) -> Browser:
+    return await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+@dataclass
+class PageWatch:
+    """What a page did that a test may want to forbid: dialogs, script errors, requests."""
+
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    requests: list[tuple[str, str, dict[str, Any] | None]] = field(default_factory=list)
+
+    def mcp_methods(self, name: str | None = None) -> list[str]:
+        """JSON-RPC methods the page posted (tools/call as `tools/call:<tool>`)."""
+        out = []
+        for method, _, body in self.requests:
+            if method != "POST" or not isinstance(body, dict) or "method" not in body:
+                continue
+            rpc = body["method"]
+            if rpc == "tools/call":
+                rpc = f"tools/call:{(body.get('params') or {}).get('name')}"
+            out.append(rpc)
+        return [m for m in out if name is None or m == name]
+
+
+async def new_page(context: BrowserContext) -> tuple[Page, PageWatch]:
+    """A page of `context` that records dialogs (and dismisses them), page errors and requests."""
+    watch = PageWatch()
+    page = await context.new_page()
+
+    async def on_dialog(dialog: Dialog) -> None:
+        watch.dialogs.append(f"{dialog.type}: {dialog.message}")
+        await dialog.dismiss()
+
+    def on_request(request: Request) -> None:
+        body = None
+        if request.method == "POST":
+            try:
+                body = request.post_data_json
+            except (ValueError, json.JSONDecodeError):
+                body = None
+        watch.requests.append((request.method, request.url, body))
+
+    page.on("dialog", on_dialog)
+    page.on("pageerror", lambda exc: watch.errors.append(str(exc)))
+    page.on("request", on_request)
+    return page, watch
+
+
+async def block_outside_world(context: BrowserContext) -> None:
+    """Abort every request that does not go to this machine's loopback."""
+
+    async def route(route: Route) -> None:
+        host = route.request.url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
+        if route.request.url.startswith(("http://", "https://")) and host not in LOOPBACK:
+            await route.abort()
+        else:
+            await route.continue_()
+
+    await context.route("**/*", route)
+
+
+async def run_axe(page: Page) -> list[dict[str, Any]]:
+    """axe-core's WCAG 2.1 A/AA violations on the page as it is now (scripts already ran)."""
+    if not await page.evaluate("() => typeof window.axe !== 'undefined'"):
+        await page.add_script_tag(path=str(AXE_JS))
+    result = await page.evaluate(
+        """async (tags) => {
+            const r = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+            return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+              nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary}))}));
+        }""",
+        AXE_TAGS,
+    )
+    return list(result)
+
+
+@dataclass
+class StaticSite:
+    """A plain static file server (no proxy behind it) for a site directory set later."""
+
+    directory: Path | None = None
+    url: str = ""
+    _runner: web.AppRunner | None = None
+
+    async def start(self) -> StaticSite:
+        app = web.Application()
+        app.router.add_get("/{tail:.*}", self._serve)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.url = f"http://127.0.0.1:{site.port}"
+        return self
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _serve(self, request: web.Request) -> web.StreamResponse:
+        if self.directory is None:
+            raise web.HTTPNotFound()
+        root = self.directory.resolve()
+        target = (root / request.match_info["tail"]).resolve()
+        if not target.is_relative_to(root) or not target.is_file():
+            raise web.HTTPNotFound()
+        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        return web.FileResponse(target, headers={"Content-Type": ctype})

@@ -1,0 +1,594 @@
+"""The live explorer and the live Laadstatus in real headless Chromium (Debian's, via Playwright).
+
+One real proxy (replicas behind it) serves the site it built for itself, the way `make run` does;
+two plain static servers serve the same files without a proxy: one whose origin is on the
+registry's `cors_origins` allow-list (a separately hosted site), one that is not (no server
+reachable). Screenshots go to test-artifacts/screenshots/ for a person to look at; the axe-core
+report of every page template goes to test-artifacts/axe-report.json.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, BrowserContext, Locator, Page, Route, async_playwright, expect
+
+from proxy.app import reload_registry
+from proxy.catalog import Catalog, build_catalog
+from proxy.registry import load_registry
+from proxy.replica.lokaal import XSS_ABSTRACT, XSS_TITLE
+from tests.browser_helpers import (
+    AXE_JS,
+    CHROMIUM,
+    SCREENSHOTS,
+    PageWatch,
+    StaticSite,
+    block_outside_world,
+    launch,
+    new_page,
+    run_axe,
+)
+from tests.conftest import LiveServer, Replicas, serve, write_registry
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+STORAGE_KEY = "besluitbron.approvals.v1"
+PREFIX = {"nl": "", "en": "en/"}
+WORDS = {
+    "nl": {"external": "Externe gegevens", "precision": "ongeveer 1 resultaat (schatting); 1 getoond",
+           "expired": "Deze vraag is verlopen", "denied": "Geweigerd", "offline": "antwoordt niet",
+           "snapshot": "momentopname"},
+    "en": {"external": "External data", "precision": "about 1 result (estimate); 1 shown",
+           "expired": "This request has expired", "denied": "Denied", "offline": "does not answer",
+           "snapshot": "snapshot"},
+}
+
+
+@dataclass
+class Env:
+    proxy: LiveServer
+    catalog: Catalog
+    site: Path
+    cors_host: StaticSite  # on the cors_origins allow-list: a separately hosted site
+    bare_host: StaticSite  # not on it: a site with no reachable server
+    browser: Browser
+
+    def slug_of(self, platform: str) -> str:
+        return next(c.slug for c in self.catalog.connectors.values() if c.connector.platform == platform)
+
+    def title_of(self, slug: str, lang: str) -> str:
+        return self.catalog.connectors[slug].connector.title[lang]
+
+
+async def _wait_measured(live: LiveServer, timeout: float = 30) -> None:
+    """The load-status loop measures every served source once at start; wait for that round."""
+    keys = list(live.runtime.served_platforms())
+    async with asyncio.timeout(timeout):
+        while not all([await live.runtime.store.load_status(k) for k in keys]):
+            await asyncio.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+async def env(replicas: Replicas, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Env]:
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: `make system-deps` installs Debian's chromium")
+    tmp = tmp_path_factory.mktemp("browser")
+    cors_host, bare_host = await StaticSite().start(), await StaticSite().start()
+    registry_path = write_registry(tmp)
+    try:
+        async with serve(registry_path, replicas, site_build_root=tmp / "sites", measure_load=True) as live:
+            await _wait_measured(live)
+
+            def publish(data: dict[str, Any]) -> None:
+                data["server"]["public_url"] = live.base
+                data["server"]["cors_origins"] = [cors_host.url]
+
+            write_registry(tmp, publish)
+            # The real reload path: registry re-read, site rebuilt (with the measured snapshot), swapped in.
+            assert await reload_registry(live.app)
+            site = live.runtime.snapshot.site_dir
+            assert site is not None
+            cors_host.directory = bare_host.directory = site
+            async with async_playwright() as playwright:
+                browser = await launch(playwright)
+                try:
+                    yield Env(proxy=live, catalog=build_catalog(load_registry(registry_path)), site=site,
+                              cors_host=cors_host, bare_host=bare_host, browser=browser)
+                finally:
+                    await browser.close()
+    finally:
+        await cors_host.close()
+        await bare_host.close()
+        replicas.clear_faults()
+
+
+@pytest.fixture
+async def context(env: Env) -> AsyncIterator[BrowserContext]:
+    """A fresh browser profile (empty localStorage) that can reach nothing but loopback."""
+    ctx = await env.browser.new_context(viewport={"width": 1280, "height": 900})
+    await block_outside_world(ctx)
+    yield ctx
+    await ctx.close()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+async def shot(target: Page | Locator, name: str) -> None:
+    """A screenshot for people to look at; Material's sticky header hidden so it cannot cover the element."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    await target.screenshot(path=str(SCREENSHOTS / name), style=".md-header { visibility: hidden !important; }")
+
+
+async def open_explorer(page: Page, base: str, lang: str = "nl", *, state: str = "live") -> None:
+    await page.goto(f"{base}/{PREFIX[lang]}explorer.html")
+    await expect(page.locator("[data-bb-live-status]")).to_have_attribute("data-state", state, timeout=15000)
+
+
+async def choose(page: Page, slug: str, tool: str) -> None:
+    await page.select_option("#bb-connector", slug)
+    await expect(page.locator("#bb-tool")).to_have_attribute("data-connector", slug, timeout=15000)
+    await page.select_option("#bb-tool", tool)
+
+
+async def call_and_wait(page: Page) -> Locator:
+    await page.click("[data-bb-call]")
+    results = page.locator("[data-bb-results]")
+    await expect(results).to_have_attribute("data-complete", "true", timeout=15000)
+    return results
+
+
+async def stored_approvals(page: Page) -> dict[str, Any]:
+    raw = await page.evaluate(f"() => localStorage.getItem({STORAGE_KEY!r})")
+    return json.loads(raw) if raw else {}
+
+
+def assert_clean(watch: PageWatch) -> None:
+    assert watch.dialogs == [], f"a dialog opened: {watch.dialogs}"
+    assert watch.errors == [], f"script errors: {watch.errors}"
+
+
+# --------------------------------------------------------------------------- approval flow
+
+
+@pytest.mark.parametrize("lang", ["nl", "en"])
+async def test_allow_once_runs_the_exact_arguments_and_shows_source_data_as_text(
+    env: Env, context: BrowserContext, lang: str
+) -> None:
+    page, watch = await new_page(context)
+    slug = env.slug_of("lokaal")
+    await open_explorer(page, env.proxy.base, lang)
+    await choose(page, slug, "search_publications")
+    await page.fill("#bb-arg-query", "Binnenstad-Oost")
+    await page.click("[data-bb-call]")
+
+    card = page.locator("[data-bb-card]")
+    await expect(card).to_have_attribute("data-state", "pending")
+    await expect(card.locator("[data-bb-card-connector]")).to_contain_text(env.title_of(slug, lang))
+    await expect(card.locator("[data-bb-card-connector]")).to_contain_text(env.proxy.url(slug))
+    await expect(card.locator("[data-bb-card-tool]")).to_contain_text("search_publications")
+    assert json.loads(await card.locator("[data-bb-card-args]").text_content() or "") == {"query": "Binnenstad-Oost"}
+    assert watch.mcp_methods("tools/call:search_publications") == [], "nothing may run before approval"
+    await shot(card, f"explorer-card-{lang}.png")
+
+    await card.locator("[data-bb-action=allow-once]").click()
+    await expect(card).to_have_count(0)
+    results = page.locator("[data-bb-results]")
+    await expect(results).to_have_attribute("data-complete", "true", timeout=15000)
+    await expect(results).to_have_attribute("data-state", "done")
+    sent = [body for method, _, body in watch.requests
+            if method == "POST" and body and body.get("method") == "tools/call"
+            and body["params"]["name"] == "search_publications"]
+    assert [b["params"]["arguments"] for b in sent] == [{"query": "Binnenstad-Oost"}]
+
+    # Marked as external data; precision in words; numbered citation linked to its source; attribution.
+    await expect(results.locator(".bb-external__label")).to_have_text(WORDS[lang]["external"])
+    await expect(results.locator("[data-bb-precision] .bb-precision__summary")).to_have_text(WORDS[lang]["precision"])
+    link = results.locator("a[data-bb-citation='1']")
+    await expect(link).to_have_text(XSS_TITLE)
+    href = await link.get_attribute("href") or ""
+    assert re.fullmatch(r"https://zoek\.officielebekendmakingen\.nl/gmb-\d{4}-\d+\.html", href), href
+    await expect(results.locator("[data-bb-hit='1'] .bb-hit__number")).to_have_text("[1]")
+    await expect(results.locator("[data-bb-attribution]")).to_contain_text("Lokale bekendmakingen")
+    # The platform calls behind the answer, from list_platform_calls with the trace handle.
+    calls = results.locator("[data-bb-call]")
+    await expect(calls).to_have_count(1)
+    await expect(calls.first).to_contain_text("lokaal")
+    assert watch.mcp_methods("tools/call:list_platform_calls") == ["tools/call:list_platform_calls"]
+
+    # The <script> and <img onerror> payloads of the replica record are text, and nothing ran.
+    text = await results.text_content() or ""
+    assert XSS_TITLE in text and XSS_ABSTRACT in text
+    assert await page.locator("[data-bb-results] script, [data-bb-results] img").count() == 0
+    await page.wait_for_timeout(200)
+    assert [url for _, url, _ in watch.requests if url.rstrip("/").endswith("/x")] == []
+    assert_clean(watch)
+    await results.locator("details.bb-hit__fields > summary").first.click()
+    await shot(page.locator("#besluitbron-explorer"), f"explorer-results-{lang}.png")
+
+    # "Once" is not remembered: the next call asks again.
+    assert await stored_approvals(page) == {}
+    await page.click("[data-bb-call]")
+    await expect(card).to_have_attribute("data-state", "pending")
+
+
+async def test_always_allow_skips_the_card_persists_and_can_be_revoked(env: Env, context: BrowserContext) -> None:
+    page, watch = await new_page(context)
+    slug = env.slug_of("lokaal")
+    await open_explorer(page, env.proxy.base)
+    await choose(page, slug, "search_publications")
+    await page.fill("#bb-arg-query", "bestemmingsplan")
+    await page.click("[data-bb-call]")
+    await page.click("[data-bb-card] [data-bb-action=allow-always]")
+    await expect(page.locator("[data-bb-results]")).to_have_attribute("data-complete", "true", timeout=15000)
+    stored = await stored_approvals(page)
+    assert list(stored) == [slug] and list(stored[slug]["tools"]) == ["search_publications"]
+    permission = page.locator(f"[data-bb-permission='{slug}:search_publications']")
+    await expect(permission).to_be_visible()
+
+    # Second time: no card, the call runs and says why.
+    results = await call_and_wait(page)
+    await expect(page.locator("[data-bb-card]")).to_have_count(0)
+    await expect(results.locator("[data-bb-auto-allowed]")).to_be_visible()
+    assert len(watch.mcp_methods("tools/call:search_publications")) == 2
+
+    # The choice lives in the browser's storage: it survives a reload.
+    await page.reload()
+    await expect(page.locator("[data-bb-live-status]")).to_have_attribute("data-state", "live", timeout=15000)
+    await choose(page, slug, "search_publications")
+    await page.fill("#bb-arg-query", "bestemmingsplan")
+    await call_and_wait(page)
+    await expect(page.locator("[data-bb-card]")).to_have_count(0)
+    await shot(page.locator("[data-bb-permissions]"), "explorer-permissions-nl.png")
+
+    # Revoked: gone from storage and from the list, and the card is back.
+    await permission.locator("[data-bb-revoke]").click()
+    await expect(permission).to_have_count(0)
+    await expect(page.locator("[data-bb-permissions-empty]")).to_be_visible()
+    assert await stored_approvals(page) == {}
+    await page.click("[data-bb-call]")
+    await expect(page.locator("[data-bb-card]")).to_have_attribute("data-state", "pending")
+    assert_clean(watch)
+
+
+async def test_connector_switch_allows_all_its_tools_and_only_its_tools(env: Env, context: BrowserContext) -> None:
+    page, watch = await new_page(context)
+    slug, other = env.slug_of("lokaal"), env.slug_of("wetten")
+    await open_explorer(page, env.proxy.base)
+    await choose(page, slug, "list_capabilities")
+    await page.check("#bb-always-all")
+    assert "all" in (await stored_approvals(page))[slug]
+    await expect(page.locator(f"[data-bb-permission='{slug}:*']")).to_be_visible()
+    for tool in ("list_capabilities", "platform_status"):
+        await choose(page, slug, tool)
+        results = await call_and_wait(page)
+        await expect(page.locator("[data-bb-card]")).to_have_count(0)
+        await expect(results).to_have_attribute("data-state", "done")
+    # Another connector still asks.
+    await choose(page, other, "list_capabilities")
+    assert not await page.is_checked("#bb-always-all")
+    await page.click("[data-bb-call]")
+    await expect(page.locator("[data-bb-card]")).to_have_attribute("data-state", "pending")
+    await page.click("[data-bb-card] [data-bb-action=deny]")
+    # Switched off again: asks again.
+    await choose(page, slug, "list_capabilities")
+    assert await page.is_checked("#bb-always-all")
+    await page.uncheck("#bb-always-all")
+    assert await stored_approvals(page) == {}
+    await page.click("[data-bb-call]")
+    await expect(page.locator("[data-bb-card]")).to_have_attribute("data-state", "pending")
+    assert watch.mcp_methods("tools/call:list_capabilities") == ["tools/call:list_capabilities"]
+    assert_clean(watch)
+
+
+async def test_a_tool_not_declared_read_only_is_asked_for_every_time(env: Env, context: BrowserContext) -> None:
+    """Standing approvals cover read-only tools only: were a server to drop the hint, the card comes back."""
+    page, watch = await new_page(context)
+    slug = env.slug_of("lokaal")
+
+    async def drop_read_only_hint(route: Route) -> None:
+        response = await route.fetch()
+        body = await response.json()
+        if isinstance(body.get("result"), dict) and "tools" in body["result"]:
+            for tool in body["result"]["tools"]:
+                if tool["name"] == "platform_status":
+                    tool["annotations"]["readOnlyHint"] = False
+        await route.fulfill(response=response, json=body)
+
+    await page.route(f"**/{slug}/mcp", drop_read_only_hint)
+    await open_explorer(page, env.proxy.base)
+    await choose(page, slug, "platform_status")
+    await page.check("#bb-always-all")
+    await page.click("[data-bb-call]")
+    card = page.locator("[data-bb-card]")
+    await expect(card).to_have_attribute("data-state", "pending")
+    await expect(card.locator(".bb-card__warning")).to_be_visible()
+    await expect(card.locator("[data-bb-action=allow-always]")).to_have_count(0)
+    await card.locator("[data-bb-action=allow-once]").click()
+    await expect(page.locator("[data-bb-results]")).to_have_attribute("data-complete", "true", timeout=15000)
+    await page.click("[data-bb-call]")
+    await expect(card).to_have_attribute("data-state", "pending")
+    assert watch.mcp_methods("tools/call:platform_status") == ["tools/call:platform_status"]
+    assert_clean(watch)
+
+
+async def test_deny_calls_nothing_and_the_page_stays_usable(env: Env, context: BrowserContext) -> None:
+    page, watch = await new_page(context)
+    slug = env.slug_of("lokaal")
+    await open_explorer(page, env.proxy.base)
+    # A required parameter left empty: no card, the field says so and has the focus.
+    await choose(page, slug, "read_publication")
+    await page.click("[data-bb-call]")
+    await expect(page.locator(".bb-form-errors")).to_contain_text("identifier")
+    await expect(page.locator("#bb-arg-identifier")).to_be_focused()
+    await expect(page.locator("#bb-arg-identifier")).to_have_attribute("aria-invalid", "true")
+    await expect(page.locator("[data-bb-card]")).to_have_count(0)
+    await choose(page, slug, "search_publications")
+    await page.fill("#bb-arg-query", "Gouda")
+    await page.click("[data-bb-call]")
+    await page.click("[data-bb-card] [data-bb-action=deny]")
+    await expect(page.locator("[data-bb-card]")).to_have_count(0)
+    results = page.locator("[data-bb-results]")
+    await expect(results).to_have_attribute("data-state", "denied")
+    await expect(results.locator("[data-bb-denied]")).to_contain_text(WORDS["nl"]["denied"])
+    await page.wait_for_timeout(300)
+    assert watch.mcp_methods("tools/call:search_publications") == []
+    assert await stored_approvals(page) == {}
+    await shot(page.locator("#besluitbron-explorer"), "explorer-denied-nl.png")
+
+    # Still usable: ask again, allow, get results.
+    await page.click("[data-bb-call]")
+    await page.click("[data-bb-card] [data-bb-action=allow-once]")
+    await expect(results).to_have_attribute("data-complete", "true", timeout=15000)
+    await expect(results).to_have_attribute("data-state", "done")
+    assert len(watch.mcp_methods("tools/call:search_publications")) == 1
+    assert_clean(watch)
+
+
+async def test_an_unanswered_card_expires_and_must_be_asked_again(env: Env, context: BrowserContext) -> None:
+    page, watch = await new_page(context)
+    slug = env.slug_of("lokaal")
+    await open_explorer(page, env.proxy.base)
+    root = page.locator("#besluitbron-explorer")
+    assert await root.get_attribute("data-card-ttl-ms") == "60000"
+    await root.evaluate("node => { node.dataset.cardTtlMs = '700'; }")
+    await choose(page, slug, "list_capabilities")
+    await page.click("[data-bb-call]")
+    card = page.locator("[data-bb-card]")
+    await expect(card).to_have_attribute("data-state", "pending")
+    await expect(card).to_have_attribute("data-state", "expired", timeout=5000)
+    for action in ("allow-once", "allow-always", "deny"):
+        await expect(card.locator(f"[data-bb-action={action}]")).to_be_disabled()
+    await expect(card.locator("[data-bb-card-expiry]")).to_contain_text(WORDS["nl"]["expired"])
+    await card.locator("[data-bb-action=allow-once]").click(force=True)  # a disabled button does nothing
+    await page.wait_for_timeout(300)
+    assert watch.mcp_methods("tools/call:list_capabilities") == []
+    await shot(card, "explorer-card-expired-nl.png")
+
+    await root.evaluate("node => { node.dataset.cardTtlMs = '60000'; }")
+    await page.click("[data-bb-call]")
+    await expect(card).to_have_attribute("data-state", "pending")
+    await expect(card.locator("[data-bb-action=allow-once]")).to_be_enabled()
+    await card.locator("[data-bb-action=allow-once]").click()
+    await expect(page.locator("[data-bb-results]")).to_have_attribute("data-complete", "true", timeout=15000)
+    assert watch.mcp_methods("tools/call:list_capabilities") == ["tools/call:list_capabilities"]
+    assert_clean(watch)
+
+
+async def test_rendering_never_turns_data_into_markup(env: Env, context: BrowserContext) -> None:
+    """The renderer on hostile shapes no replica sends: javascript: links, markup in every field."""
+    page, watch = await new_page(context)
+    await open_explorer(page, env.proxy.base)
+    outcome = await page.evaluate("""async () => {
+        const base = document.baseURI;
+        const dom = await import(new URL('assets/javascripts/bb-dom.js', base));
+        const res = await import(new URL('assets/javascripts/bb-results.js', base));
+        const {translator} = await import(new URL('assets/javascripts/bb-i18n.js', base));
+        const hostile = {structuredContent: {
+          results: [{note: '<iframe src=javascript:alert(3)>', citation: {uri: 'javascript:alert(1)',
+            title: '<b onmouseover=alert(2)>x</b>', text: '<img src=x onerror=alert(4)>', source: 's',
+            label: '<a href=//evil>L</a>', requires_attribution: true}},
+            {citation: {uri: 'data:text/html,<script>alert(5)</script>', title: 't', text: '', source: 's',
+             label: 'L', requires_attribution: false}}],
+          precision: {total: 1234, total_relation: 'exact', returned: 20, truncated: true, matched: '<i>m</i>',
+                      not_applied: ['<u>u</u>'], next_offset: 20}}};
+        const node = res.renderResult(translator('en'), 'en', hostile);
+        document.body.append(node);
+        await new Promise(r => setTimeout(r, 200));
+        return {
+          elements: [...node.querySelectorAll('a, img, iframe, b, i, u, script')].map(e => e.tagName),
+          text: node.textContent,
+          link: dom.safeLink('javascript:alert(1)', 'x').tagName,
+          httpLink: dom.safeLink('https://example.org/a?b=<c>', 'x').href,
+          nl: res.precisionSentence(translator('nl'), 'nl', {total: 1234, total_relation: 'exact', returned: 20}),
+          en: res.precisionSentence(translator('en'), 'en', {total: 1234, total_relation: 'exact', returned: 20}),
+        };
+    }""")
+    assert outcome["elements"] == []
+    for raw in ("<b onmouseover=alert(2)>x</b>", "<img src=x onerror=alert(4)>", "<iframe src=javascript:alert(3)>",
+                "<a href=//evil>L</a>", "<i>m</i>"):
+        assert raw in outcome["text"]
+    assert outcome["link"] == "SPAN"
+    assert outcome["httpLink"] == "https://example.org/a?b=%3Cc%3E"
+    assert outcome["nl"] == "1.234 resultaten, exact; 20 getoond"
+    assert outcome["en"] == "1,234 results, exact; 20 shown"
+    assert_clean(watch)
+
+
+def test_scripts_build_dom_without_parsing_html() -> None:
+    sources = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs/assets/javascripts").glob("*.js")}
+    assert {"explorer.js", "laadstatus.js", "bb-explorer.js", "bb-laadstatus.js", "bb-dom.js", "bb-mcp.js",
+            "bb-results.js"} <= set(sources)
+    sink = re.compile(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|srcdoc|"
+                      r"createContextualFragment|DOMParser")
+    assert {name: sink.findall(text) for name, text in sources.items() if sink.search(text)} == {}
+
+
+# --------------------------------------------------------------------------- Laadstatus
+
+
+@pytest.mark.parametrize("lang", ["nl", "en"])
+async def test_laadstatus_live_sources_chart_and_sortable_organs(env: Env, context: BrowserContext, lang: str) -> None:
+    page, watch = await new_page(context)
+    runtime = env.proxy.runtime
+    served = list(runtime.served_platforms())
+    statuses = {key: await runtime.source_status(key) for key in served}
+    local = [key for key in served if statuses[key]["organs_total"] is not None]
+    assert len(local) == 2
+    await page.goto(f"{env.proxy.base}/{PREFIX[lang]}laadstatus.html")
+    await expect(page.locator("#besluitbron-load-status [role=status]")).to_have_attribute(
+        "data-bb-status-state", "live", timeout=15000)
+    await expect(page.locator("#besluitbron-load-status-snapshot")).to_be_hidden()
+    rows = page.locator("[data-bb-source]")
+    assert await rows.evaluate_all("rows => rows.map(r => r.dataset.bbSource)") == served
+    for key in served:
+        receiving = statuses[key]["receiving"]
+        await expect(page.locator(f"[data-bb-source='{key}']")).to_have_attribute(
+            "data-receiving", "null" if receiving is None else str(receiving).lower())
+        if statuses[key]["current_through"]:
+            await expect(page.locator(f"[data-bb-source='{key}']")).to_contain_text(statuses[key]["current_through"])
+    await expect(page.locator("[data-bb-chart-row]")).to_have_count(len(served))
+    for key in local:
+        table = page.locator(f"[data-bb-organs='{key}']")
+        await expect(table.locator("tbody tr")).to_have_count(statuses[key]["organs_total"])
+        await expect(table.locator("tbody tr[data-stalled='true']")).to_have_count(statuses[key]["organs_stalled"])
+        await expect(table.locator("tbody tr.bb-organ--stalled")).to_have_count(statuses[key]["organs_stalled"])
+
+    # Sorting: by days (oldest first by default), then ascending by a click, then by name.
+    table = page.locator(f"[data-bb-organs='{local[0]}']")
+    ages = "rows => rows.map(r => Number(r.children[3].textContent.replace(/\\D/g, '')))"
+    days = table.locator("th[data-column='age']")
+    await expect(days).to_have_attribute("aria-sort", "descending")
+    first = await table.locator("tbody tr").evaluate_all(ages)
+    assert first == sorted(first, reverse=True)
+    await days.locator("button").click()
+    await expect(days).to_have_attribute("aria-sort", "ascending")
+    assert await table.locator("tbody tr").evaluate_all(ages) == sorted(first)
+    name = table.locator("th[data-column='name']")
+    await name.locator("button").click()
+    await expect(name).to_have_attribute("aria-sort", "ascending")
+    await expect(days).not_to_have_attribute("aria-sort", re.compile(".*"))
+    names = await table.locator("tbody tr th").all_text_contents()
+    assert names[0].casefold() <= names[-1].casefold()
+    await days.locator("button").click()
+    await days.locator("button").click()
+    assert_clean(watch)
+    await shot(page.locator("article"), f"laadstatus-{lang}.png")
+
+
+# --------------------------------------------------------------------------- other hosting
+
+
+async def test_separately_hosted_site_calls_the_proxy_through_the_cors_allow_list(
+    env: Env, context: BrowserContext
+) -> None:
+    page, watch = await new_page(context)
+    slug = env.slug_of("wetten")
+    await open_explorer(page, env.cors_host.url)
+    await choose(page, slug, "list_capabilities")
+    await expect(page.locator("[data-bb-live-status]")).to_contain_text(env.proxy.url(slug))
+    await page.click("[data-bb-call]")
+    await page.click("[data-bb-card] [data-bb-action=allow-once]")
+    results = page.locator("[data-bb-results]")
+    await expect(results).to_have_attribute("data-complete", "true", timeout=15000)
+    await expect(results).to_have_attribute("data-state", "done")
+    await page.goto(f"{env.cors_host.url}/en/laadstatus.html")
+    status = page.locator("#besluitbron-load-status [role=status]")
+    await expect(status).to_have_attribute("data-bb-status-state", "live", timeout=15000)
+    await expect(status).to_contain_text(f"{env.proxy.base}/status")
+    assert_clean(watch)
+
+
+@pytest.mark.parametrize("lang", ["nl", "en"])
+async def test_without_a_reachable_server_the_static_documentation_stays(
+    env: Env, context: BrowserContext, lang: str
+) -> None:
+    page, watch = await new_page(context)
+    await open_explorer(page, env.bare_host.url, lang, state="offline")
+    status = page.locator("[data-bb-live-status]")
+    await expect(status).to_contain_text(WORDS[lang]["offline"])
+    await expect(page.locator("[data-bb-call]")).to_be_disabled()
+    await expect(page.locator("[data-bb-call]")).to_be_hidden()
+    await expect(page.locator("#bb-always-all")).to_be_hidden()
+    # The static documentation of every tool, parameters included, is all still there.
+    total = sum(len(c.tools) for c in env.catalog.connectors.values())
+    await expect(page.locator("details[data-tool]")).to_have_count(total)
+    await expect(page.locator("details[data-tool] table[data-params]").first).to_be_attached()
+    assert watch.mcp_methods("tools/call") == []
+    await shot(page.locator("#besluitbron-explorer"), f"explorer-offline-{lang}.png")
+
+    await page.goto(f"{env.bare_host.url}/{PREFIX[lang]}laadstatus.html")
+    state = page.locator("#besluitbron-load-status [role=status]")
+    await expect(state).to_have_attribute("data-bb-status-state", "offline", timeout=15000)
+    await expect(state).to_contain_text(WORDS[lang]["snapshot"])
+    snapshot = page.locator("#besluitbron-load-status-snapshot")
+    await expect(snapshot).to_be_visible()
+    measured = await env.proxy.runtime.source_status(next(iter(env.proxy.runtime.served_platforms())))
+    await expect(snapshot).to_contain_text(measured["current_through"])
+    await expect(page.locator("[data-bb-snapshot-label]")).to_be_visible()
+    await expect(page.locator("[data-bb-organs]")).to_have_count(0)
+    assert_clean(watch)
+    await shot(page.locator("article"), f"laadstatus-offline-{lang}.png")
+
+
+# --------------------------------------------------------------------------- accessibility
+
+
+def _templates(env: Env) -> list[str]:
+    """One page of every kind the site has: hand-written pages, a connection page, a platform page, 404."""
+    hand = sorted(p.name.removesuffix(".md") for p in (ROOT / "docs").glob("*.md") if not p.name.endswith(".en.md"))
+    first_slug = next(iter(env.catalog.connectors))
+    first_platform = next(iter(env.catalog.registry.platforms))
+    return [*(f"{name}.html" for name in hand), f"connectoren/{first_slug}.html",
+            f"bronplatforms/{first_platform}.html", "no-such-page.html"]
+
+
+async def _scan(env: Env, context: BrowserContext, lang: str, path: str) -> tuple[str, list[dict[str, Any]]]:
+    page, _ = await new_page(context)
+    try:
+        await page.goto(f"{env.proxy.base}/{PREFIX[lang]}{path}")
+        if path == "explorer.html":
+            # The live parts as a visitor sees them: a result on the page and an approval card open.
+            await expect(page.locator("[data-bb-live-status]")).to_have_attribute("data-state", "live", timeout=15000)
+            await choose(page, env.slug_of("lokaal"), "search_publications")
+            await page.fill("#bb-arg-query", "Binnenstad-Oost")
+            await page.click("[data-bb-call]")
+            await page.click("[data-bb-card] [data-bb-action=allow-once]")
+            await expect(page.locator("[data-bb-results]")).to_have_attribute("data-complete", "true", timeout=15000)
+            await page.select_option("#bb-tool", "read_publication")
+            await page.fill("#bb-arg-identifier", "gmb-2023-174296")
+            await page.click("[data-bb-call]")
+            await expect(page.locator("[data-bb-card]")).to_have_attribute("data-state", "pending")
+        elif path == "laadstatus.html":
+            await expect(page.locator("#besluitbron-load-status [role=status]")).to_have_attribute(
+                "data-bb-status-state", "live", timeout=15000)
+        return f"{PREFIX[lang]}{path}", await run_axe(page)
+    finally:
+        await page.close()
+
+
+async def test_every_page_template_meets_wcag_21_aa_in_both_languages(env: Env, context: BrowserContext) -> None:
+    if not AXE_JS.is_file():
+        pytest.fail(f"{AXE_JS.relative_to(ROOT)} is missing: run `npm ci` (package.json pins axe-core)")
+    jobs = [(lang, path) for lang in ("nl", "en") for path in _templates(env)]
+    report: dict[str, list[dict[str, Any]]] = {}
+    for batch in range(0, len(jobs), 4):
+        for name, violations in await asyncio.gather(*(_scan(env, context, lang, path)
+                                                       for lang, path in jobs[batch:batch + 4])):
+            report[name] = violations
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "axe-report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+    assert len(report) == len(jobs) >= 26
+    serious = {name: [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
+                      for v in violations if v["impact"] in ("serious", "critical")]
+               for name, violations in report.items()}
+    assert {name: found for name, found in serious.items() if found} == {}
