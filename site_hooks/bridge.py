@@ -10,7 +10,9 @@ pages are added after it, at -110, and appended to its per-language sitemap snap
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import posixpath
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
 
 from proxy.errors import BesluitBronError
 from site_hooks.site_data import (
@@ -41,8 +44,10 @@ __all__ = [
     "languages",
     "page_src",
     "record",
+    "register_slot_anchors",
     "renderer",
     "site_data",
+    "slot_link_resolver",
 ]
 
 
@@ -132,6 +137,7 @@ class BuildRecord:
     nav_order: list[str] = field(default_factory=list)  # norm src_uri of the nav's pages, in order
     pages: dict[str, PageRef] = field(default_factory=dict)  # norm src_uri → title/url/description
     slots: dict[str, dict[str, str]] = field(default_factory=dict)  # norm src_uri → HTML slots
+    lookups: dict[str, File | None] = field(default_factory=dict)  # src_uri → page, for links in slots
 
 
 _RECORDS: dict[str, BuildRecord] = {}
@@ -182,3 +188,49 @@ def plugin_error(action: Callable[[], Any], where: str) -> Any:
         return action()
     except (BesluitBronError, StatusSnapshotError, ValueError, KeyError) as exc:
         raise PluginError(f"besluitbron: {where}: {exc}") from exc
+
+
+# --------------------------------------------------------------------------- links in HTML slots
+
+
+def slot_link_resolver(page: Page, files: Files, lookups: dict[str, File | None]) -> Callable[[str, str], str]:
+    """Resolve a relative `.md` link in slot HTML as mkdocs resolves one in Markdown.
+
+    The same steps as mkdocs' `_RelativePathTreeprocessor`: the target relative to the page's source,
+    looked up in the (i18n) file collection, then made relative to the page's URL. A missing target
+    stops the build; a link with an anchor joins the page's anchor validation. `lookups` keeps the
+    file lookups of one language build (its file collection no longer changes once pages render).
+    """
+
+    found: dict[str, tuple[File, str]] = {}  # target → (file, URL): pages repeat their links
+
+    def resolve(target: str, anchor: str) -> str:
+        if target not in found:
+            src_uri = posixpath.normpath(posixpath.join(posixpath.dirname(page.file.src_uri), target))
+            if src_uri not in lookups:
+                lookups[src_uri] = files.get_file_from_path(src_uri)
+            file = lookups[src_uri]
+            if file is None:
+                raise PluginError(f"besluitbron: {page.file.src_uri}: generated link '{target}' has no page "
+                                  f"'{src_uri}'")
+            found[target] = (file, file.url_relative_to(page.file))
+        file, url = found[target]
+        if anchor and page.links_to_anchors is not None:
+            page.links_to_anchors.setdefault(file, {}).setdefault(anchor[1:], target + anchor)
+        return url + anchor
+
+    return resolve
+
+
+def register_slot_anchors(page: Page, slots: Mapping[str, str]) -> None:
+    """Make the ids in slot HTML linkable and its same-page `#anchor` links validated, as in Markdown."""
+    for content in slots.values():
+        if page.present_anchor_ids is not None:
+            page.present_anchor_ids.update(_ID_RE.findall(content))
+        if page.links_to_anchors is not None:
+            for anchor in _SELF_ANCHOR_RE.findall(content):
+                page.links_to_anchors.setdefault(page.file, {}).setdefault(anchor, f"#{anchor}")
+
+
+_ID_RE = re.compile(r'\sid="([^"]+)"')
+_SELF_ANCHOR_RE = re.compile(r'href="#([^"]+)"')

@@ -129,6 +129,21 @@ class SiteData:
     def meta_tools(self, connector: CatalogConnector) -> tuple[CatalogTool, ...]:
         return tuple(t for t in connector.tools if t.meta)
 
+    def aggregate_sources(self, aggregate: CatalogConnector) -> tuple[
+            tuple[str, CatalogConnector, tuple[tuple[CatalogTool, CatalogTool], ...]], ...]:
+        """Per source behind an aggregate, in its order: the platform key, the source connector, and
+        pairs of (the aggregate's tool, the source's own tool). An aggregate tool carries its source
+        tool's words, so the pair is found through those, not by taking the name's prefix apart."""
+        by_platform = {c.connector.platform: c for c in self.sources}
+        pairs: dict[str, list[tuple[CatalogTool, CatalogTool]]] = {key: [] for key in aggregate.platforms}
+        for tool in self.content_tools(aggregate):
+            assert tool.platform is not None
+            own = by_platform[tool.platform].by_name[tool.words.name]
+            if own.words is not tool.words:
+                raise ValueError(f"aggregate tool '{tool.name}' does not match '{own.name}' of its source")
+            pairs[tool.platform].append((tool, own))
+        return tuple((key, by_platform[key], tuple(pairs[key])) for key in aggregate.platforms)
+
     def largest_source(self) -> int:
         """Content tools of the biggest single source: the yardstick for the aggregate's cost."""
         return max((len(self.content_tools(c)) for c in self.sources), default=0)

@@ -54,6 +54,19 @@ LABELS: Mapping[str, Text] = {
         "No source connector is enabled on this installation; this address now offers only the meta tools.",
     ),
     "questions": _t("Vragen die dit adres beantwoordt", "Questions this address answers"),
+    "aggregate_tools_intro": _t(
+        "Per bron de tools op dit adres: wat ze doen, welke vraag ze beantwoorden en welke parameters ze nemen. "
+        "De volledige parametertabel van een tool staat op de verbindingspagina van zijn bron.",
+        "Per source, the tools at this address: what they do, which question they answer and which parameters "
+        "they take. A tool's full parameter table is on its source's connection page.",
+    ),
+    "aggregate_source": _t(
+        "Dezelfde tools, zonder voorvoegsel, staan ook op het eigen adres van deze bron: {title}.",
+        "The same tools, without the prefix, are also at this source's own address: {title}.",
+    ),
+    "tool": _t("Tool", "Tool"),
+    "what_it_does": _t("Wat de tool doet", "What it does"),
+    "param_table": _t("parametertabel", "parameter table"),
     "tools": _t("Tools", "Tools"),
     "tools_intro": _t(
         "Elke tool heeft een naam (die het model kiest), een titel (die jij leest) en is gemarkeerd als "

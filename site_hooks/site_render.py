@@ -3,23 +3,34 @@
 Markup lives in Jinja templates next to this module (`templates/`). Links between pages are
 relative `.md` links (`link`), so mkdocs still validates and rewrites them.
 
-Big raw-HTML parts (parameter tables, the explorer's tool entries) are *slots*: a template wraps
-them in `{% filter slot %}`, the Markdown gets a one-line placeholder, and `fill_slots` puts the
-HTML back into the converted page. Python-Markdown would otherwise re-parse every table of every
-tool, which dominated the build time of big registries (bench/bench_site.py). Slots carry no page
-links, so mkdocs' link validation loses nothing.
+Everything but the headings of a generated page, and the big parts of some markers, are *slots*:
+HTML that a template wraps in `{% filter slot %}`. The Markdown gets a one-line placeholder per
+slot and `fill_slots` puts the HTML back into the converted page, so Python-Markdown only sees
+headings (for the table of contents) and placeholders; converting thousands of table cells and
+list items dominated the build time of big registries (bench/bench_site.py). HTML in a slot
+writes page links as relative `.md` links, like Markdown; `resolve_slot_links` hands each to a
+resolver (mkdocs' own lookup, in bridge.py), so they are checked and rewritten as Markdown links
+are. Labels, which are Markdown, become HTML through `inline_html` (Python-Markdown, once per label).
+
+`{% filter slot(search=false) %}` marks a slot the search index leaves out (parameter tables, the
+client tabs, overviews of what has its own indexed section): it is filled after Material's search
+plugin has read the page. See site_hooks/README.md, "Slots".
 """
 
 from __future__ import annotations
 
+import functools
+import html
 import json
+import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import markdown
 
 from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT, META_SCHEMAS
@@ -35,23 +46,36 @@ from site_hooks.site_data import (
     returns_result_list,
     tool_params,
 )
-from site_hooks.site_labels import FIELD_DOCS, label
+from site_hooks.site_labels import FIELD_DOCS, LABELS, label
 
 __all__ = [
     "MARKERS",
     "MARKER_RE",
+    "SLOT_TOKEN",
     "MarkerError",
     "PageRef",
     "Renderer",
     "fill_markers",
     "fill_slots",
+    "inline_html",
     "render_explorer_json",
     "render_llms_txt",
+    "resolve_slot_links",
 ]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 MARKER_RE = re.compile(r"<!--\s*besluitbron:([A-Za-z0-9_-]+)\s*-->")
-SLOT_RE = re.compile(r'<div data-besluitbron-slot="(s[0-9]+)"></div>')
+# Slot keys: "s<n>" is filled into the converted page (and indexed by search), "u<n>" only after
+# the search plugin read the page (unindexed); a "u" placeholder may sit inside an "s" slot.
+# An "s" placeholder is a plain word on a line of its own, which Markdown turns into `<p>word</p>`
+# at half the cost of a raw HTML block. A "u" placeholder is an HTML comment, which the search
+# plugin skips, so no placeholder text reaches the index.
+SLOT_KINDS = "su"
+SLOT_TOKEN = "besluitbron-slot-"
+SLOT_RE = {"s": re.compile(rf"(<p>)?{SLOT_TOKEN}(s[0-9]+)(?(1)</p>)(?![0-9])"),
+           "u": re.compile(rf"()<!--{SLOT_TOKEN}(u[0-9]+)-->")}  # group 2 is the key in both
+# A page link inside slot HTML: relative, to a Markdown source, with an optional anchor.
+SLOT_LINK_RE = re.compile(r'href="([^"#?:]+\.md)(#[^"]*)?"')
 
 # Marker kind → template that fills it. Documented in site_hooks/README.md; a test keeps the two equal.
 MARKERS: Mapping[str, str] = {
@@ -141,13 +165,16 @@ class Renderer:
         def link(target: str) -> str:
             return rel_link(here, target)
 
-        def slot(html: str) -> str:
-            key = f"s{len(self._slots)}"
-            self._slots[key] = html.strip("\n")
-            return f'\n\n<div data-besluitbron-slot="{key}"></div>\n\n'
+        def h(key: str, **fmt: object) -> str:
+            return inline_html(key, lang, **fmt)
+
+        def slot(content: str, search: bool = True) -> str:
+            key = f"{'s' if search else 'u'}{len(self._slots)}"
+            self._slots[key] = content.strip("\n")
+            return f"\n\n{SLOT_TOKEN}{key}\n\n" if search else f"\n\n<!--{SLOT_TOKEN}{key}-->\n\n"
 
         return self.env.get_template(template).render(
-            data=self.data, lang=lang, t=t, link=link, here=here, slot=slot,
+            data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot,
             params=tool_params, result_list=returns_result_list, fields=self._fields,
             connector_src=connector_src, platform_src=platform_src, connector_dir=CONNECTOR_DIR,
             platform_dir=PLATFORM_DIR, precision_schema=PRECISION_SCHEMA, total_relations=TOTAL_RELATIONS,
@@ -173,21 +200,53 @@ def fill_markers(markdown: str, here: str, renderer: Renderer) -> str:
     return MARKER_RE.sub(lambda m: renderer.marker(m.group(1), here), markdown)
 
 
-def fill_slots(html: str, slots: Mapping[str, str]) -> str:
-    """Put each slot's HTML in place of its placeholder in a converted page; every slot exactly once."""
-    used: list[str] = []
+def fill_slots(html_text: str, slots: Mapping[str, str], *, kinds: str = SLOT_KINDS) -> str:
+    """Put each slot of `kinds` in place of its placeholder in a converted page; every slot exactly once."""
+    out = html_text
+    for kind in kinds:
+        wanted = {key: value for key, value in slots.items() if key[0] == kind}
+        used: list[str] = []
 
-    def put(match: re.Match[str]) -> str:
-        key = match.group(1)
-        if key not in slots:
-            raise MarkerError(f"placeholder for HTML slot '{key}' has no content")
-        used.append(key)
-        return slots[key]
+        def put(match: re.Match[str], wanted: Mapping[str, str] = wanted, used: list[str] = used) -> str:
+            key = match.group(2)
+            if key not in wanted:
+                raise MarkerError(f"placeholder for HTML slot '{key}' has no content")
+            used.append(key)
+            return wanted[key]
 
-    out = SLOT_RE.sub(put, html)
-    if sorted(used) != sorted(slots):
-        raise MarkerError(f"HTML slots {sorted(set(slots) - set(used))} lost their placeholder in Markdown")
+        out = SLOT_RE[kind].sub(put, out)
+        if sorted(used) != sorted(wanted):
+            raise MarkerError(f"HTML slots {sorted(set(wanted) - set(used))} lost their placeholder in Markdown")
     return out
+
+
+def resolve_slot_links(slots: Mapping[str, str], link: Callable[[str, str], str]) -> dict[str, str]:
+    """The slots with every relative `.md` link replaced by `link(target, "#anchor" or "")`."""
+
+    def one(match: re.Match[str]) -> str:
+        return f'href="{link(match.group(1), match.group(2) or "")}"'
+
+    return {key: SLOT_LINK_RE.sub(one, html_text) if ".md" in html_text else html_text
+            for key, html_text in slots.items()}
+
+
+def inline_html(key: str, lang: str, **values: object) -> str:
+    """A label as inline HTML: its Markdown (`code`, **bold**, links) converted, then `{name}`s filled.
+
+    Values go in as they are: callers pass HTML (escape text with `|e`)."""
+    text = _inline_html(LABELS[key][lang])
+    return text.format(**values) if values else text
+
+
+@functools.lru_cache(maxsize=1024)
+def _inline_html(text: str) -> str:
+    out = _INLINE_MD.reset().convert(text)
+    if not (out.startswith("<p>") and out.endswith("</p>")) or "<p>" in out[3:]:
+        raise MarkerError(f"label is not a single paragraph of inline Markdown: {text!r}")
+    return out[3:-4]
+
+
+_INLINE_MD = markdown.Markdown()
 
 
 # --------------------------------------------------------------------------- machine-readable twins
@@ -277,8 +336,14 @@ def _tool_json(tool: CatalogTool, lang: str) -> dict[str, Any]:
 
 
 def _environment() -> jinja2.Environment:
+    """The template environment, compiled once per version of the templates folder.
+
+    Without auto-reload Jinja does not stat a template file on every `include` (thousands per
+    build); the stamp still picks up edited templates when a `mkdocs serve` rebuild makes a new
+    Renderer."""
     global _ENV
-    if _ENV is None:
+    stamp = _templates_stamp()
+    if _ENV is None or _ENV[0] != stamp:
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(TEMPLATES),
             undefined=jinja2.StrictUndefined,
@@ -286,22 +351,34 @@ def _environment() -> jinja2.Environment:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            auto_reload=False,
         )
         env.filters["cell"] = _cell
         env.filters["yaml"] = _yaml_string
         env.filters["attr"] = _attr
+        env.filters["code"] = _code
         env.filters["slot"] = _slot
-        _ENV = env
-    return _ENV
+        _ENV = (stamp, env)
+    return _ENV[1]
 
 
-_ENV: jinja2.Environment | None = None
+_ENV: tuple[tuple[tuple[str, int], ...], jinja2.Environment] | None = None
+
+
+def _templates_stamp() -> tuple[tuple[str, int], ...]:
+    with os.scandir(TEMPLATES) as entries:
+        return tuple(sorted((e.name, e.stat().st_mtime_ns) for e in entries if e.is_file()))
 
 
 @jinja2.pass_context
-def _slot(context: jinja2.runtime.Context, value: object) -> str:
+def _slot(context: jinja2.runtime.Context, value: object, search: bool = True) -> str:
     """`{% filter slot %}...{% endfilter %}`: keep raw HTML out of Markdown (see the module docstring)."""
-    return str(context["slot"](str(value)))
+    return str(context["slot"](str(value), search))
+
+
+def _code(value: object) -> str:
+    """Text inside `<code>`: escaped as Python-Markdown escapes a code block (quotes stay)."""
+    return html.escape(str(value), quote=False)
 
 
 def _cell(value: object) -> str:

@@ -411,6 +411,26 @@ def test_unknown_marker_fails_the_build(tmp_path: Path) -> None:
     assert "unknown marker 'besluitbron:no-such-marker'" in proc.stdout + proc.stderr
 
 
+@pytest.mark.parametrize(("href", "message"), [
+    ("nope.md", "generated link '../nope.md' has no page 'nope.md'"),
+    ("zoekprecisie.md#nope", "contains a link '../zoekprecisie.md#nope', but the doc 'zoekprecisie"),
+])
+def test_links_in_html_slots_are_validated_like_markdown_links(tmp_path: Path, href: str, message: str) -> None:
+    project = tmp_path / "project"
+    for part in ("docs", "overrides", "site_hooks"):
+        shutil.copytree(ROOT / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("mkdocs.yml", "registry.json"):
+        shutil.copy(ROOT / name, project / name)
+    template = project / "site_hooks" / "templates" / "platform.md.j2"
+    text = template.read_text(encoding="utf-8")
+    marker = '<p>{{ p.description[lang] | e }}</p>'
+    assert marker in text
+    template.write_text(text.replace(marker, marker + f'<a href="{{{{ link("{href}") }}}}">x</a>'), encoding="utf-8")
+    proc = run_mkdocs_build(REGISTRY, tmp_path / "site", config_file=project / "mkdocs.yml")
+    assert proc.returncode != 0
+    assert message in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
 def test_broken_registry_fails_the_build_naming_the_entry(tmp_path: Path) -> None:
     data = json.loads(REGISTRY.read_text(encoding="utf-8"))
     data["connectors"][0]["in_fotter"] = True

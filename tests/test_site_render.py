@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import html
 import json
 import re
+import textwrap
 from pathlib import Path
 
+import jinja2
+import markdown
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,14 +27,17 @@ from site_hooks.site_labels import FIELD_DOCS, LABELS
 from site_hooks.site_render import (
     MARKER_RE,
     MARKERS,
+    SLOT_TOKEN,
     TEMPLATES,
     MarkerError,
     PageRef,
     Renderer,
     fill_markers,
     fill_slots,
+    inline_html,
     render_explorer_json,
     render_llms_txt,
+    resolve_slot_links,
 )
 from site_hooks.site_status import StatusSnapshotError, parse_status_snapshot
 
@@ -85,20 +93,108 @@ def test_every_marker_renders_without_leftovers(data: SiteData, kind: str, lang:
     assert "besluitbron:" not in out and out.startswith("before") and out.rstrip().endswith("after")
 
 
+_PLACEHOLDER = re.compile(rf"{SLOT_TOKEN}([su][0-9]+)")
+
+
 def test_big_html_parts_travel_as_slots(data: SiteData) -> None:
     renderer = Renderer(data, "nl")
     page = renderer.connector_page(next(iter(data.catalog.connectors)))
     slots = renderer.take_slots()
     assert slots and renderer.take_slots() == {}
-    assert "<table" not in page and all(f'<div data-besluitbron-slot="{key}"></div>' in page for key in slots)
-    html = "<p>x</p>\n" + "\n".join(f'<div data-besluitbron-slot="{key}"></div>' for key in slots)
+    # Markdown keeps the headings and the address; an unindexed slot may sit inside a searchable one.
+    body = [line for line in page.split("---\n", 2)[2].splitlines() if line.strip()]
+    assert all(line.startswith(("#", "```", "http", SLOT_TOKEN, f"<!--{SLOT_TOKEN}")) for line in body), body
+    placed = _PLACEHOLDER.findall(page + "".join(slots.values()))
+    assert "<table" not in page and sorted(placed) == sorted(slots)
+    html = "<p>x</p>\n" + "\n".join(f"<p>{SLOT_TOKEN}{key}</p>" if key[0] == "s" else f"<!--{SLOT_TOKEN}{key}-->"
+                                     for key in _PLACEHOLDER.findall(page))
     filled = fill_slots(html, slots)
-    assert "data-besluitbron-slot" not in filled and all(part in filled for part in slots.values())
+    assert SLOT_TOKEN not in filled and "<p><p>" not in filled
+    assert all(part in filled for key, part in slots.items() if SLOT_TOKEN not in part)
+
+
+def test_unindexed_slots_are_filled_after_the_searchable_ones(data: SiteData) -> None:
+    renderer = Renderer(data, "en")
+    page = renderer.connector_page(data.sources[0].slug)
+    slots = renderer.take_slots()
+    assert {key[0] for key in slots} == {"s", "u"}
+    unindexed = "".join(v for k, v in slots.items() if k[0] == "u")
+    indexed = "".join(v for k, v in slots.items() if k[0] == "s")
+    assert "data-params=" in unindexed and "tabbed-set" in unindexed  # parameter tables, client instructions
+    assert "data-params=" not in indexed and "tabbed-set" not in indexed
+    assert all(str(jinja2.filters.escape(tool.words.description.en)) in indexed  # descriptions stay indexed
+               for tool in data.sources[0].tools)
+    assert f"<!--{SLOT_TOKEN}u" not in page  # on a connection page every unindexed slot sits in a searchable one
+    html = "\n".join(f"<p>{SLOT_TOKEN}{key}</p>" for key in _PLACEHOLDER.findall(page))
+    searchable = fill_slots(html, slots, kinds="s")
+    assert "data-params=" not in searchable and f"<!--{SLOT_TOKEN}u" in searchable
+    assert re.sub(r"<!--.*?-->|<[^>]+>", "", searchable).count(SLOT_TOKEN) == 0  # no placeholder text to index
+    assert fill_slots(searchable, slots, kinds="u") == fill_slots(html, slots)
+
+
+def test_slot_links_resolve_like_markdown_links() -> None:
+    seen = []
+
+    def link(target: str, anchor: str) -> str:
+        seen.append((target, anchor))
+        return target.replace(".md", ".html") + anchor
+
+    slots = {"s0": '<a href="../zoekprecisie.md">a</a> <a href="wetten.md#tool-x">b</a> <a href="#tool-y">c</a>',
+             "u1": '<a href="https://example.org/x.md">d</a>'}
+    out = resolve_slot_links(slots, link)
+    assert out["s0"] == ('<a href="../zoekprecisie.html">a</a> <a href="wetten.html#tool-x">b</a> '
+                         '<a href="#tool-y">c</a>')
+    assert out["u1"] == slots["u1"] and seen == [("../zoekprecisie.md", ""), ("wetten.md", "#tool-x")]
+
+
+def test_client_tabs_are_what_the_markdown_extensions_make() -> None:
+    """clients.html.j2 writes the tabs as HTML; they must equal pymdownx' rendering of the same tabs."""
+    address = "https://besluitbron.example/wetten/mcp"
+    snippets = client_snippets("wetten", address)
+    tabs = [("Claude Desktop", [("p", "claude_desktop"), ("json", snippets.claude_desktop)]),
+            ("Claude Code", [("p", "claude_code"), ("bash", snippets.claude_code)]),
+            ("ChatGPT", [("p", "chatgpt"), ("text", address)]),
+            ("VS Code", [("p", "vscode"), ("json", snippets.vscode), ("p", "vscode_cli"),
+                         ("bash", snippets.vscode_cli)]),
+            ("Cursor", [("p", "cursor"), ("json", snippets.cursor)]),
+            ("MCP Inspector", [("p", "inspector"), ("bash", snippets.inspector), ("text", address),
+                               ("p", "inspector_cli"), ("bash", snippets.inspector_cli)])]
+    for lang in LANGUAGES:
+        source = []
+        for name, blocks in tabs:
+            source.append(f'=== "{name}"\n')
+            for kind, value in blocks:
+                text = LABELS[value][lang] if kind == "p" else f"```{kind}\n{value}\n```"
+                source.append(textwrap.indent(text, "    ") + "\n")
+        expected = markdown.markdown("\n".join(source), extensions=[
+            "pymdownx.superfences", "pymdownx.highlight", "pymdownx.tabbed"], extension_configs={
+            "pymdownx.highlight": {"use_pygments": False}, "pymdownx.tabbed": {"alternate_style": True}})
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, lstrip_blocks=True)
+        env.filters["code"] = lambda v: html.escape(str(v), quote=False)
+        actual = env.get_template("clients.html.j2").render(
+            snippets=snippets, address=address, h=functools.partial(_label_html, lang=lang))
+        assert _squash(actual) == _squash(expected), lang
+
+
+def _label_html(key: str, lang: str) -> str:
+    return inline_html(key, lang)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r">\s+<", "><", text.strip())
+
+
+def test_every_label_is_one_paragraph_of_inline_html() -> None:
+    for key, text in LABELS.items():
+        for lang in LANGUAGES:
+            out = inline_html(key, lang)
+            assert "<p>" not in out and "**" not in out and "`" not in out, (key, lang, out)
+            assert "{" in text[lang] or out.count("<") == out.count(">"), (key, lang)
 
 
 def test_slots_must_match_their_placeholders() -> None:
     with pytest.raises(MarkerError, match="has no content"):
-        fill_slots('<div data-besluitbron-slot="s1"></div>', {})
+        fill_slots(f"<p>{SLOT_TOKEN}s1</p>", {})
     with pytest.raises(MarkerError, match="lost their placeholder"):
         fill_slots("<p>Markdown ate it</p>", {"s0": "<table></table>"})
 
@@ -126,12 +222,32 @@ def test_labels_have_both_languages() -> None:
 
 def test_connector_page_names_its_address_and_tools(data: SiteData) -> None:
     for c in data.connectors:
-        page = Renderer(data, "en").connector_page(c.slug)
+        renderer = Renderer(data, "en")
+        page = renderer.connector_page(c.slug)
+        slots = "".join(renderer.take_slots().values())
         assert page.startswith("---\ndescription: ")
         assert f"# {c.connector.title.en}\n" in page
         assert f"```text\n{data.url(c.slug)}\n```" in page
         for tool in c.tools:
-            assert f"{{: #tool-{tool.name} data-tool=\"{tool.name}\" }}" in page
+            if c.connector.aggregate and not tool.meta:  # a row of its source's table, not a section
+                assert f'<tr id="tool-{tool.name}" data-tool="{tool.name}">' in slots
+            else:
+                assert f"{{: #tool-{tool.name} data-tool=\"{tool.name}\" }}" in page
+
+
+def test_aggregate_links_each_tool_to_its_sources_parameter_table(data: SiteData) -> None:
+    assert data.aggregate is not None
+    renderer = Renderer(data, "nl")
+    renderer.connector_page(data.aggregate.slug)
+    slots = "".join(renderer.take_slots().values())
+    for key, source, pairs in data.aggregate_sources(data.aggregate):
+        assert source.connector.platform == key
+        for tool, own in pairs:
+            assert tool.words is own.words and tool.name.endswith(own.name)
+            assert f'href="{source.slug}.md#tool-{own.name}"' in slots
+            assert all(f"<code>{name}</code>" in slots for name in tool.input_schema.get("properties", {}))
+    assert sum(len(pairs) for *_, pairs in data.aggregate_sources(data.aggregate)) == len(
+        data.content_tools(data.aggregate))
 
 
 def test_platform_page_without_connector_names_no_address() -> None:
@@ -140,7 +256,8 @@ def test_platform_page_without_connector_names_no_address() -> None:
     data = SiteData(catalog=build_catalog(registry), status=None)
     key = registry.connector(_first_source_slug()).platform
     assert key is not None
-    page = Renderer(data, "nl").platform_page(key)
+    renderer = Renderer(data, "nl")
+    page = renderer.platform_page(key) + "".join(renderer.take_slots().values())
     assert "/mcp" not in page.replace(data.url(data.aggregate.slug), "") if data.aggregate else "/mcp" not in page
     assert "niet via een connector aangeboden" in page
 
@@ -236,7 +353,8 @@ def test_machine_readable_twins_name_exactly_the_enabled_connectors(off: set[str
             assert set(re.findall(r"/[a-z0-9]+/mcp", rendered)) == expected
         for slug in off:
             assert f"connectoren/{slug}." not in llms and f'"slug": "{slug}"' not in explorer
-        chooser = Renderer(data, lang).marker("chooser", "keuzehulp.md")
+        renderer = Renderer(data, lang)
+        chooser = renderer.marker("chooser", "keuzehulp.md") + "".join(renderer.take_slots().values())
         assert set(re.findall(r"/[a-z0-9]+/mcp", chooser)) == expected
 
 
