@@ -227,6 +227,8 @@ def test_sitemap_lists_every_page_with_alternates(shipped: Path, catalog: Catalo
                       if link.get("rel") == "alternate"}
         path = loc[len(site_url):].removeprefix("en/")
         assert alternates == {"nl": site_url + path, "en": site_url + "en/" + path}, loc
+    # Material's language switcher looks for the sitemap next to each language's home page.
+    assert (shipped / "en" / "sitemap.xml").read_bytes() == (shipped / "sitemap.xml").read_bytes()
 
 
 def test_footer_names_only_in_footer_connectors(shipped: Path, catalog: Catalog) -> None:
