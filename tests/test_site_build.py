@@ -460,3 +460,9 @@ def _heading(tag: Any) -> str:
 def _text(path: Path) -> str:
     soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
     return " ".join(soup.find("article").get_text(" ").split())
+
+
+def test_theme_words_follow_the_page_language(shipped: Path) -> None:
+    assert 'aria-label="Dark mode"' in (shipped / "en" / "index.html").read_text(encoding="utf-8")
+    assert 'aria-label="Donkere modus"' in (shipped / "index.html").read_text(encoding="utf-8")
+    assert "Donkere modus" not in (shipped / "en" / "connectoren.html").read_text(encoding="utf-8")
