@@ -24,6 +24,7 @@ from proxy import __version__
 from proxy.cors import cors_middleware
 from proxy.loadstatus import run_measurements
 from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings
+from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
 from proxy.sitebuild import SiteBuildError, build_site
 from proxy.state import MemoryStore, StateStore
@@ -33,6 +34,7 @@ __all__ = ["RUNTIME", "Config", "create_app"]
 log = logging.getLogger(__name__)
 RUNTIME = web.AppKey("runtime", Runtime)
 CONFIG = web.AppKey("config", "Config")
+MCP = web.AppKey("mcp", McpHttp)
 
 
 @dataclass(frozen=True)
@@ -75,20 +77,26 @@ def create_app(config: Config) -> web.Application:
         resolve=runtime.endpoint,
         identity=ServerIdentity(name=server.name, version=__version__, title=server.title.nl,
                                 instructions=server.tagline.en),
-        settings=TransportSettings(
-            allowed_hosts=server.allowed_hosts,
-            allowed_origins=(*server.allowed_origins, *server.cors_origins),
-            max_body_bytes=server.max_body_bytes,
-        ),
+        settings=transport_settings(server),
         sessions=_Sessions(store),
         trace_secret=runtime.trace_secret,
     )
+    app[MCP] = mcp
     app.router.add_get("/health", health)
     app.router.add_get("/status", status)
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)
     return app
+
+
+def transport_settings(server: ServerSettings) -> TransportSettings:
+    """Host and Origin allow-lists (a separately hosted site's origins included) and the body limit."""
+    return TransportSettings(
+        allowed_hosts=server.allowed_hosts,
+        allowed_origins=(*server.allowed_origins, *server.cors_origins),
+        max_body_bytes=server.max_body_bytes,
+    )
 
 
 # --------------------------------------------------------------------------- handlers
@@ -202,6 +210,7 @@ async def reload_registry(app: web.Application) -> bool:
             return False
     old_site = runtime.snapshot.site_dir
     runtime.apply(catalog, new_site)
+    app[MCP].configure(transport_settings(catalog.registry.server))
     log.info("registry reloaded: %s", ", ".join(catalog.paths()))
     if new_site is not None and old_site is not None and old_site.parent == config.site_build_root:
         # Requests still reading the old files have them open already; give stragglers a moment.

@@ -388,9 +388,7 @@ class McpHttp:
         self._resolve = resolve
         self._sessions = sessions
         self._secret = trace_secret
-        self._max_body = settings.max_body_bytes
-        self._host_ok = _VerdictCache(lambda host: _matches(host, settings.allowed_hosts))
-        self._origin_ok = _VerdictCache(lambda origin: _matches(origin, settings.allowed_origins))
+        self.configure(settings)
         self._accept_ok = _VerdictCache(_accepts_json_and_sse)
         self._endpoints: dict[str, _EndpointCache] = {}
 
@@ -426,6 +424,12 @@ class McpHttp:
         self._empty: dict[str, bytes] = {
             version: self._wire("ping", version, types.EmptyResult()) for version in HANDSHAKE_PROTOCOL_VERSIONS
         }
+
+    def configure(self, settings: TransportSettings) -> None:
+        """Apply new host/origin allow-lists and body limit (a registry reload); one step, no await."""
+        self._max_body = settings.max_body_bytes
+        self._host_ok = _VerdictCache(lambda host: _matches(host, settings.allowed_hosts))
+        self._origin_ok = _VerdictCache(lambda origin: _matches(origin, settings.allowed_origins))
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer one HTTP request; never raises, never answers 500."""

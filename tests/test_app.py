@@ -240,3 +240,21 @@ async def test_reload_does_not_drop_in_flight_requests(replicas: Replicas, tmp_p
             replicas.clear_faults()
         async with aiohttp.ClientSession() as http, http.post(live.url("wetten"), json={}) as resp:
             assert resp.status == 404
+
+
+async def test_reload_applies_new_host_and_origin_allow_lists(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+               "Host": "besluitbron.example", "Origin": "https://besluitbron.example"}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    async with serve(path, replicas) as live, aiohttp.ClientSession() as http:
+        async with http.post(live.url("wetten"), data=body, headers=headers) as resp:
+            assert resp.status == 421
+        data = json.loads(path.read_text())
+        data["server"]["allowed_hosts"].append("besluitbron.example")
+        data["server"]["allowed_origins"].append("https://besluitbron.example")
+        path.write_text(json.dumps(data))
+        await _reload(live)
+        async with http.post(live.url("wetten"), data=body, headers=headers) as resp:
+            assert resp.status == 200
