@@ -76,7 +76,7 @@ def create_app(config: Config) -> web.Application:
     mcp = McpHttp(
         resolve=runtime.endpoint,
         identity=ServerIdentity(name=server.name, version=__version__, title=server.title.nl,
-                                instructions=server.tagline.en),
+                                instructions=server.instructions.nl),
         settings=transport_settings(server),
         sessions=_Sessions(store),
         trace_secret=runtime.trace_secret,

@@ -133,6 +133,7 @@ class ServerSettings:
     name: str
     title: Text
     tagline: Text
+    instructions: Text
     public_url: str
     allowed_hosts: tuple[str, ...]
     allowed_origins: tuple[str, ...]
@@ -304,7 +305,8 @@ def _words(name: str, d: Mapping[str, Any]) -> ToolWords:
 def _build(data: Mapping[str, Any], source: str) -> Registry:
     s = data["server"]
     server = ServerSettings(
-        name=s["name"], title=_text(s["title"]), tagline=_text(s["tagline"]), public_url=s["public_url"],
+        name=s["name"], title=_text(s["title"]), tagline=_text(s["tagline"]),
+        instructions=_text(s["instructions"]), public_url=s["public_url"],
         allowed_hosts=tuple(s["allowed_hosts"]), allowed_origins=tuple(s["allowed_origins"]),
         cors_origins=tuple(s["cors_origins"]), max_body_bytes=s["max_body_bytes"],
     )

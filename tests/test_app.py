@@ -258,3 +258,10 @@ async def test_reload_applies_new_host_and_origin_allow_lists(replicas: Replicas
         await _reload(live)
         async with http.post(live.url("wetten"), data=body, headers=headers) as resp:
             assert resp.status == 200
+
+
+async def test_initialize_carries_the_registry_instructions(server: LiveServer) -> None:
+    async with client(server.url("allebronnen"), "legacy") as c:
+        info = c.session.initialize_result
+    assert info.instructions == SHIPPED.server.instructions.nl
+    assert "list_capabilities" in info.instructions
