@@ -14,6 +14,7 @@ import mimetypes
 import secrets
 import shutil
 import signal
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,7 +177,10 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
 
     async def reload() -> None:
         async with reloading:
-            await reload_registry(app)
+            try:
+                await reload_registry(app)
+            except Exception:  # the watcher and SIGHUP must outlive any one bad reload
+                log.exception("registry reload failed; still serving the previous registry")
 
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -197,17 +201,26 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
 async def reload_registry(app: web.Application) -> bool:
     """Apply the registry file again: catalogue (and site) first built aside, then swapped in one step."""
     runtime, config = app[RUNTIME], app[CONFIG]
-    catalog = runtime.try_reload(config.registry_path)
-    if catalog is None:
-        return False
-    new_site: Path | None = None
-    if config.site_build_root is not None:
+    with tempfile.TemporaryDirectory(prefix="registry-") as scratch:
+        # One read of the file feeds both the catalogue and the site, so an edit in between cannot split them.
+        snapshot = Path(scratch) / "registry.json"
         try:
-            statuses = {"sources": [await runtime.source_status(k) for k in runtime.served_platforms()]}
-            new_site = await build_site(config.registry_path, config.site_build_root, status=statuses)
-        except SiteBuildError as exc:
-            log.error("registry reload refused: the site did not build, still serving the previous one:\n%s", exc)
+            shutil.copyfile(config.registry_path, snapshot)
+        except OSError as exc:
+            log.error("registry reload refused, still serving the previous one: %s", exc)
             return False
+        catalog = runtime.try_reload(snapshot)
+        if catalog is None:
+            return False
+        new_site: Path | None = None
+        if config.site_build_root is not None:
+            try:
+                statuses = {"sources": [await runtime.source_status(k) for k in runtime.served_platforms()]}
+                new_site = await build_site(snapshot, config.site_build_root, status=statuses)
+            except SiteBuildError as exc:
+                log.error("registry reload refused: the site did not build, still serving the previous one:\n%s",
+                          exc)
+                return False
     old_site = runtime.snapshot.site_dir
     runtime.apply(catalog, new_site)
     app[MCP].configure(transport_settings(catalog.registry.server))

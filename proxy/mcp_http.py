@@ -69,6 +69,7 @@ from mcp_types.version import (
 from pydantic import ValidationError
 
 from proxy.errors import BesluitBronError
+from proxy.hostmatch import matches
 
 __all__ = [
     "SESSION_ID_HEADER",
@@ -311,13 +312,6 @@ def _accepts_json_and_sse(accept: str) -> bool:
     return bool(kinds & {_JSON, "application/*"}) and bool(kinds & {"text/event-stream", "text/*"})
 
 
-def _matches(value: str, allowed: tuple[str, ...]) -> bool:
-    """SDK `TransportSecurityMiddleware` semantics: exact match, or `base:*` for any port."""
-    if value in allowed:
-        return True
-    return any(pattern.endswith(":*") and value.startswith(pattern[:-1]) for pattern in allowed)
-
-
 class _VerdictCache:
     """Bounded memo for header verdicts (Host, Origin, Accept): few distinct values, hot path."""
 
@@ -428,8 +422,8 @@ class McpHttp:
     def configure(self, settings: TransportSettings) -> None:
         """Apply new host/origin allow-lists and body limit (a registry reload); one step, no await."""
         self._max_body = settings.max_body_bytes
-        self._host_ok = _VerdictCache(lambda host: _matches(host, settings.allowed_hosts))
-        self._origin_ok = _VerdictCache(lambda origin: _matches(origin, settings.allowed_origins))
+        self._host_ok = _VerdictCache(lambda host: matches(host, settings.allowed_hosts))
+        self._origin_ok = _VerdictCache(lambda origin: matches(origin, settings.allowed_origins))
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer one HTTP request; never raises, never answers 500."""

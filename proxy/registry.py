@@ -13,10 +13,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema
 
 from proxy.errors import RegistryError
+from proxy.hostmatch import matches
 
 __all__ = [
     "AGGREGATE_NAME_MAX",
@@ -33,6 +35,7 @@ __all__ = [
     "Text",
     "Timeouts",
     "ToolWords",
+    "decode_json",
     "load_registry",
     "parse_registry",
 ]
@@ -191,11 +194,25 @@ def load_registry(path: str | Path) -> Registry:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RegistryError([f"{path}: cannot be read ({exc.strerror or exc})"]) from exc
+    except UnicodeDecodeError as exc:
+        raise RegistryError([f"(file): not UTF-8 at byte {exc.start}; save the file as UTF-8"]) from exc
+    return parse_registry(decode_json(text), source=str(path))
+
+
+def decode_json(text: str) -> Any:
+    """Strict JSON: no NaN or Infinity (they would pass every numeric bound), errors named by position."""
     try:
-        data = json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise RegistryError([f"(file): not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"]) from exc
-    return parse_registry(data, source=str(path))
+    except ValueError as exc:
+        raise RegistryError([f"(file): {exc}"]) from exc
+    except RecursionError as exc:
+        raise RegistryError(["(file): nested too deeply to be a registry"]) from exc
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows; write a finite number")
 
 
 def parse_registry(data: Any, *, source: str = "") -> Registry:
@@ -285,6 +302,15 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
                 yield (f"{twhere}: '{prefix}_{name}' (the name on the aggregate connector) is longer than "
                        f"{AGGREGATE_NAME_MAX} characters")
 
+    server = data["server"]
+    host = urlsplit(server["public_url"]).netloc
+    if not matches(host, tuple(server["allowed_hosts"])):
+        yield (f"server.allowed_hosts: does not admit '{host}', the host of public_url; every published "
+               "address would answer 421")
+    if not matches(server["public_url"], tuple(server["allowed_origins"]) + tuple(server["cors_origins"])):
+        yield (f"server.allowed_origins: does not admit '{server['public_url']}', the origin of public_url; "
+               "the site's own explorer would get 403")
+
     if len(aggregates) != 1:
         found = ", ".join(f"connectors[{i}]" for i in aggregates) or "none"
         yield f"connectors: exactly one connector must have 'aggregate': true (found {found})"
@@ -308,14 +334,16 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
         name=s["name"], title=_text(s["title"]), tagline=_text(s["tagline"]),
         instructions=_text(s["instructions"]), public_url=s["public_url"],
         allowed_hosts=tuple(s["allowed_hosts"]), allowed_origins=tuple(s["allowed_origins"]),
-        cors_origins=tuple(s["cors_origins"]), max_body_bytes=s["max_body_bytes"],
+        cors_origins=tuple(s["cors_origins"]), max_body_bytes=int(s["max_body_bytes"]),
     )
     platforms = {
         key: Platform(
             key=key, title=_text(p["title"]), description=_text(p["description"]), coverage=_text(p["coverage"]),
             base_url=p["base_url"], prefix=p["prefix"], local=p["local"], media=tuple(p.get("media", ())),
-            limits=Limits(**p["limits"]), cache_ttl_seconds=p["cache_ttl_seconds"],
-            timeouts=Timeouts(**p["timeouts"]), max_response_bytes=p["max_response_bytes"],
+            limits=Limits(results_per_call=int(p["limits"]["results_per_call"]),
+                          requests_per_minute=int(p["limits"]["requests_per_minute"])),
+            cache_ttl_seconds=int(p["cache_ttl_seconds"]),
+            timeouts=Timeouts(**p["timeouts"]), max_response_bytes=int(p["max_response_bytes"]),
             attribution=Attribution(
                 required=p["attribution"]["required"], label=_text(p["attribution"]["label"]),
                 cite=_text(p["attribution"]["cite"]), license=_text(p["attribution"]["license"]),
@@ -335,7 +363,8 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
     dp = data["domain_policy"]
     return Registry(
         server=server,
-        load_status=LoadStatusSettings(**data["load_status"]),
+        load_status=LoadStatusSettings(interval_minutes=int(data["load_status"]["interval_minutes"]),
+                                       stalled_after_days=int(data["load_status"]["stalled_after_days"])),
         domain_policy=DomainPolicy(excluded_domains=tuple(dp["excluded_domains"]),
                                    context_urls=tuple(dp["context_urls"]),
                                    preferred_domains=tuple(dp["preferred_domains"])),

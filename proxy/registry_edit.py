@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from proxy.errors import RegistryError
-from proxy.registry import parse_registry
+from proxy.registry import decode_json, parse_registry
 
 __all__ = ["SWITCHES", "Switch", "set_switch"]
 
@@ -53,7 +53,7 @@ def set_switch(text: str, slug: str, field: Switch, value: bool) -> str:
             new_text = text
         else:
             new_text = text[:target.start] + ("true" if value else "false") + text[target.end:]
-        parse_registry(json.loads(new_text), source="(edited)")
+        parse_registry(decode_json(new_text), source="(edited)")
         return new_text
     known = ", ".join(
         str(item.members["slug"].value) for item in connectors.items

@@ -265,3 +265,21 @@ async def test_initialize_carries_the_registry_instructions(server: LiveServer) 
         info = c.session.initialize_result
     assert info.instructions == SHIPPED.server.instructions.nl
     assert "list_capabilities" in info.instructions
+
+
+async def test_watcher_survives_a_file_it_cannot_read(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    async with serve(path, replicas, watch=True, watch_interval=0.05) as live, aiohttp.ClientSession() as http:
+        text = path.read_text(encoding="utf-8")
+        path.write_bytes(text.encode("latin-1", errors="replace"))  # "Officiële" is not UTF-8 any more
+        await asyncio.sleep(0.3)
+        data = json.loads(text)
+        data["connectors"][3]["enabled"] = False  # tweedekamer
+        path.write_text(json.dumps(data), encoding="utf-8")
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            async with http.get(f"{live.base}/health") as resp:
+                if "tweedekamer" not in await resp.text():
+                    break
+        async with http.post(live.url("tweedekamer"), json={}) as resp:
+            assert resp.status == 404

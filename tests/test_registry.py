@@ -87,6 +87,10 @@ def _orphan_platform(data: dict[str, Any]) -> None:
     data["connectors"] = [c for c in data["connectors"] if c["slug"] != "openoverheid"]
 
 
+def _public_url_not_admitted(data: dict[str, Any]) -> None:
+    data["server"]["public_url"] = "https://besluitbron.nl"
+
+
 def _connect_over_total(data: dict[str, Any]) -> None:
     data["platforms"]["ori"]["timeouts"] = {"connect_seconds": 30, "total_seconds": 10}
 
@@ -118,6 +122,8 @@ BROKEN: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "aggregate with tools": (_aggregate_with_tools, "connectors[7].tools: the aggregate connector"),
     "platform without connector": (_orphan_platform, "platforms.woo: no connector serves this platform"),
     "connect over total": (_connect_over_total, "platforms.ori.timeouts.connect_seconds: must not exceed"),
+    "public host not allowed": (_public_url_not_admitted,
+                                "server.allowed_hosts: does not admit 'besluitbron.nl', the host of public_url"),
 }
 
 
@@ -173,3 +179,29 @@ def test_switch_commands_edit_one_value_in_place(tmp_path: Path) -> None:
     unknown = run("enable", "eerstekamer")
     assert unknown.returncode == 1 and "no connector with slug 'eerstekamer'" in unknown.stderr
     assert path.read_text(encoding="utf-8") == changed
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('{"a": NaN}', "NaN is not a number JSON allows"),
+    ('{"a": Infinity}', "Infinity is not a number JSON allows"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+])
+def test_numbers_and_shapes_json_does_not_allow_are_refused(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "registry.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RegistryError, match=expected):
+        load_registry(path)
+
+
+def test_a_file_that_is_not_utf8_is_refused_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "registry.json"
+    path.write_bytes((ROOT / "registry.json").read_text(encoding="utf-8").encode("latin-1", errors="replace"))
+    with pytest.raises(RegistryError, match="not UTF-8 at byte"):
+        load_registry(path)
+
+
+def test_whole_number_floats_become_integers() -> None:
+    data = copy.deepcopy(SHIPPED)
+    data["platforms"]["wetten"]["limits"]["results_per_call"] = 5.0
+    limit = parse_registry(data).platforms["wetten"].limits.results_per_call
+    assert limit == 5 and isinstance(limit, int)
