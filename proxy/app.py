@@ -24,7 +24,7 @@ from aiohttp import web
 from proxy import __version__
 from proxy.cors import cors_middleware
 from proxy.loadstatus import run_measurements
-from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings
+from proxy.mcp_http import McpHttp, ServerIdentity, SessionLimitError, TransportSettings
 from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
 from proxy.sitebuild import SiteBuildError, build_site
@@ -166,6 +166,10 @@ def _resolve_static(root: Path, tail: str) -> Path | None:
 async def _background(app: web.Application) -> AsyncIterator[None]:
     """Load-status loop, registry watcher and SIGHUP; torn down in reverse."""
     runtime, config = app[RUNTIME], app[CONFIG]
+    if not config.trace_secret:
+        # Every process on one store signs trace handles alike, so a stateless client may land on any of them.
+        runtime.trace_secret = await runtime.store.shared_secret()
+        app[MCP].set_trace_secret(runtime.trace_secret)
     tasks: list[asyncio.Task[None]] = []
     if config.measure_load:
         tasks.append(asyncio.create_task(run_measurements(
@@ -268,7 +272,10 @@ class _Sessions:
         self._idle = idle_seconds
 
     async def create(self, slug: str) -> str:
-        return await self._store.create_session(slug, self._idle)
+        try:
+            return await self._store.create_session(slug, self._idle)
+        except OverflowError as exc:  # the store is full: the transport answers 503, a client may retry
+            raise SessionLimitError(str(exc)) from exc
 
     async def touch(self, session_id: str, slug: str) -> bool:
         return await self._store.touch_session(session_id, slug, self._idle)

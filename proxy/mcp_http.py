@@ -419,6 +419,10 @@ class McpHttp:
             version: self._wire("ping", version, types.EmptyResult()) for version in HANDSHAKE_PROTOCOL_VERSIONS
         }
 
+    def set_trace_secret(self, secret: bytes) -> None:
+        """Sign and verify trace handles with `secret` (shared by every process on one state store)."""
+        self._secret = secret
+
     def configure(self, settings: TransportSettings) -> None:
         """Apply new host/origin allow-lists and body limit (a registry reload); one step, no await."""
         self._max_body = settings.max_body_bytes

@@ -20,6 +20,10 @@ JsonDict = dict[str, Any]
 # A caller's call log keeps its newest entries; older ones fall off (and expire with the caller).
 CALLS_PER_CALLER = 1000
 CALL_LOG_TTL_SECONDS = 24 * 3600
+# This process's memory is bounded: least recently used entries go first.
+CALLERS_MAX = 20_000
+CACHE_MAX_ENTRIES = 10_000
+CACHE_MAX_BYTES = 256 * 1024 * 1024
 
 
 class StateStore(Protocol):
@@ -33,7 +37,8 @@ class StateStore(Protocol):
     async def availability(self, platform: str) -> JsonDict | None: ...
     async def set_load_status(self, platform: str, status: JsonDict) -> None: ...
     async def load_status(self, platform: str) -> JsonDict | None: ...
-    async def take_token(self, platform: str, per_minute: int) -> float: ...
+    async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]: ...
+    async def shared_secret(self) -> bytes: ...
     async def create_session(self, slug: str, idle_seconds: float) -> str: ...
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool: ...
     async def delete_session(self, session_id: str, slug: str) -> bool: ...
@@ -52,35 +57,42 @@ class MemoryStore:
         self._buckets: dict[str, tuple[float, float]] = {}
         self._sessions: dict[str, tuple[str, float]] = {}
         self._max_sessions = max_sessions
+        self._secret: bytes | None = None
+        self._cache_bytes = 0
 
     async def cache_get(self, key: str) -> bytes | None:
         hit = self._cache.get(key)
         if hit is None:
             return None
         if hit[0] <= self._clock():
-            del self._cache[key]
+            self._drop(key)
             return None
+        self._cache[key] = self._cache.pop(key)  # most recently used last
         return hit[1]
 
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
-        if ttl <= 0:
+        if ttl <= 0 or len(value) > CACHE_MAX_BYTES // 4:
             return
-        if len(self._cache) > 10_000:
-            self._evict_expired()
+        self._drop(key)
         self._cache[key] = (self._clock() + ttl, value)
+        self._cache_bytes += len(value)
+        while len(self._cache) > CACHE_MAX_ENTRIES or self._cache_bytes > CACHE_MAX_BYTES:
+            self._drop(next(iter(self._cache)))  # least recently used first
 
-    def _evict_expired(self) -> None:
-        now = self._clock()
-        for key in [k for k, (exp, _) in self._cache.items() if exp <= now]:
-            del self._cache[key]
+    def _drop(self, key: str) -> None:
+        hit = self._cache.pop(key, None)
+        if hit is not None:
+            self._cache_bytes -= len(hit[1])
 
     async def record_call(self, caller: str, record: JsonDict) -> None:
         now = self._clock()
-        entry = self._calls.get(caller)
+        entry = self._calls.pop(caller, None)
         if entry is None or entry[0] <= now:
             entry = (0.0, deque(maxlen=CALLS_PER_CALLER))
         entry[1].append(json.dumps(record))
-        self._calls[caller] = (now + CALL_LOG_TTL_SECONDS, entry[1])
+        self._calls[caller] = (now + CALL_LOG_TTL_SECONDS, entry[1])  # most recently active last
+        while len(self._calls) > CALLERS_MAX:
+            del self._calls[next(iter(self._calls))]
 
     async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
         entry = self._calls.get(caller)
@@ -104,17 +116,27 @@ class MemoryStore:
         status = self._load.get(platform)
         return json.loads(json.dumps(status)) if status else None
 
-    async def take_token(self, platform: str, per_minute: int) -> float:
-        """Token bucket of `per_minute` tokens: 0 when a call may go now, else seconds to wait."""
+    async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
+        """Reserve a call in a token bucket of `per_minute`: (True, seconds to wait before sending), or
+        (False, seconds until one would be free) when that is longer than `max_wait`.
+
+        A reservation may take the bucket below zero, so concurrent callers queue behind each other
+        instead of all seeing the same short wait."""
         now = self._clock()
         rate = per_minute / 60.0
         tokens, last = self._buckets.get(platform, (float(per_minute), now))
         tokens = min(float(per_minute), tokens + (now - last) * rate)
-        if tokens >= 1:
-            self._buckets[platform] = (tokens - 1, now)
-            return 0.0
-        self._buckets[platform] = (tokens, now)
-        return (1 - tokens) / rate
+        wait = max(0.0, (1 - tokens) / rate)
+        if wait > max_wait:
+            self._buckets[platform] = (tokens, now)
+            return False, wait
+        self._buckets[platform] = (tokens - 1, now)
+        return True, wait
+
+    async def shared_secret(self) -> bytes:
+        if self._secret is None:
+            self._secret = secrets.token_bytes(32)
+        return self._secret
 
     async def create_session(self, slug: str, idle_seconds: float) -> str:
         now = self._clock()

@@ -19,17 +19,20 @@ __all__ = ["RedisStore"]
 
 JsonDict = dict[str, Any]
 
-# KEYS[1] bucket; ARGV: capacity, refill per second, now. Returns seconds to wait (0 = take it now).
+# KEYS[1] bucket; ARGV: capacity, refill per second, now, max wait. Returns "granted wait": a reservation
+# may take the bucket below zero, so concurrent callers queue (see MemoryStore.take_token).
 _TAKE_TOKEN = """
 local cap = tonumber(ARGV[1]); local rate = tonumber(ARGV[2]); local now = tonumber(ARGV[3])
+local max_wait = tonumber(ARGV[4])
 local b = redis.call('HMGET', KEYS[1], 'tokens', 'last')
 local tokens = tonumber(b[1]) or cap; local last = tonumber(b[2]) or now
 tokens = math.min(cap, tokens + (now - last) * rate)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+local wait = math.max(0, (1 - tokens) / rate)
+local granted = 0
+if wait <= max_wait then tokens = tokens - 1; granted = 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'last', tostring(now))
 redis.call('EXPIRE', KEYS[1], math.ceil(cap / rate) + 60)
-return tostring(wait)
+return tostring(granted) .. ' ' .. tostring(wait)
 """
 
 
@@ -80,11 +83,20 @@ class RedisStore:
         raw = await self._redis.get(self._k("load", platform))
         return json.loads(raw) if raw else None
 
-    async def take_token(self, platform: str, per_minute: int) -> float:
-        wait = await self._take(keys=[self._k("bucket", platform)], args=[per_minute, per_minute / 60.0, time.time()])
-        return float(wait)
+    async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
+        answer = await self._take(keys=[self._k("bucket", platform)],
+                                  args=[per_minute, per_minute / 60.0, time.time(), max_wait])
+        granted, wait = (answer.decode() if isinstance(answer, bytes) else str(answer)).split()
+        return granted == "1", float(wait)
+
+    async def shared_secret(self) -> bytes:
+        key = self._k("trace-secret")
+        await self._redis.set(key, secrets.token_bytes(32), nx=True)
+        secret: bytes = await self._redis.get(key)
+        return secret
 
     async def create_session(self, slug: str, idle_seconds: float) -> str:
+        # No count cap here: every session key expires by itself, and Redis has its own maxmemory.
         session_id = secrets.token_hex(16)
         await self._redis.set(self._k("session", session_id), slug, px=int(idle_seconds * 1000))
         return session_id

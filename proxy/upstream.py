@@ -193,19 +193,19 @@ class Upstream:
         return _Fetched(status=status, body=data)
 
     async def _wait_for_token(self) -> None:
+        """Reserve this call's slot under the live rate limit; wait for it, or refuse if it is too far off."""
         limits = self.platform.limits
-        wait = await self._store.take_token(self.platform.key, limits.requests_per_minute)
-        if wait == 0:
-            return
-        if wait > MAX_RATE_WAIT_SECONDS:
+        granted, wait = await self._store.take_token(self.platform.key, limits.requests_per_minute,
+                                                     MAX_RATE_WAIT_SECONDS)
+        if not granted:
             raise UpstreamRateLimited(
                 self.platform.key,
                 f"{self.platform.title.en}: this installation's limit of {limits.requests_per_minute} calls per "
-                f"minute is reached; try again in {wait:.0f} s",
+                f"minute is reached; try again in {max(1, round(wait))} s",
                 retry_after=wait,
             )
-        await asyncio.sleep(wait)
-        await self._wait_for_token()
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     async def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None,
                     idempotent: bool) -> tuple[int, bytes]:

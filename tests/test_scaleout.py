@@ -57,3 +57,21 @@ async def test_two_instances_share_sessions_and_call_logs(replicas: Replicas, tm
             assert resp.status == 200
         status, _, _ = await _rpc(http, two.url("wetten"), "tools/list", {}, session=session, rid=4)
         assert status == 404
+
+
+async def test_trace_handles_work_on_every_instance(replicas: Replicas, tmp_path: Path, redis_url: str) -> None:
+    from mcp import Client
+
+    from proxy.meta_schemas import TRACE_META_KEY
+
+    path = write_registry(tmp_path)
+    async with serve(path, replicas, redis_url=redis_url) as one, serve(path, replicas, redis_url=redis_url) as two:
+        async with Client(one.url("rechtspraak"), mode="2026-07-28") as c:
+            result = await c.call_tool("search_rulings", {"court": "Hoge Raad", "limit": 1})
+            handle = result.meta[TRACE_META_KEY]
+        async with Client(two.url("rechtspraak"), mode="2026-07-28") as c:
+            calls = (await c.call_tool("list_platform_calls", {"trace": handle})).structured_content
+            again = await c.call_tool("search_rulings", {"court": "Hoge Raad", "limit": 1},
+                                      meta={TRACE_META_KEY: handle})
+    assert calls["trace"] == handle and calls["total"] >= 1
+    assert again.meta[TRACE_META_KEY] == handle  # the other instance accepted the handle as its own

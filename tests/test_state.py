@@ -63,9 +63,25 @@ async def test_availability_and_load_status_roundtrip(store: StateStore) -> None
 
 
 async def test_token_bucket_limits_the_rate(store: StateStore) -> None:
-    waits = [await store.take_token("wetten", 3) for _ in range(4)]
-    assert waits[:3] == [0.0, 0.0, 0.0]
-    assert 15 < waits[3] <= 20.5  # 3 a minute: the next token is about 20 s away
+    answers = [await store.take_token("wetten", 3, 2.0) for _ in range(4)]
+    assert answers[:3] == [(True, 0.0)] * 3
+    granted, wait = answers[3]
+    assert not granted and 15 < wait <= 20.5  # 3 a minute: the next token is about 20 s away
+
+
+async def test_concurrent_callers_queue_behind_each_other(store: StateStore) -> None:
+    """60 a minute: one token a second. Reservations stack up, so the wait grows per caller, and
+    callers past the maximum wait are refused instead of all sleeping a little and retrying."""
+    answers = [await store.take_token("tk", 60, 2.5) for _ in range(64)]
+    granted = [w for ok, w in answers if ok]
+    assert len(granted) == 62 and granted[:60] == [0.0] * 60
+    assert 0.9 < granted[60] <= 1.1 and 1.9 < granted[61] <= 2.1
+    assert [ok for ok, _ in answers[62:]] == [False, False]
+
+
+async def test_shared_secret_is_stable(store: StateStore) -> None:
+    first = await store.shared_secret()
+    assert len(first) == 32 and await store.shared_secret() == first
 
 
 async def test_sessions_are_bound_to_their_connector(store: StateStore) -> None:
@@ -90,8 +106,37 @@ async def test_redis_store_is_shared_between_processes(redis_url: str, tmp_path:
         assert (await two.calls("trace:x", 5))[0] == [{"n": 1}]
         assert await two.cache_get("k") == b"v"
         assert await two.touch_session(sid, "ori", 60)
-        waits = [await one.take_token("tk", 2), await two.take_token("tk", 2), await one.take_token("tk", 2)]
-        assert waits[0] == 0 and waits[1] == 0 and waits[2] > 0
+        answers = [await one.take_token("tk", 2, 1.0), await two.take_token("tk", 2, 1.0),
+                   await one.take_token("tk", 2, 1.0)]
+        assert answers[0] == (True, 0.0) and answers[1] == (True, 0.0) and not answers[2][0]
+        assert await one.shared_secret() == await two.shared_secret()
     finally:
         await one.close()
         await two.close()
+
+
+async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import proxy.state as state
+
+    monkeypatch.setattr(state, "CALLERS_MAX", 3)
+    monkeypatch.setattr(state, "CACHE_MAX_ENTRIES", 2)
+    store = MemoryStore()
+    for i in range(5):
+        await store.record_call(f"trace:{i}", {"n": i})
+    assert await store.calls("trace:0", 5) == ([], 0)  # the least recently active caller went first
+    assert (await store.calls("trace:4", 5))[1] == 1
+    await store.cache_set("a", b"1", 60)
+    await store.cache_set("b", b"2", 60)
+    assert await store.cache_get("a") == b"1"  # now a is the most recently used
+    await store.cache_set("c", b"3", 60)
+    assert await store.cache_get("b") is None and await store.cache_get("a") == b"1"
+
+
+async def test_a_full_session_store_is_a_session_limit_for_the_transport() -> None:
+    from proxy.app import _Sessions
+    from proxy.mcp_http import SessionLimitError
+
+    sessions = _Sessions(MemoryStore(max_sessions=1))
+    await sessions.create("wetten")
+    with pytest.raises(SessionLimitError, match="too many open sessions"):
+        await sessions.create("wetten")
