@@ -23,7 +23,7 @@ from aiohttp import web
 
 from proxy import __version__
 from proxy.cors import cors_middleware
-from proxy.loadstatus import run_measurements
+from proxy.loadstatus import measure_platform, run_measurements
 from proxy.mcp_http import McpHttp, ServerIdentity, SessionLimitError, TransportSettings
 from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
@@ -149,7 +149,12 @@ async def site(request: web.Request) -> web.StreamResponse:
 
 
 def _resolve_static(root: Path, tail: str) -> Path | None:
-    candidate = (root / tail).resolve()
+    if tail.startswith("/") or "\x00" in tail or "\\" in tail:
+        return None  # never an absolute path, a NUL or a Windows separator: only files under the site
+    try:
+        candidate = (root / tail).resolve()
+    except (OSError, ValueError):
+        return None
     if not candidate.is_relative_to(root.resolve()):
         return None
     if candidate.is_dir():
@@ -226,8 +231,15 @@ async def reload_registry(app: web.Application) -> bool:
                           exc)
                 return False
     old_site = runtime.snapshot.site_dir
+    measured_before = set(runtime.served_platforms())
     runtime.apply(catalog, new_site)
     app[MCP].configure(transport_settings(catalog.registry.server))
+    if config.measure_load:
+        # A source switched on is measured now, not at the next round up to interval_minutes away.
+        for key, ctx in runtime.served_platforms().items():
+            if key not in measured_before and await runtime.store.load_status(key) is None:
+                runtime.start_task(measure_platform(ctx, runtime.store,
+                                                    stalled_after_days=ctx.stalled_after_days))
     log.info("registry reloaded: %s", ", ".join(catalog.paths()))
     if new_site is not None and old_site is not None and old_site.parent == config.site_build_root:
         # Requests still reading the old files have them open already; give stragglers a moment.

@@ -31,26 +31,36 @@ def context_urls(policy: DomainPolicy) -> list[str]:
 
 
 def apply_policy(data: dict[str, Any], policy: DomainPolicy) -> dict[str, Any]:
-    """Filter and order a tool result by the policy; refuse a single document on an excluded domain."""
+    """Filter and order a tool result by the policy; refuse a document on an excluded domain.
+
+    A document is any object with a `citation`, at the top or one level down (`{"document": {...}}`);
+    lists of cited objects are filtered and ordered, and a `results` list keeps `precision` truthful.
+    """
     if not policy.excluded_domains and not policy.preferred_domains:
         return data
-    citation = data.get("citation")
-    if isinstance(citation, dict) and on_domain(str(citation.get("uri", "")), policy.excluded_domains):
+    if _excluded(data, policy) or any(isinstance(v, dict) and _excluded(v, policy) for v in data.values()):
         raise ToolInputError("this document lies on a domain this installation excludes (domain policy); "
                              "it is not returned")
-    results = data.get("results")
-    if not isinstance(results, list) or "precision" not in data:
-        return data
-    kept = [r for r in results if not on_domain(_uri(r), policy.excluded_domains)]
-    kept.sort(key=lambda r: not on_domain(_uri(r), policy.preferred_domains))  # stable: preferred first
-    withheld = len(results) - len(kept)
-    if not withheld:
-        return {**data, "results": kept}
-    precision = dict(data["precision"])
-    precision["returned"] = len(kept)
-    precision["not_applied"] = [*precision.get("not_applied", []),
-                                f"{withheld} result(s) withheld: their domain is excluded by the domain policy"]
-    return {**data, "results": kept, "precision": precision}
+    out = dict(data)
+    for key, value in data.items():
+        if isinstance(value, list) and any(isinstance(item, dict) and "citation" in item for item in value):
+            kept = [item for item in value if not _excluded(item, policy)]
+            kept.sort(key=lambda item: not on_domain(_uri(item), policy.preferred_domains))  # stable
+            out[key] = kept
+            withheld = len(value) - len(kept)
+            if withheld and key == "results" and isinstance(data.get("precision"), dict):
+                precision = dict(data["precision"])
+                precision["returned"] = len(kept)
+                precision["not_applied"] = [*precision.get("not_applied", []),
+                                            f"{withheld} result(s) withheld: their domain is excluded by the "
+                                            "domain policy"]
+                out["precision"] = precision
+    return out
+
+
+def _excluded(item: Any, policy: DomainPolicy) -> bool:
+    return isinstance(item, dict) and isinstance(item.get("citation"), dict) and \
+        on_domain(_uri(item), policy.excluded_domains)
 
 
 def _uri(hit: Any) -> str:

@@ -57,6 +57,10 @@ class ConnectorEndpoint:
         problems = sorted(in_validator.iter_errors(dict(arguments)), key=lambda e: list(e.absolute_path))
         if problems:
             return _error(f"Invalid arguments for {name}: " + "; ".join(_describe(e) for e in problems[:5]))
+        broken = _unencodable(arguments)
+        if broken is not None:
+            return _error(f"Invalid arguments for {name}: {broken} holds text that is not valid Unicode "
+                          "(a lone surrogate); send it as UTF-8 text")
         try:
             data = apply_policy(await self._run(tool, arguments, caller), self._runtime.catalog.registry.domain_policy)
         except ToolInputError as exc:
@@ -99,6 +103,22 @@ class ConnectorEndpoint:
 
 def _error(message: str) -> mcp_types.CallToolResult:
     return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=message)], is_error=True)
+
+
+def _unencodable(value: Any, where: str = "arguments") -> str | None:
+    """The path of the first string that cannot be sent upstream as UTF-8, if any."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where
+        return None
+    items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _unencodable(item, f"{where}.{key}" if where != "arguments" else str(key))
+        if found:
+            return found
+    return None
 
 
 def _describe(error: jsonschema.ValidationError) -> str:

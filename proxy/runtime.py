@@ -6,8 +6,9 @@ the new one, never a mix; requests already running finish on the objects they st
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +54,7 @@ class Runtime:
         self.trace_secret = trace_secret
         self.upstreams: dict[str, Upstream] = {}
         self._snapshot: Snapshot | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # ----------------------------------------------------------------------- generations
 
@@ -120,7 +122,7 @@ class Runtime:
 
     async def source_status(self, key: str, *, organs: str = "all") -> JsonDict:
         """The stored load status of one source; `organs` = all | stalled | none."""
-        platform = self.catalog.registry.platforms[key]
+        platform = self.upstreams[key].platform  # upstreams outlive reloads, so a concurrent swap cannot lose it
         status = await self.store.load_status(key)
         if status is None:
             status = failed_status(platform, "", measured_at=utc_now())
@@ -132,7 +134,16 @@ class Runtime:
             status["stalled_organs"] = [o for o in all_organs if o["stalled"]]
         return status
 
+    def start_task(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run background work owned by this runtime; cancelled on close."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         for upstream in self.upstreams.values():
             await upstream.close()
         await self.store.close()

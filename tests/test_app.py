@@ -283,3 +283,22 @@ async def test_watcher_survives_a_file_it_cannot_read(replicas: Replicas, tmp_pa
                     break
         async with http.post(live.url("tweedekamer"), json={}) as resp:
             assert resp.status == 404
+
+
+async def test_a_source_switched_on_is_measured_at_once(replicas: Replicas, tmp_path: Path) -> None:
+    def woo_off(data: dict[str, Any]) -> None:
+        data["connectors"][6]["enabled"] = False
+
+    path = write_registry(tmp_path, woo_off)
+    async with serve(path, replicas, measure_load=True) as live, aiohttp.ClientSession() as http:
+        data = json.loads(path.read_text())
+        data["connectors"][6]["enabled"] = True
+        path.write_text(json.dumps(data))
+        await _reload(live)
+        for _ in range(100):
+            async with http.get(f"{live.base}/status") as resp:
+                woo = next(s for s in (await resp.json())["sources"] if s["source"] == "woo")
+            if woo["measured_at"]:
+                break
+            await asyncio.sleep(0.05)
+        assert woo["measured_at"] and woo["current_through"], woo

@@ -46,3 +46,11 @@ def test_a_document_on_an_excluded_domain_is_refused() -> None:
 def test_empty_policy_changes_nothing() -> None:
     data = _result("https://a.nl/1")
     assert apply_policy(data, DomainPolicy((), (), ())) is data
+
+
+def test_nested_documents_and_other_cited_lists_follow_the_policy() -> None:
+    policy = DomainPolicy(excluded_domains=("bad.nl",), context_urls=(), preferred_domains=())
+    with pytest.raises(ToolInputError, match="domain policy"):
+        apply_policy({"document": _hit("https://www.bad.nl/doc"), "precision": None}, policy)
+    out = apply_policy({"decisions": [_hit("https://bad.nl/1"), _hit("https://ok.nl/2")], "case": None}, policy)
+    assert [h["id"] for h in out["decisions"]] == ["https://ok.nl/2"]

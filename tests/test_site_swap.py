@@ -76,3 +76,14 @@ async def test_site_serving_is_confined_to_its_directory(replicas: Replicas, tmp
             assert resp.status == 404 and "<html" in (await resp.text()).lower()
         async with http.get(f"{live.base}/llms.txt") as resp:
             assert resp.status == 200 and "/allebronnen/mcp" in await resp.text()
+
+
+async def test_static_paths_that_are_not_files_under_the_site(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    root = tmp_path / "generations"
+    site = await build_site(path, root)
+    async with serve(path, replicas, site_dir=site, site_build_root=root) as live, \
+            aiohttp.ClientSession() as http:
+        for tail in ("%00", f"/{site}/index.html", "..%5c..%5cetc%5cpasswd"):
+            async with http.get(f"{live.base}/{tail}", allow_redirects=False) as resp:
+                assert resp.status == 404, tail

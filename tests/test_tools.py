@@ -184,3 +184,21 @@ async def test_upstream_failure_is_an_error_result_and_flips_availability(
         assert caps["sources"][0]["availability"]["available"] is True
     async with aiohttp.ClientSession() as http, http.get(f"{server.base}/health") as resp:
         assert resp.status == 200
+
+
+async def test_odd_but_schema_valid_arguments_get_actionable_errors(server: LiveServer) -> None:
+    async with client(server.url("tweedekamer"), "legacy") as c:
+        far = await c.call_tool("search_documents", {"date_to": "9999-12-31"})
+        assert far.is_error and "date_to must lie between" in far.content[0].text
+    async with aiohttp.ClientSession() as http:
+        # A lone surrogate survives JSON but not UTF-8; the SDK client cannot even send it, so use raw HTTP.
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                   "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
+                   "Mcp-Name": "search_regulations"}
+        body = ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_regulations",'
+                '"arguments":{"title":"\\ud800"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+                '"io.modelcontextprotocol/clientCapabilities":{}}}}')
+        async with http.post(server.url("wetten"), data=body, headers=headers) as resp:
+            answer = await resp.json()
+    assert resp.status == 200 and answer["result"]["isError"], answer
+    assert "title holds text that is not valid Unicode" in answer["result"]["content"][0]["text"]

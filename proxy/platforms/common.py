@@ -24,6 +24,8 @@ __all__ = [
 ]
 
 CHUNK_DEFAULT = 3000
+EARLIEST_DATE = date(1800, 1, 1)
+LATEST_DATE = date(2199, 12, 31)
 CHUNK_MAX = 20000
 
 PAGE_PROPS: dict[str, Any] = {
@@ -67,9 +69,13 @@ def parse_date(value: Any, field: str) -> date | None:
     if value in (None, ""):
         return None
     try:
-        return date.fromisoformat(str(value))
+        parsed = date.fromisoformat(str(value))
     except ValueError as exc:
         raise ToolInputError(f"{field} must be a date as YYYY-MM-DD, got {value!r}") from exc
+    if not EARLIEST_DATE <= parsed <= LATEST_DATE:
+        # Outside this no source has material, and day arithmetic near year 1 or 9999 overflows.
+        raise ToolInputError(f"{field} must lie between {EARLIEST_DATE} and {LATEST_DATE}, got {parsed}")
+    return parsed
 
 
 def date_range(call: ToolCall) -> tuple[date | None, date | None]:
