@@ -76,8 +76,7 @@ def create_app(config: Config) -> web.Application:
     app[CONFIG] = config
     mcp = McpHttp(
         resolve=runtime.endpoint,
-        identity=ServerIdentity(name=server.name, version=__version__, title=server.title.nl,
-                                instructions=server.instructions.nl),
+        identity=server_identity(server),
         settings=transport_settings(server),
         sessions=_Sessions(store),
         trace_secret=runtime.trace_secret,
@@ -89,6 +88,12 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)
     return app
+
+
+def server_identity(server: ServerSettings) -> ServerIdentity:
+    """What initialize and server/discover say: the registry's name, Dutch title and instructions."""
+    return ServerIdentity(name=server.name, version=__version__, title=server.title.nl,
+                          instructions=server.instructions.nl)
 
 
 def transport_settings(server: ServerSettings) -> TransportSettings:
@@ -234,6 +239,7 @@ async def reload_registry(app: web.Application) -> bool:
     measured_before = set(runtime.served_platforms())
     runtime.apply(catalog, new_site)
     app[MCP].configure(transport_settings(catalog.registry.server))
+    app[MCP].set_identity(server_identity(catalog.registry.server))
     if config.measure_load:
         # A source switched on is measured now, not at the next round up to interval_minutes away.
         for key, ctx in runtime.served_platforms().items():

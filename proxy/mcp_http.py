@@ -386,6 +386,10 @@ class McpHttp:
         self._accept_ok = _VerdictCache(_accepts_json_and_sse)
         self._endpoints: dict[str, _EndpointCache] = {}
 
+        self.set_identity(identity)
+
+    def set_identity(self, identity: ServerIdentity) -> None:
+        """What `initialize`, `server/discover` and the serverInfo stamp say (a reload may change it)."""
         capabilities = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
         server_info = types.Implementation(name=identity.name, version=identity.version, title=identity.title)
         self._server_info: dict[str, Any] = server_info.model_dump(by_alias=True, mode="json", exclude_none=True)

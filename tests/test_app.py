@@ -302,3 +302,14 @@ async def test_a_source_switched_on_is_measured_at_once(replicas: Replicas, tmp_
                 break
             await asyncio.sleep(0.05)
         assert woo["measured_at"] and woo["current_through"], woo
+
+
+async def test_reload_changes_what_initialize_says(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    async with serve(path, replicas) as live:
+        data = json.loads(path.read_text())
+        data["server"]["instructions"]["nl"] = "Nieuwe aanwijzingen voor het model."
+        path.write_text(json.dumps(data))
+        await _reload(live)
+        async with client(live.url("wetten"), "legacy") as c:
+            assert c.session.initialize_result.instructions == "Nieuwe aanwijzingen voor het model."
