@@ -64,8 +64,9 @@ class UpstreamStatusError(UpstreamError):
 class UpstreamRateLimited(UpstreamError):
     """Our own per-platform rate limit (from the registry) or the platform's 429."""
 
-    def __init__(self, platform: str, message: str, *, retry_after: float) -> None:
+    def __init__(self, platform: str, message: str, *, retry_after: float, status: int | None = None) -> None:
         self.retry_after = retry_after
+        self.status = status  # 429 when the platform said so; None for our own limit (nothing was sent)
         super().__init__(platform, message)
 
 

@@ -133,7 +133,12 @@ class Upstream:
 
         shared = self._inflight.get(key)
         if shared is not None:
-            fetched = await asyncio.shield(shared)
+            try:
+                fetched = await asyncio.shield(shared)
+            except UpstreamError as exc:  # the one live call failed: each waiting caller's log says so
+                await self._record(caller, tool, method, url, getattr(exc, "status", None), started, 0,
+                                   cache_hit=True, error=str(exc))
+                raise
             value = parse(fetched.body)
             await self._record(caller, tool, method, url, fetched.status, started, len(fetched.body), cache_hit=True)
             return value
@@ -178,8 +183,8 @@ class Upstream:
             await self._set_available(True, None)
             raise
         except UpstreamRateLimited as exc:
-            # Our own limit: no call went out, so availability is unchanged.
-            await self._record(caller, tool, method, url, status, started, size, cache_hit=False, error=str(exc))
+            # Our own limit (nothing went out) or the platform's 429: the platform is there either way.
+            await self._record(caller, tool, method, url, exc.status, started, size, cache_hit=False, error=str(exc))
             raise
         except UpstreamError as exc:
             status = getattr(exc, "status", status)
@@ -296,7 +301,7 @@ def _raise_for_status(platform: Platform, status: int, reason: str | None, heade
         retry = headers.get("Retry-After", "")
         wait = float(retry) if retry.isdigit() else 60.0
         raise UpstreamRateLimited(platform.key, f"{name} asks us to slow down (HTTP 429); try again in {wait:.0f} s",
-                                  retry_after=wait)
+                                  retry_after=wait, status=429)
     if status >= 500:
         raise UpstreamStatusError(platform.key, f"{name} is failing (HTTP {status} {reason or ''}); this is on the "
                                   "platform's side, try again later", status=status)
