@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -28,10 +29,21 @@ async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, A
     target = Path(tempfile.mkdtemp(prefix="site-", dir=out_root))
     env = {**os.environ, "BESLUITBRON_REGISTRY": str(registry_path.resolve())}
     env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
+    status_file = target.with_suffix(".status.json")
     if status is not None:
-        status_file = target.with_suffix(".status.json")
         status_file.write_text(json.dumps(status), encoding="utf-8")
         env["BESLUITBRON_STATUS_JSON"] = str(status_file)
+    try:
+        await _run_mkdocs(target, env, timeout)
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)  # a failed or cancelled build leaves nothing behind
+        raise
+    finally:
+        status_file.unlink(missing_ok=True)
+    return target
+
+
+async def _run_mkdocs(target: Path, env: dict[str, str], timeout: float) -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(ROOT / "mkdocs.yml"),
         "-d", str(target), cwd=str(ROOT), env=env,
@@ -40,9 +52,11 @@ async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, A
     try:
         output, _ = await asyncio.wait_for(proc.communicate(), timeout)
     except TimeoutError as exc:
-        proc.kill()
         raise SiteBuildError(f"site build took longer than {timeout:g} s") from exc
+    finally:
+        if proc.returncode is None:  # timed out or cancelled (shutdown mid-reload): stop mkdocs too
+            proc.kill()
+            await proc.wait()
     if proc.returncode != 0:
         tail = "\n".join(output.decode(errors="replace").splitlines()[-15:])
         raise SiteBuildError(f"site build failed (exit {proc.returncode}):\n{tail}")
-    return target

@@ -51,6 +51,7 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
         monkeypatch.setenv("BESLUITBRON_SITE_IMPLEMENTATIONS", "no_such_module:nothing")
         assert not await reload_registry(live.app)
         assert live.runtime.snapshot is snapshot
+        assert sorted(p.name for p in root.iterdir()) == sorted([first.name, snapshot.site_dir.name])
         assert await _status(http, f"{live.base}/connectoren/rechtspraak.html") == 200
         async with http.post(live.url("rechtspraak"), json={}) as resp:
             assert resp.status != 404
