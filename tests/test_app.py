@@ -170,19 +170,24 @@ async def test_sighup_applies_a_new_registry(replicas: Replicas, tmp_path: Path)
             assert "openraadsinformatie" not in await resp.text()
 
 
+async def _until_absent(http: aiohttp.ClientSession, live: LiveServer, slug: str) -> None:
+    """Wait (at most 5 s) until /health no longer names `slug`; then its address must answer 404."""
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        async with http.get(f"{live.base}/health") as resp:
+            if slug not in await resp.text():
+                break
+    async with http.post(live.url(slug), json={}) as resp:
+        assert resp.status == 404
+
+
 async def test_watch_applies_a_changed_file(replicas: Replicas, tmp_path: Path) -> None:
     path = write_registry(tmp_path)
     async with serve(path, replicas, watch=True, watch_interval=0.05) as live, aiohttp.ClientSession() as http:
         data = json.loads(path.read_text())
         data["connectors"][5]["enabled"] = False  # rechtspraak
         path.write_text(json.dumps(data))
-        for _ in range(100):
-            await asyncio.sleep(0.05)
-            async with http.get(f"{live.base}/health") as resp:
-                if "rechtspraak" not in await resp.text():
-                    break
-        async with http.post(live.url("rechtspraak"), json={}) as resp:
-            assert resp.status == 404
+        await _until_absent(http, live, "rechtspraak")
 
 
 @pytest.mark.parametrize(("headers", "body", "status"), [
@@ -276,13 +281,7 @@ async def test_watcher_survives_a_file_it_cannot_read(replicas: Replicas, tmp_pa
         data = json.loads(text)
         data["connectors"][3]["enabled"] = False  # tweedekamer
         path.write_text(json.dumps(data), encoding="utf-8")
-        for _ in range(100):
-            await asyncio.sleep(0.05)
-            async with http.get(f"{live.base}/health") as resp:
-                if "tweedekamer" not in await resp.text():
-                    break
-        async with http.post(live.url("tweedekamer"), json={}) as resp:
-            assert resp.status == 404
+        await _until_absent(http, live, "tweedekamer")
 
 
 async def test_a_source_switched_on_is_measured_at_once(replicas: Replicas, tmp_path: Path) -> None:
