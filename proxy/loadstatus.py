@@ -13,7 +13,7 @@ import asyncio
 import importlib
 import logging
 from collections.abc import Callable, Mapping
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from proxy.errors import UpstreamError
@@ -99,10 +99,6 @@ async def run_measurements(contexts: Callable[[], Mapping[str, PlatformContext]]
             except Exception:
                 log.exception("load status of %s crashed", key)
         await asyncio.sleep(interval_minutes * 60)
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _iso(d: date | None) -> str | None:

@@ -19,7 +19,6 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import aiohttp
-from defusedxml import ElementTree as SafeET
 
 from proxy.errors import (
     ToolInputError,
@@ -34,7 +33,7 @@ from proxy.errors import (
 from proxy.registry import Platform
 from proxy.state import StateStore
 
-__all__ = ["SYSTEM_CALLER", "Upstream", "as_json", "as_text", "as_xml"]
+__all__ = ["SYSTEM_CALLER", "Upstream", "as_json"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -49,15 +48,6 @@ _SECRET_PARAMS = frozenset({"key", "apikey", "api_key", "token", "access_token",
 
 def as_json(body: bytes) -> Any:
     return json.loads(body)
-
-
-def as_text(body: bytes) -> str:
-    return body.decode("utf-8")
-
-
-def as_xml(body: bytes) -> Any:
-    """Parse XML with defusedxml (no entities, no external references)."""
-    return SafeET.fromstring(body)
 
 
 @dataclass(frozen=True, slots=True)
