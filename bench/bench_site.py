@@ -6,8 +6,8 @@ A synthetic registry of size N has N source platforms, N source connectors and t
 (N + 1 connectors). Platform i is a copy of a real platform (cycling through them) under the key
 `<real>_<nnn>` with its own prefix, and its connector carries the real connector's tool words.
 Only the real platforms have implementation modules, so the build runs with the benchmark-only
-switch `BESLUITBRON_SITE_IMPLEMENTATIONS=bench.bench_site:synthetic_implementations`, which hands
-the catalogue the *real* tool implementations (schemas included) of `<real>` for `<real>_<nnn>`.
+switch `BESLUITBRON_SITE_PLUGINS=bench.bench_site:synthetic_plugins`, which hands
+the catalogue the *real* tool plugins (schemas included) of `<real>` for `<real>_<nnn>`.
 Everything else is the normal `mkdocs build --strict`, run in a subprocess like `make site`.
 
 Reported: wall seconds (best of the repeats), the CPU seconds (user + system) of that build, which
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import copy
-import importlib
+import dataclasses
 import json
 import resource
 import sys
@@ -36,14 +36,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from proxy.catalog import _schema_problem, build_catalog  # noqa: E402
+from proxy.catalog import _schema_problem, build_catalog, load_plugin  # noqa: E402
 from proxy.registry import Registry, load_registry, parse_registry  # noqa: E402
-from proxy.toolkit import ToolImpl  # noqa: E402
+from proxy.toolkit import PlatformPlugin  # noqa: E402
 from tests.site_helpers import run_mkdocs_build  # noqa: E402
 
-__all__ = ["synthetic_implementations", "synthetic_registry"]
+__all__ = ["synthetic_plugins", "synthetic_registry"]
 
-IMPLEMENTATIONS = "bench.bench_site:synthetic_implementations"
+PLUGINS = "bench.bench_site:synthetic_plugins"
 _SEPARATOR = "_"
 
 
@@ -69,16 +69,12 @@ def synthetic_registry(base: Mapping[str, Any], sources: int) -> dict[str, Any]:
     return data
 
 
-def synthetic_implementations(registry: Registry) -> dict[str, Sequence[ToolImpl]]:
-    """Benchmark only: the real platform module's TOOLS for every cloned platform `<real>_<nnn>`."""
-    out: dict[str, Sequence[ToolImpl]] = {}
-    for key in registry.platforms:
-        real = key.rsplit(_SEPARATOR, 1)[0]
-        out[key] = importlib.import_module(f"proxy.platforms.{real}").TOOLS
-    return out
+def synthetic_plugins(registry: Registry) -> dict[str, PlatformPlugin]:
+    """Benchmark only: the real platform's plug-in, under its clone's key, for every `<real>_<nnn>`."""
+    return {key: dataclasses.replace(load_plugin(key.rsplit(_SEPARATOR, 1)[0]), key=key) for key in registry.platforms}
 
 
-def time_build(registry_path: Path, out_root: Path, *, implementations: str | None,
+def time_build(registry_path: Path, out_root: Path, *, plugins: str | None,
                repeats: int) -> tuple[float, float]:
     """Best wall time of `repeats` strict builds (each into a fresh directory), and that build's CPU time."""
     best = (float("inf"), float("inf"))
@@ -86,7 +82,7 @@ def time_build(registry_path: Path, out_root: Path, *, implementations: str | No
         out = out_root / f"{registry_path.stem}-{attempt}"
         cpu_before = _children_cpu()
         started = time.perf_counter()
-        proc = run_mkdocs_build(registry_path, out, implementations=implementations, timeout=600)
+        proc = run_mkdocs_build(registry_path, out, plugins=plugins, timeout=600)
         elapsed = time.perf_counter() - started
         if proc.returncode != 0:
             raise SystemExit(f"build failed for {registry_path.name}:\n{proc.stdout}\n{proc.stderr}")
@@ -107,7 +103,7 @@ def time_catalog(registry_path: Path, *, synthetic: bool, repeats: int) -> float
     for _ in range(repeats):
         _schema_problem.cache_clear()
         started = time.perf_counter()
-        build_catalog(registry, implementations=synthetic_implementations(registry) if synthetic else None)
+        build_catalog(registry, synthetic_plugins(registry) if synthetic else None)
         best = min(best, time.perf_counter() - started)
     return best
 
@@ -123,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp:
         root = Path(tmp)
         rows: list[tuple[str, int, int, int, float, float, float]] = []
-        shipped, shipped_cpu = time_build(ROOT / "registry.json", root, implementations=None, repeats=args.repeats)
+        shipped, shipped_cpu = time_build(ROOT / "registry.json", root, plugins=None, repeats=args.repeats)
         catalog = time_catalog(ROOT / "registry.json", synthetic=False, repeats=args.repeats)
         pages = sum(1 for _ in (root / "registry-0").rglob("*.html"))
         rows.append(("shipped registry", len(base["platforms"]), shipped_connectors, pages, shipped, shipped_cpu,
@@ -131,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for size in args.sizes:
             path = root / f"synthetic-{size}.json"
             path.write_text(json.dumps(synthetic_registry(base, size), ensure_ascii=False), encoding="utf-8")
-            seconds, cpu = time_build(path, root, implementations=IMPLEMENTATIONS, repeats=args.repeats)
+            seconds, cpu = time_build(path, root, plugins=PLUGINS, repeats=args.repeats)
             catalog = time_catalog(path, synthetic=True, repeats=args.repeats)
             pages = sum(1 for _ in (root / f"{path.stem}-0").rglob("*.html"))
             rows.append((f"synthetic {size}", size, size + 1, pages, seconds, cpu, catalog))

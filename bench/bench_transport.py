@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
+from proxy.caller import Caller  # noqa: E402
 from proxy.mcp_http import (  # noqa: E402
     McpHttp,
     MemorySessionStore,
@@ -45,6 +46,7 @@ from proxy.mcp_http import (  # noqa: E402
     TransportSettings,
     UnknownToolError,
 )
+from proxy.trace import TraceSigner  # noqa: E402
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -80,7 +82,7 @@ class EchoEndpoint:
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         return ECHO.input_schema if name == "echo" else None
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: str) -> types.CallToolResult:
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> types.CallToolResult:
         if name != "echo":
             raise UnknownToolError(name)
         data = {"echo": str(arguments.get("message", ""))}
@@ -104,7 +106,7 @@ def serve(port: int) -> None:
         identity=ServerIdentity(name="bench", version="0"),
         settings=TransportSettings(allowed_hosts=("127.0.0.1:*",), allowed_origins=()),
         sessions=MemorySessionStore(),
-        trace_secret=b"bench-secret",
+        signer=TraceSigner(b"bench-secret"),
     )
     app = web.Application()
     app.router.add_post("/bare/mcp", bare)

@@ -71,11 +71,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _validate(path: Path) -> int:
-    from proxy.catalog import build_catalog
-    from proxy.registry import load_registry
+    from proxy.generation import load_generation
 
-    registry = load_registry(path)
-    catalog = build_catalog(registry)
+    catalog = load_generation(path).catalog
     print(f"{path}: valid; serving {', '.join(catalog.paths()) or 'nothing'}")
     return 0
 
@@ -138,7 +136,8 @@ async def _serve(args: argparse.Namespace) -> None:
         runners.append(runner)
         await runner.setup()
         await web.TCPSite(runner, args.host, args.port).start()
-        print(_addresses(f"http://{args.host}:{args.port}", app[RUNTIME].catalog.paths(), args), flush=True)
+        print(_addresses(f"http://{args.host}:{args.port}", app[RUNTIME].generation.catalog.paths(), args),
+              flush=True)
         await asyncio.Event().wait()
     finally:
         for r in reversed(runners):

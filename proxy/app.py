@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
-import secrets
 import shutil
 import signal
 import tempfile
@@ -23,12 +22,13 @@ from aiohttp import web
 
 from proxy import __version__
 from proxy.cors import cors_middleware
-from proxy.loadstatus import measure_platform, run_measurements
+from proxy.loadstatus import measure_generation, run_measurements, stored_status
 from proxy.mcp_http import McpHttp, ServerIdentity, SessionLimitError, TransportSettings
 from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
 from proxy.sitebuild import SiteBuildError, build_site
 from proxy.state import MemoryStore, StateStore
+from proxy.trace import TraceSigner
 
 __all__ = ["RUNTIME", "Config", "create_app"]
 
@@ -63,14 +63,12 @@ class Config:
 def create_app(config: Config) -> web.Application:
     """Build the application; raises RegistryError/CatalogError if the registry cannot be served."""
     store = _make_store(config.redis_url)
-    runtime = Runtime(store=store, base_urls=config.base_urls,
-                      trace_secret=config.trace_secret or secrets.token_bytes(32))
-    runtime.apply(runtime.prepare(config.registry_path), config.site_dir)
-    server = runtime.catalog.registry.server
+    runtime = Runtime(store=store, base_urls=config.base_urls, signer=TraceSigner(config.trace_secret or None))
+    server = runtime.apply(runtime.load(config.registry_path), config.site_dir).server
 
     app = web.Application(
         client_max_size=server.max_body_bytes,
-        middlewares=[cors_middleware(lambda: runtime.catalog.registry.server.cors_origins)],
+        middlewares=[cors_middleware(lambda: runtime.generation.server.cors_origins)],
     )
     app[RUNTIME] = runtime
     app[CONFIG] = config
@@ -79,7 +77,7 @@ def create_app(config: Config) -> web.Application:
         identity=server_identity(server),
         settings=transport_settings(server),
         sessions=_Sessions(store),
-        trace_secret=runtime.trace_secret,
+        signer=runtime.signer,
     )
     app[MCP] = mcp
     app.router.add_get("/health", health)
@@ -110,7 +108,7 @@ def transport_settings(server: ServerSettings) -> TransportSettings:
 
 async def health(request: web.Request) -> web.Response:
     """Liveness plus exactly the enabled connectors; nothing secret."""
-    catalog = request.app[RUNTIME].catalog
+    catalog = request.app[RUNTIME].generation.catalog
     return web.json_response({
         "status": "ok",
         "server": catalog.registry.server.name,
@@ -124,8 +122,9 @@ async def health(request: web.Request) -> web.Response:
 async def status(request: web.Request) -> web.Response:
     """The Laadstatus of every served source, as JSON (the site's live Laadstatus page reads it)."""
     runtime = request.app[RUNTIME]
-    registry = runtime.catalog.registry
-    sources = [await runtime.source_status(key) for key in runtime.served_platforms()]
+    generation = runtime.generation
+    registry = generation.registry
+    sources = [await stored_status(generation, runtime.store, key) for key in generation.served_platforms]
     return web.json_response({
         "server": registry.server.name,
         "version": __version__,
@@ -137,7 +136,7 @@ async def status(request: web.Request) -> web.Response:
 
 async def site(request: web.Request) -> web.StreamResponse:
     """Static files of the current site generation, with directory indexes and a per-language 404."""
-    site_dir = request.app[RUNTIME].snapshot.site_dir
+    site_dir = request.app[RUNTIME].generation.site_dir
     if site_dir is None:
         raise web.HTTPNotFound(text="no site is served here; see /health")
     tail = request.match_info["tail"]
@@ -178,15 +177,10 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
     runtime, config = app[RUNTIME], app[CONFIG]
     if not config.trace_secret:
         # Every process on one store signs trace handles alike, so a stateless client may land on any of them.
-        runtime.trace_secret = await runtime.store.shared_secret()
-        app[MCP].set_trace_secret(runtime.trace_secret)
+        runtime.signer.secret = await runtime.store.shared_secret()
     tasks: list[asyncio.Task[None]] = []
     if config.measure_load:
-        tasks.append(asyncio.create_task(run_measurements(
-            runtime.served_platforms, runtime.store,
-            lambda: (runtime.catalog.registry.load_status.interval_minutes,
-                     runtime.catalog.registry.load_status.stalled_after_days),
-        )))
+        tasks.append(asyncio.create_task(run_measurements(lambda: runtime.generation, runtime.store)))
     reloading = asyncio.Lock()
 
     async def reload() -> None:
@@ -223,30 +217,32 @@ async def reload_registry(app: web.Application) -> bool:
         except OSError as exc:
             log.error("registry reload refused, still serving the previous one: %s", exc)
             return False
-        catalog = runtime.try_reload(snapshot)
-        if catalog is None:
+        generation = runtime.try_load(snapshot)
+        if generation is None:
             return False
         new_site: Path | None = None
         if config.site_build_root is not None:
             try:
-                statuses = {"sources": [await runtime.source_status(k) for k in runtime.served_platforms()]}
+                current = runtime.generation
+                statuses = {"sources": [await stored_status(current, runtime.store, k)
+                                        for k in current.served_platforms]}
                 new_site = await build_site(snapshot, config.site_build_root, status=statuses)
             except SiteBuildError as exc:
                 log.error("registry reload refused: the site did not build, still serving the previous one:\n%s",
                           exc)
                 return False
-    old_site = runtime.snapshot.site_dir
-    measured_before = set(runtime.served_platforms())
-    runtime.apply(catalog, new_site)
-    app[MCP].configure(transport_settings(catalog.registry.server))
-    app[MCP].set_identity(server_identity(catalog.registry.server))
+    old_site = runtime.generation.site_dir
+    measured_before = set(runtime.generation.served_platforms)
+    applied = runtime.apply(generation, new_site)
+    app[MCP].configure(transport_settings(applied.server))
+    app[MCP].set_identity(server_identity(applied.server))
     if config.measure_load:
         # A source switched on is measured now, not at the next round up to interval_minutes away.
-        for key, ctx in runtime.served_platforms().items():
-            if key not in measured_before and await runtime.store.load_status(key) is None:
-                runtime.start_task(measure_platform(ctx, runtime.store,
-                                                    stalled_after_days=ctx.stalled_after_days))
-    log.info("registry reloaded: %s", ", ".join(catalog.paths()))
+        fresh = [key for key in applied.served_platforms
+                 if key not in measured_before and await runtime.store.load_status(key) is None]
+        if fresh:
+            runtime.start_task(measure_generation(applied, runtime.store, fresh))
+    log.info("registry reloaded: %s", ", ".join(applied.catalog.paths()))
     if new_site is not None and old_site is not None and old_site.parent == config.site_build_root:
         # Requests still reading the old files have them open already; give stragglers a moment.
         asyncio.get_running_loop().call_later(30, shutil.rmtree, old_site, True)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import Any
 
 import jsonschema
@@ -22,9 +23,9 @@ from proxy.errors import CatalogError
 from proxy.meta_schemas import META_SCHEMAS
 from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Connector, Registry, Text, ToolWords
 from proxy.results import is_result_list
-from proxy.toolkit import ToolImpl
+from proxy.toolkit import About, PlatformPlugin, ToolImpl
 
-__all__ = ["Catalog", "CatalogConnector", "CatalogTool", "build_catalog", "load_implementations"]
+__all__ = ["Catalog", "CatalogConnector", "CatalogTool", "build_catalog", "load_plugin", "load_plugins"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,8 @@ class Catalog:
 
     registry: Registry
     connectors: Mapping[str, CatalogConnector]
+    plugins: Mapping[str, PlatformPlugin]  # every platform of the registry, served or not
+    disabled: tuple[str, ...] = ()  # slugs switched off: absent everywhere, counted only
 
     def connector(self, slug: str) -> CatalogConnector | None:
         return self.connectors.get(slug)
@@ -104,30 +107,39 @@ class Catalog:
 # --------------------------------------------------------------------------- building
 
 
-def load_implementations(registry: Registry) -> dict[str, tuple[ToolImpl, ...]]:
-    """Import `proxy.platforms.<key>` for every platform and collect its TOOLS."""
-    impls: dict[str, tuple[ToolImpl, ...]] = {}
-    for key in registry.platforms:
-        module = _platform_module(key)
-        tools = getattr(module, "TOOLS", None)
-        if not isinstance(tools, tuple) or not all(isinstance(t, ToolImpl) for t in tools):
-            raise CatalogError(f"platforms.{key}: proxy/platforms/{key}.py must define TOOLS as a tuple of ToolImpl")
-        impls[key] = tools
-    return impls
+def load_plugins(registry: Registry) -> dict[str, PlatformPlugin]:
+    """Import `proxy.platforms.<key>` for every platform once and check its `PLATFORM`, naming what is missing."""
+    return {key: load_plugin(key) for key in registry.platforms}
 
 
-def _platform_module(key: str) -> ModuleType:
+def load_plugin(key: str) -> PlatformPlugin:
+    module_file = f"proxy/platforms/{key}.py"
     try:
-        return importlib.import_module(f"proxy.platforms.{key}")
+        module = importlib.import_module(f"proxy.platforms.{key}")
     except ModuleNotFoundError as exc:
         if exc.name != f"proxy.platforms.{key}":
             raise
-        raise CatalogError(f"platforms.{key}: no implementation module proxy/platforms/{key}.py") from exc
+        raise CatalogError(f"platforms.{key}: no implementation module {module_file}") from exc
+    plugin = getattr(module, "PLATFORM", None)
+    if not isinstance(plugin, PlatformPlugin):
+        raise CatalogError(f"platforms.{key}: {module_file} must define PLATFORM = PlatformPlugin(...)")
+    missing = [part for part, ok in (
+        ("key", plugin.key == key),
+        ("tools (a tuple of ToolImpl)", isinstance(plugin.tools, tuple)
+         and all(isinstance(t, ToolImpl) for t in plugin.tools)),
+        ("measure_load (an async function)", inspect.iscoroutinefunction(plugin.measure_load)),
+        ("about (an About)", isinstance(plugin.about, About)),
+    ) if not ok]
+    if missing:
+        raise CatalogError(f"platforms.{key}: {module_file} PLATFORM is missing or has a wrong "
+                           f"{', '.join(missing)}")
+    return plugin
 
 
-def build_catalog(registry: Registry, implementations: Mapping[str, Sequence[ToolImpl]] | None = None) -> Catalog:
+def build_catalog(registry: Registry, plugins: Mapping[str, PlatformPlugin] | None = None) -> Catalog:
     """Join registry words and code behaviour; fail naming the entry on any mismatch."""
-    impls = load_implementations(registry) if implementations is None else implementations
+    plugins = load_plugins(registry) if plugins is None else plugins
+    impls = {key: plugin.tools for key, plugin in plugins.items()}
     source_tools: dict[str, tuple[CatalogTool, ...]] = {}
     for i, connector in enumerate(registry.connectors):
         if connector.platform is not None:
@@ -146,7 +158,8 @@ def build_catalog(registry: Registry, implementations: Mapping[str, Sequence[Too
         served = (*tools, *meta)
         built[connector.slug] = CatalogConnector(connector=connector, tools=served, platforms=platforms,
                                                  by_name=MappingProxyType({t.name: t for t in served}))
-    return Catalog(registry=registry, connectors=MappingProxyType(built))
+    return Catalog(registry=registry, connectors=MappingProxyType(built), plugins=MappingProxyType(dict(plugins)),
+                   disabled=tuple(c.slug for c in registry.connectors if not c.enabled))
 
 
 def _source_tools(registry: Registry, index: int, connector: Connector,

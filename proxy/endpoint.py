@@ -14,14 +14,17 @@ import jsonschema
 import mcp_types
 
 from proxy import meta
+from proxy.caller import Caller
 from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.domainpolicy import apply_policy
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.mcp_http import UnknownToolError
+from proxy.state import StateStore
 from proxy.toolkit import ToolCall
+from proxy.trace import TraceSigner
 
 if TYPE_CHECKING:
-    from proxy.runtime import Runtime
+    from proxy.generation import Generation
 
 __all__ = ["ConnectorEndpoint"]
 
@@ -29,12 +32,16 @@ log = logging.getLogger(__name__)
 
 
 class ConnectorEndpoint:
-    """Serves one `CatalogConnector`; built once per catalogue, so its caches live as long as it."""
+    """Serves one `CatalogConnector` of one generation, which it keeps: a call that started before a
+    reload finishes with the tools and settings it started with."""
 
-    def __init__(self, connector: CatalogConnector, runtime: Runtime) -> None:
+    def __init__(self, connector: CatalogConnector, generation: Generation, *, store: StateStore,
+                 signer: TraceSigner) -> None:
         self.connector = connector
         self.slug = connector.slug
-        self._runtime = runtime
+        self.generation = generation
+        self._store = store
+        self._signer = signer
         self._tools = [t.to_mcp() for t in connector.tools]
         self._validators = {
             t.name: (jsonschema.Draft202012Validator(t.input_schema),
@@ -49,7 +56,7 @@ class ConnectorEndpoint:
         tool = self.connector.tool(name)
         return tool.input_schema if tool else None
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: str) -> mcp_types.CallToolResult:
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> mcp_types.CallToolResult:
         tool = self.connector.tool(name)
         if tool is None:
             raise UnknownToolError(name)
@@ -62,7 +69,7 @@ class ConnectorEndpoint:
             return _error(f"Invalid arguments for {name}: {broken} holds text that is not valid Unicode "
                           "(a lone surrogate); send it as UTF-8 text")
         try:
-            data = apply_policy(await self._run(tool, arguments, caller), self._runtime.catalog.registry.domain_policy)
+            data = apply_policy(await self._run(tool, arguments, caller), self.generation.domain_policy)
         except ToolInputError as exc:
             return _error(f"{name}: {exc}")
         except UpstreamError as exc:
@@ -86,18 +93,18 @@ class ConnectorEndpoint:
         )
         return result
 
-    async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: str) -> dict[str, Any]:
-        runtime = self._runtime
+    async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
+        generation = self.generation
         if tool.impl is None:
             if tool.name == "list_capabilities":
-                return await meta.list_capabilities(runtime, self.connector)
+                return await meta.list_capabilities(generation, self._store, self.connector)
             if tool.name == "list_platform_calls":
-                return await meta.list_platform_calls(runtime, runtime.caller_for(caller, arguments), arguments)
+                return await meta.list_platform_calls(self._store, self._signer, caller, arguments)
             if tool.name == "platform_status":
-                return await meta.platform_status(runtime, self.connector, arguments)
+                return await meta.platform_status(generation, self._store, self.connector, arguments)
             raise AssertionError(f"meta tool without behaviour: {tool.name}")
         assert tool.platform is not None
-        call = ToolCall(tool=tool.name, arguments=arguments, caller=caller, ctx=runtime.context(tool.platform))
+        call = ToolCall(tool=tool.name, arguments=arguments, caller=caller, ctx=generation.context(tool.platform))
         return await tool.impl.handler(call)
 
 

@@ -10,18 +10,21 @@ turns that into `receiving`, `current_through`, `measured_at` and, for local sou
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
-from collections.abc import Callable, Mapping
-from datetime import date, datetime, timedelta
-from typing import Any
+from collections.abc import Callable, Iterable
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
 
+from proxy.clock import dutch_today, is_stalled, utc_now
 from proxy.errors import UpstreamError
 from proxy.registry import Platform
 from proxy.state import StateStore
-from proxy.toolkit import LoadReport, PlatformContext
+from proxy.toolkit import LoadReport, PlatformContext, PlatformPlugin
 
-__all__ = ["measure_platform", "status_from_report"]
+if TYPE_CHECKING:
+    from proxy.generation import Generation
+
+__all__ = ["measure_generation", "measure_platform", "run_measurements", "status_from_report", "stored_status"]
 
 log = logging.getLogger(__name__)
 JsonDict = dict[str, Any]
@@ -30,10 +33,9 @@ JsonDict = dict[str, Any]
 def status_from_report(platform: Platform, report: LoadReport, *, today: date, stalled_after_days: int,
                        measured_at: datetime) -> JsonDict:
     """Pure: a LoadReport → the stored status of one source."""
-    threshold = today - timedelta(days=stalled_after_days)
 
     def stalled(d: date | None) -> bool:
-        return d is None or d < threshold
+        return is_stalled(d, today, stalled_after_days)
 
     status: JsonDict = {
         "source": platform.key,
@@ -68,15 +70,14 @@ def failed_status(platform: Platform, error: str, *, measured_at: datetime) -> J
     }
 
 
-async def measure_platform(ctx: PlatformContext, store: StateStore, *, stalled_after_days: int) -> JsonDict:
-    """Measure one platform now and store the result (also when it fails, with the reason)."""
+async def measure_platform(plugin: PlatformPlugin, ctx: PlatformContext, store: StateStore) -> JsonDict:
+    """Measure one platform now with its plug-in and store the result (also when it fails, with the reason)."""
     platform = ctx.platform
-    module = importlib.import_module(f"proxy.platforms.{platform.key}")
     now = ctx.now()
     try:
-        report: LoadReport = await module.measure_load(ctx)
-        status = status_from_report(platform, report, today=now.date(), stalled_after_days=stalled_after_days,
-                                    measured_at=now)
+        report = await plugin.measure_load(ctx)
+        status = status_from_report(platform, report, today=dutch_today(now),
+                                    stalled_after_days=ctx.stalled_after_days, measured_at=now)
     except UpstreamError as exc:
         log.warning("load status of %s failed: %s", platform.key, exc)
         previous = await store.load_status(platform.key)
@@ -88,17 +89,36 @@ async def measure_platform(ctx: PlatformContext, store: StateStore, *, stalled_a
     return status
 
 
-async def run_measurements(contexts: Callable[[], Mapping[str, PlatformContext]], store: StateStore,
-                           settings: Callable[[], tuple[int, int]]) -> None:
-    """Forever: measure every served platform, then sleep `interval_minutes`. Settings are read each round."""
+async def measure_generation(generation: Generation, store: StateStore, keys: Iterable[str] | None = None) -> None:
+    """Measure the served platforms of one generation (or only `keys`), each on its own plug-in."""
+    for key in generation.served_platforms if keys is None else keys:
+        try:
+            await measure_platform(generation.plugins[key], generation.context(key), store)
+        except Exception:
+            log.exception("load status of %s crashed", key)
+
+
+async def run_measurements(current: Callable[[], Generation], store: StateStore) -> None:
+    """Forever: measure every served platform of the current generation, then sleep its interval."""
     while True:
-        interval_minutes, stalled_after_days = settings()
-        for key, ctx in contexts().items():
-            try:
-                await measure_platform(ctx, store, stalled_after_days=stalled_after_days)
-            except Exception:
-                log.exception("load status of %s crashed", key)
-        await asyncio.sleep(interval_minutes * 60)
+        generation = current()
+        await measure_generation(generation, store)
+        await asyncio.sleep(generation.registry.load_status.interval_minutes * 60)
+
+
+async def stored_status(generation: Generation, store: StateStore, key: str, *, organs: str = "all") -> JsonDict:
+    """The stored load status of one source; `organs` = all | stalled | none."""
+    platform = generation.registry.platforms[key]
+    status = await store.load_status(key)
+    if status is None:
+        status = failed_status(platform, "", measured_at=utc_now())
+        status.update(measured_at=None, reason="not measured yet: the first measurement is still running")
+    all_organs = status.pop("organs", [])
+    if organs == "all":
+        status["organs"] = all_organs
+    elif organs == "stalled":
+        status["stalled_organs"] = [o for o in all_organs if o["stalled"]]
+    return status
 
 
 def _iso(d: date | None) -> str | None:

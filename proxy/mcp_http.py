@@ -23,8 +23,6 @@ messages, so a legacy GET gets 405 (also allowed by the spec).
 
 from __future__ import annotations
 
-import base64
-import hmac
 import json
 import logging
 import secrets
@@ -68,12 +66,13 @@ from mcp_types.version import (
 )
 from pydantic import ValidationError
 
+from proxy.caller import Caller
 from proxy.errors import BesluitBronError
 from proxy.hostmatch import matches
+from proxy.trace import TRACE_META_KEY, TraceSigner
 
 __all__ = [
     "SESSION_ID_HEADER",
-    "TRACE_META_KEY",
     "Endpoint",
     "McpHttp",
     "MemorySessionStore",
@@ -82,15 +81,11 @@ __all__ = [
     "SessionStore",
     "TransportSettings",
     "UnknownToolError",
-    "mint_trace_handle",
-    "verify_trace_handle",
 ]
 
 logger = logging.getLogger(__name__)
 
 SESSION_ID_HEADER: Final = "Mcp-Session-Id"
-TRACE_META_KEY: Final = "nl.besluitbron/trace"
-"""`_meta` key carrying the modern-era trace handle, on tools/call requests and results."""
 
 
 # ─── contract ──────────────────────────────────────────────────────────────────────────────────
@@ -121,7 +116,7 @@ class Endpoint(Protocol):
         """The inputSchema of tool `name`, or None if there is no such tool."""
         ...
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: str) -> types.CallToolResult:
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> types.CallToolResult:
         """Run a tool; raise `UnknownToolError` for a name not on this endpoint."""
         ...
 
@@ -220,34 +215,6 @@ class MemorySessionStore:
             if now - seen <= self._idle:
                 return
             del self._sessions[session_id]
-
-
-# ─── trace handles ─────────────────────────────────────────────────────────────────────────────
-
-_TRACE_MAC_BYTES: Final = 16
-_TRACE_MAX_LEN: Final = 128
-
-
-def _trace_mac(token: str, secret: bytes) -> str:
-    # hmac.digest is the one-shot C path: a third of hmac.new's cost, and this runs per call.
-    digest = hmac.digest(secret, b"trace:" + token.encode(), "sha256")[:_TRACE_MAC_BYTES]
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
-
-
-def mint_trace_handle(secret: bytes) -> str:
-    """A new trace handle `<random>.<mac>`; only the holder of `secret` can mint valid ones."""
-    token = secrets.token_urlsafe(16)
-    return f"{token}.{_trace_mac(token, secret)}"
-
-
-def verify_trace_handle(handle: str, secret: bytes) -> bool:
-    """True if `handle` was minted with `secret` (constant-time comparison)."""
-    if not isinstance(handle, str) or len(handle) > _TRACE_MAX_LEN:
-        return False
-    token, dot, mac = handle.rpartition(".")
-    if not dot or not token or not handle.isascii():  # ours are ASCII; this also rules out surrogates
-        return False
-    return hmac.compare_digest(mac.encode("ascii"), _trace_mac(token, secret).encode("ascii"))
 
 
 # ─── wire helpers ──────────────────────────────────────────────────────────────────────────────
@@ -367,7 +334,7 @@ class McpHttp:
         identity: server name/version/title/instructions for `initialize` and the serverInfo stamp.
         settings: Host/Origin allow-lists and the body limit.
         sessions: legacy-era session bookkeeping.
-        trace_secret: HMAC key for modern-era trace handles (see `verify_trace_handle`).
+        signer: mints and verifies modern-era trace handles (`proxy.trace`).
     """
 
     def __init__(
@@ -377,11 +344,11 @@ class McpHttp:
         identity: ServerIdentity,
         settings: TransportSettings,
         sessions: SessionStore,
-        trace_secret: bytes,
+        signer: TraceSigner,
     ) -> None:
         self._resolve = resolve
         self._sessions = sessions
-        self._secret = trace_secret
+        self._signer = signer
         self.configure(settings)
         self._accept_ok = _VerdictCache(_accepts_json_and_sse)
         self._endpoints: dict[str, _EndpointCache] = {}
@@ -422,10 +389,6 @@ class McpHttp:
         self._empty: dict[str, bytes] = {
             version: self._wire("ping", version, types.EmptyResult()) for version in HANDSHAKE_PROTOCOL_VERSIONS
         }
-
-    def set_trace_secret(self, secret: bytes) -> None:
-        """Sign and verify trace handles with `secret` (shared by every process on one state store)."""
-        self._secret = secret
 
     def configure(self, settings: TransportSettings) -> None:
         """Apply new host/origin allow-lists and body limit (a registry reload); one step, no await."""
@@ -534,7 +497,7 @@ class McpHttp:
         if method == "tools/call":
             assert params is not None  # validated above
             handle = self._trace_handle(params.get("_meta"))
-            return await self._call_tool(endpoint, version, params, f"trace:{handle}", trace=handle)
+            return await self._call_tool(endpoint, version, params, Caller.trace(handle), trace=handle)
         if method == "tools/list":
             return self._tools_list(endpoint, version, params)
         if method == "server/discover":
@@ -576,9 +539,9 @@ class McpHttp:
         """The client's handle if we signed it, else a fresh one."""
         if isinstance(meta, Mapping):
             offered = meta.get(TRACE_META_KEY)
-            if isinstance(offered, str) and verify_trace_handle(offered, self._secret):
+            if isinstance(offered, str) and self._signer.verify(offered):
                 return offered
-        return mint_trace_handle(self._secret)
+        return self._signer.mint()
 
     # ── handshake era: sessions ──
 
@@ -626,7 +589,7 @@ class McpHttp:
             return invalid
         if method == "tools/call":
             assert params is not None  # validated above
-            return await self._call_tool(endpoint, version, params, f"session:{session_id}", trace=None)
+            return await self._call_tool(endpoint, version, params, Caller.session(session_id), trace=None)
         if method == "tools/list":
             return self._tools_list(endpoint, version, params)
         if method == "ping":
@@ -675,7 +638,7 @@ class McpHttp:
         return cached
 
     async def _call_tool(
-        self, endpoint: Endpoint, version: str, params: Mapping[str, Any], caller: str, *, trace: str | None
+        self, endpoint: Endpoint, version: str, params: Mapping[str, Any], caller: Caller, *, trace: str | None
     ) -> _Rpc | bytes:
         name = params["name"]
         try:

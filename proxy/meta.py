@@ -7,26 +7,30 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from proxy import __version__
+from proxy.caller import Caller
 from proxy.catalog import CatalogConnector
 from proxy.domainpolicy import context_urls
 from proxy.errors import ToolInputError
+from proxy.loadstatus import stored_status
+from proxy.state import StateStore
+from proxy.trace import TRACE_META_KEY, TraceSigner
 
 if TYPE_CHECKING:
-    from proxy.runtime import Runtime
+    from proxy.generation import Generation
 
 __all__ = ["list_capabilities", "list_platform_calls", "platform_status"]
 
 JsonDict = dict[str, Any]
 
 
-async def list_capabilities(runtime: Runtime, connector: CatalogConnector) -> JsonDict:
+async def list_capabilities(generation: Generation, store: StateStore, connector: CatalogConnector) -> JsonDict:
     """The tools at this address and six facts about the installation, per source (C5)."""
-    registry = runtime.catalog.registry
+    registry = generation.registry
     sources = []
     for key in connector.platforms:
         platform = registry.platforms[key]
-        load = await runtime.store.load_status(key)
-        availability = await runtime.store.availability(key)
+        load = await store.load_status(key)
+        availability = await store.availability(key)
         sources.append({
             "source": key,
             "title": platform.title.nl,
@@ -70,15 +74,27 @@ async def list_capabilities(runtime: Runtime, connector: CatalogConnector) -> Js
     }
 
 
-async def list_platform_calls(runtime: Runtime, caller: str, arguments: Mapping[str, Any]) -> JsonDict:
+async def list_platform_calls(store: StateStore, signer: TraceSigner, caller: Caller,
+                              arguments: Mapping[str, Any]) -> JsonDict:
     """This caller's platform calls, newest last. Another caller's calls are never visible."""
-    trace = caller.removeprefix("trace:") if caller.startswith("trace:") else None
+    caller = _log_owner(signer, caller, arguments.get("trace"))
     limit = int(arguments.get("limit", 100))
-    calls, total = await runtime.store.calls(caller, limit)
-    return {"trace": trace, "calls": calls, "total": total, "truncated": total > len(calls)}
+    calls, total = await store.calls(caller.key, limit)
+    return {"trace": caller.trace_handle, "calls": calls, "total": total, "truncated": total > len(calls)}
 
 
-async def platform_status(runtime: Runtime, connector: CatalogConnector, arguments: Mapping[str, Any]) -> JsonDict:
+def _log_owner(signer: TraceSigner, caller: Caller, trace: Any) -> Caller:
+    """The call log to read: an explicit, validly signed `trace` argument wins over the transport's."""
+    if trace is None:
+        return caller
+    if not signer.verify(trace):
+        raise ToolInputError("trace is not a handle this server issued; pass the value of "
+                             f"_meta['{TRACE_META_KEY}'] from one of your own tool results")
+    return Caller.trace(trace)
+
+
+async def platform_status(generation: Generation, store: StateStore, connector: CatalogConnector,
+                          arguments: Mapping[str, Any]) -> JsonDict:
     """Whether each source behind this address still receives material (C7)."""
     wanted = arguments.get("source")
     keys = list(connector.platforms)
@@ -86,5 +102,5 @@ async def platform_status(runtime: Runtime, connector: CatalogConnector, argumen
         if wanted not in keys:
             raise ToolInputError(f"source must be one of {', '.join(keys)}; got {wanted!r}")
         keys = [wanted]
-    sources = [await runtime.source_status(key, organs="stalled") for key in keys]
-    return {"stalled_after_days": runtime.catalog.registry.load_status.stalled_after_days, "sources": sources}
+    sources = [await stored_status(generation, store, key, organs="stalled") for key in keys]
+    return {"stalled_after_days": generation.registry.load_status.stalled_after_days, "sources": sources}

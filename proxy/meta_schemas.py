@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["META_SCHEMAS", "TRACE_META_KEY"]
+from proxy.trace import TRACE_META_KEY
 
-# Key under which stateless (2026-07-28) clients receive and return their trace handle.
-TRACE_META_KEY = "nl.besluitbron/trace"
+__all__ = ["META_SCHEMAS"]
+
 
 _NULLABLE_DATE = {"type": ["string", "null"], "format": "date"}
 _UNKNOWN_REASON = {"type": ["string", "null"],

@@ -13,9 +13,14 @@ from typing import Any
 
 from proxy.errors import BesluitBronError
 
-__all__ = ["SiteBuildError", "build_site"]
+__all__ = ["PLUGINS_ENV", "REGISTRY_ENV", "STATUS_ENV", "SiteBuildError", "build_site"]
 
 ROOT = Path(__file__).resolve().parent.parent
+# How a build is told what to render (read by site_hooks.bridge): the registry file, a load-status
+# snapshot, and (benchmarks only) a "module:function" returning plug-ins for a synthetic registry.
+REGISTRY_ENV = "BESLUITBRON_REGISTRY"
+STATUS_ENV = "BESLUITBRON_STATUS_JSON"
+PLUGINS_ENV = "BESLUITBRON_SITE_PLUGINS"
 
 
 class SiteBuildError(BesluitBronError):
@@ -27,12 +32,12 @@ async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, A
     """`mkdocs build --strict` into a new directory under `out_root`; returns that directory."""
     out_root.mkdir(parents=True, exist_ok=True)
     target = Path(tempfile.mkdtemp(prefix="site-", dir=out_root))
-    env = {**os.environ, "BESLUITBRON_REGISTRY": str(registry_path.resolve())}
+    env = {**os.environ, REGISTRY_ENV: str(registry_path.resolve())}
     env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
     status_file = target.with_suffix(".status.json")
     if status is not None:
         status_file.write_text(json.dumps(status), encoding="utf-8")
-        env["BESLUITBRON_STATUS_JSON"] = str(status_file)
+        env[STATUS_ENV] = str(status_file)
     try:
         await _run_mkdocs(target, env, timeout)
     except BaseException:

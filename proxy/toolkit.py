@@ -1,9 +1,13 @@
-"""What a platform module provides: tool implementations and a load-status measurement.
+"""What a platform module provides: one `PlatformPlugin`.
 
 A platform module `proxy/platforms/<key>.py` (named exactly as the registry's platform key) exports
+`PLATFORM = PlatformPlugin(key=..., tools=..., measure_load=..., about=...)`:
 
-* `TOOLS: tuple[ToolImpl, ...]`: behaviour and schemas of its tools (words live in registry.json);
-* `async def measure_load(ctx: PlatformContext) -> LoadReport`: the Laadstatus measurement.
+* `tools`: behaviour and schemas of its tools (words live in registry.json);
+* `measure_load(ctx) -> LoadReport`: the Laadstatus measurement;
+* `about`: facts about the upstream for maintainers and the site.
+
+The catalogue alone imports and checks it (`proxy.catalog.load_plugins`).
 
 Handlers receive a `ToolCall`, call the platform through `ctx.upstream` and return a dict that
 validates against the tool's output schema. They raise `ToolInputError` for arguments that cannot
@@ -17,11 +21,14 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from proxy.clock import dutch_today, is_stalled
+
 if TYPE_CHECKING:
+    from proxy.caller import Caller
     from proxy.registry import Platform
     from proxy.upstream import Upstream
 
-__all__ = ["LoadReport", "OrganLoad", "PlatformContext", "ToolCall", "ToolImpl"]
+__all__ = ["About", "LoadReport", "OrganLoad", "PlatformContext", "PlatformPlugin", "ToolCall", "ToolImpl"]
 
 JsonDict = dict[str, Any]
 T = TypeVar("T")
@@ -36,6 +43,14 @@ class PlatformContext:
     now: Callable[[], datetime]
     stalled_after_days: int = 60  # the registry's load_status setting: an organ older than this stands still
 
+    def today(self) -> date:
+        """Today in the Netherlands, by this context's clock."""
+        return dutch_today(self.now())
+
+    def is_stalled(self, newest: date | None) -> bool:
+        """The installation's one rule for a source or organ that stands still."""
+        return is_stalled(newest, self.today(), self.stalled_after_days)
+
     def cite_label(self, lang: str = "nl") -> str:
         """The citation label from the platform's attribution settings."""
         return self.platform.attribution.label[lang]
@@ -47,7 +62,7 @@ class ToolCall:
 
     tool: str
     arguments: Mapping[str, Any]
-    caller: str
+    caller: Caller
     ctx: PlatformContext
 
     async def get(self, path: str, parse: Callable[[bytes], T], *, params: Any = None,
@@ -100,3 +115,29 @@ class LoadReport:
     organs: tuple[OrganLoad, ...] = ()
     per_medium: Mapping[str, date | None] = field(default_factory=dict)
     note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class About:
+    """Facts about an upstream platform that a maintainer and the site need."""
+
+    documentation: str  # where the platform documents its API
+    licence: str
+    cannot: tuple[str, ...] = ()  # what the platform cannot do (so nobody builds a tool expecting it)
+    quirks: tuple[str, ...] = ()  # known surprises in its answers
+
+
+MeasureLoad = Callable[[PlatformContext], Awaitable[LoadReport]]
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformPlugin:
+    """Everything a platform module contributes; `key` is the registry's platform key."""
+
+    key: str
+    tools: tuple[ToolImpl, ...]
+    measure_load: MeasureLoad
+    about: About
+
+    def tool(self, name: str) -> ToolImpl | None:
+        return next((t for t in self.tools if t.name == name), None)

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import aiohttp
 
+from proxy.caller import Caller
 from proxy.errors import (
     ToolInputError,
     UpstreamBadReply,
@@ -33,13 +34,12 @@ from proxy.errors import (
 from proxy.registry import Platform
 from proxy.state import StateStore
 
-__all__ = ["SYSTEM_CALLER", "Upstream", "as_json"]
+__all__ = ["Upstream", "as_json"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Params = Mapping[str, str | int | float] | list[tuple[str, str]]
 
-SYSTEM_CALLER = "system:loadstatus"
 # Wait this long at most for our own rate limit before telling the caller to come back later.
 MAX_RATE_WAIT_SECONDS = 2.0
 RETRIES_ON_CONNECTION_ERROR = 2
@@ -56,15 +56,30 @@ class _Fetched:
     body: bytes
 
 
+class _Connection:
+    """What outlives a registry generation: the HTTP client and the calls in flight (single-flight)."""
+
+    def __init__(self, session: aiohttp.ClientSession | None) -> None:
+        self.session = session
+        self.inflight: dict[str, asyncio.Future[_Fetched]] = {}
+
+
 class Upstream:
-    """Calls to one platform. `platform` may be swapped on reload; every call reads it afresh."""
+    """Calls to one platform under one generation's settings (`platform`), which never change.
+
+    A reload makes a new `Upstream` with `with_platform`: it shares the connection, cache and
+    single-flight table, while calls already running finish under the settings they started with.
+    """
 
     def __init__(self, platform: Platform, *, store: StateStore,
-                 session: aiohttp.ClientSession | None = None) -> None:
+                 session: aiohttp.ClientSession | None = None, _connection: _Connection | None = None) -> None:
         self.platform = platform
         self._store = store
-        self._session = session
-        self._inflight: dict[str, asyncio.Future[_Fetched]] = {}
+        self._conn = _connection or _Connection(session)
+
+    def with_platform(self, platform: Platform) -> Upstream:
+        """The same connection under new settings (a reload)."""
+        return Upstream(platform, store=self._store, _connection=self._conn)
 
     @property
     def key(self) -> str:
@@ -75,20 +90,20 @@ class Upstream:
         return self.platform.base_url + path
 
     async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
+        if self._conn.session is not None:
+            await self._conn.session.close()
+            self._conn.session = None
 
     # ----------------------------------------------------------------------- public calls
 
     async def get(self, path: str, parse: Callable[[bytes], T], *, params: Params | None = None,
-                  headers: Mapping[str, str] | None = None, caller: str, tool: str | None = None) -> T:
+                  headers: Mapping[str, str] | None = None, caller: Caller, tool: str | None = None) -> T:
         """GET `base_url + path` and parse the body; cached, single-flight, retried on connection errors."""
         return await self._call("GET", path, parse, params=params, body=None, headers=headers,
                                 caller=caller, tool=tool, idempotent=True)
 
     async def get_url(self, url: str, parse: Callable[[bytes], T], *, headers: Mapping[str, str] | None = None,
-                      caller: str, tool: str | None = None) -> T:
+                      caller: Caller, tool: str | None = None) -> T:
         """GET an absolute URL the platform linked to (a text on another host), under this platform's
         cache, single-flight, rate limit, call log and availability."""
         if not url.startswith(("http://", "https://")):
@@ -96,7 +111,7 @@ class Upstream:
         return await self._call("GET", url, parse, params=None, body=None, headers=headers, caller=caller,
                                 tool=tool, idempotent=True)
 
-    async def post_json(self, path: str, payload: Any, parse: Callable[[bytes], T], *, caller: str,
+    async def post_json(self, path: str, payload: Any, parse: Callable[[bytes], T], *, caller: Caller,
                         tool: str | None = None, idempotent: bool = False) -> T:
         """POST a JSON body (a search, for ORI); retried only when the caller says it is idempotent."""
         body = json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
@@ -107,7 +122,7 @@ class Upstream:
     # ----------------------------------------------------------------------- machinery
 
     async def _call(self, method: str, path: str, parse: Callable[[bytes], T], *, params: Params | None,
-                    body: bytes | None, headers: Mapping[str, str] | None, caller: str, tool: str | None,
+                    body: bytes | None, headers: Mapping[str, str] | None, caller: Caller, tool: str | None,
                     idempotent: bool) -> T:
         platform = self.platform
         absolute = path.startswith(("http://", "https://"))
@@ -121,7 +136,7 @@ class Upstream:
             await self._record(caller, tool, method, url, 200, started, len(cached), cache_hit=True)
             return value
 
-        shared = self._inflight.get(key)
+        shared = self._conn.inflight.get(key)
         if shared is not None:
             try:
                 fetched = await asyncio.shield(shared)
@@ -134,7 +149,7 @@ class Upstream:
             return value
 
         future: asyncio.Future[_Fetched] = asyncio.get_running_loop().create_future()
-        self._inflight[key] = future
+        self._conn.inflight[key] = future
         try:
             fetched = await self._live(method, url, body, headers, caller, tool, idempotent, started, parse)
         except BaseException as exc:
@@ -144,12 +159,12 @@ class Upstream:
         else:
             future.set_result(fetched)
         finally:
-            self._inflight.pop(key, None)
+            self._conn.inflight.pop(key, None)
         await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
         return parse(fetched.body)
 
     async def _live(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None,
-                    caller: str, tool: str | None, idempotent: bool, started: float,
+                    caller: Caller, tool: str | None, idempotent: bool, started: float,
                     parse: Callable[[bytes], Any]) -> _Fetched:
         """One live exchange: wait for the rate limit, send (with retries), check, parse, record."""
         platform = self.platform
@@ -248,16 +263,16 @@ class Upstream:
                                       "try again later") from exc
 
     def _client(self) -> aiohttp.ClientSession:
-        if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(
+        if self._conn.session is None or self._conn.session.closed:
+            self._conn.session = aiohttp.ClientSession(
                 headers={"User-Agent": "BesluitBron (+https://besluitbron.nl)"},
                 connector=aiohttp.TCPConnector(limit_per_host=16),
             )
-        return self._session
+        return self._conn.session
 
-    async def _record(self, caller: str, tool: str | None, method: str, url: str, status: int | None,
+    async def _record(self, caller: Caller, tool: str | None, method: str, url: str, status: int | None,
                       started: float, size: int, *, cache_hit: bool, error: str | None = None) -> None:
-        await self._store.record_call(caller, {
+        await self._store.record_call(caller.key, {
             "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "source": self.platform.key,
             "tool": tool,

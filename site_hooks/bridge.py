@@ -25,12 +25,12 @@ from mkdocs.structure.pages import Page
 from proxy.errors import BesluitBronError
 from site_hooks.site_data import (
     DEFAULT_LANG,
-    IMPLEMENTATIONS_ENV,
+    PLUGINS_ENV,
     REGISTRY_ENV,
     STATUS_ENV,
     SiteData,
     load_site_data,
-    resolve_implementations,
+    resolve_plugins,
 )
 from site_hooks.site_render import PageRef, Renderer
 from site_hooks.site_status import StatusSnapshotError
@@ -96,14 +96,14 @@ def site_data(config: MkDocsConfig) -> SiteData:
     """The catalogue for this build, loaded once per registry (and snapshot) version."""
     path = registry_path(config)
     status = os.environ.get(STATUS_ENV) or None
-    impl_spec = os.environ.get(IMPLEMENTATIONS_ENV) or None
+    impl_spec = os.environ.get(PLUGINS_ENV) or None
     key = (str(path), _stamp(path), status, _stamp(Path(status)) if status else None, impl_spec)
     cached = _CACHE.get("data")
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
     try:
-        factory = resolve_implementations(impl_spec) if impl_spec else None
-        data = load_site_data(path, status_path=status, implementations=factory)
+        factory = resolve_plugins(impl_spec) if impl_spec else None
+        data = load_site_data(path, status_path=status, plugins=factory)
     except (BesluitBronError, StatusSnapshotError, ValueError, ImportError) as exc:
         raise PluginError(f"besluitbron: {path.name}: {exc}") from exc
     _CACHE.clear()

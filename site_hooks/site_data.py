@@ -1,6 +1,6 @@
 """The site's view of the one catalogue. Pure: no mkdocs import.
 
-`load_site_data` calls `build_catalog(load_registry(path))`, exactly as the server does, and every
+`load_site_data` calls `load_generation(path)`, exactly as the server does, and every
 generated page reads connectors, addresses, tools, titles and descriptions from the result. This
 module only adds where pages live and how a tool's input schema reads as a parameter table.
 """
@@ -10,23 +10,24 @@ from __future__ import annotations
 import importlib
 import json
 import posixpath
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proxy.catalog import Catalog, CatalogConnector, CatalogTool, build_catalog
-from proxy.registry import Platform, Registry, load_registry
+from proxy.catalog import Catalog, CatalogConnector, CatalogTool
+from proxy.generation import Generation, PluginFactory, load_generation
+from proxy.registry import Platform, Registry
 from proxy.results import is_result_list
-from proxy.toolkit import ToolImpl
+from proxy.sitebuild import PLUGINS_ENV, REGISTRY_ENV, STATUS_ENV
 from site_hooks.site_status import StatusSnapshot, load_status_snapshot
 
 __all__ = [
     "CONNECTOR_DIR",
     "DEFAULT_LANG",
-    "IMPLEMENTATIONS_ENV",
     "LANGS",
     "PLATFORM_DIR",
+    "PLUGINS_ENV",
     "REGISTRY_ENV",
     "STATUS_ENV",
     "Param",
@@ -35,7 +36,7 @@ __all__ = [
     "load_site_data",
     "platform_src",
     "rel_link",
-    "resolve_implementations",
+    "resolve_plugins",
     "returns_result_list",
     "tool_params",
 ]
@@ -47,13 +48,6 @@ DEFAULT_LANG = "nl"
 CONNECTOR_DIR = "connectoren"
 PLATFORM_DIR = "bronplatforms"
 
-REGISTRY_ENV = "BESLUITBRON_REGISTRY"
-STATUS_ENV = "BESLUITBRON_STATUS_JSON"
-# Benchmarks only: "module:function" returning implementations for a synthetic registry whose
-# platforms have no module of their own. Unset in every real build.
-IMPLEMENTATIONS_ENV = "BESLUITBRON_SITE_IMPLEMENTATIONS"
-
-Implementations = Mapping[str, Sequence[ToolImpl]]
 
 
 def connector_src(slug: str) -> str:
@@ -83,10 +77,14 @@ class Param:
 
 @dataclass(frozen=True, slots=True)
 class SiteData:
-    """Everything a build renders: the catalogue plus the optional load-status snapshot."""
+    """Everything a build renders: the generation (catalogue) plus the optional load-status snapshot."""
 
-    catalog: Catalog
+    generation: Generation
     status: StatusSnapshot | None
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.generation.catalog
 
     @property
     def registry(self) -> Registry:
@@ -114,7 +112,7 @@ class SiteData:
 
     @property
     def disabled_count(self) -> int:
-        return sum(1 for c in self.registry.connectors if not c.enabled)
+        return len(self.catalog.disabled)
 
     def url(self, slug: str) -> str:
         return self.catalog.url(slug)
@@ -149,30 +147,22 @@ class SiteData:
         return max((len(self.content_tools(c)) for c in self.sources), default=0)
 
 
-def resolve_implementations(spec: str) -> Callable[[Registry], Implementations]:
-    """Import the benchmark-only implementations factory named as "module:function"."""
+def resolve_plugins(spec: str) -> PluginFactory:
+    """Import the benchmark-only plug-in factory named as "module:function"."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise ValueError(f"{IMPLEMENTATIONS_ENV} must look like 'module:function', got {spec!r}")
+        raise ValueError(f"{PLUGINS_ENV} must look like 'module:function', got {spec!r}")
     factory = getattr(importlib.import_module(module_name), attr, None)
     if not callable(factory):
-        raise ValueError(f"{IMPLEMENTATIONS_ENV}: {spec!r} is not a callable")
+        raise ValueError(f"{PLUGINS_ENV}: {spec!r} is not a callable")
     return factory  # type: ignore[no-any-return]
 
 
 def load_site_data(registry_path: str | Path, *, status_path: str | Path | None = None,
-                   implementations: Callable[[Registry], Implementations] | None = None) -> SiteData:
-    """Load the registry and build the catalogue the way the server does."""
-    registry = load_registry(registry_path)
-    if implementations is None:
-        catalog = build_catalog(registry)
-    else:
-        catalog = build_catalog(registry, implementations=implementations(registry))
+                   plugins: PluginFactory | None = None) -> SiteData:
+    """Load the registry into a generation the way the server does."""
     status = load_status_snapshot(status_path) if status_path else None
-    return SiteData(catalog=catalog, status=status)
-
-
-# --------------------------------------------------------------------------- tools
+    return SiteData(generation=load_generation(Path(registry_path), plugins=plugins), status=status)
 
 
 def tool_params(schema: Mapping[str, Any]) -> tuple[Param, ...]:

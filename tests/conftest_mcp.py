@@ -19,6 +19,7 @@ from typing import Any
 import mcp_types as types
 from aiohttp import web
 
+from proxy.caller import Caller
 from proxy.mcp_http import (
     Endpoint,
     McpHttp,
@@ -28,6 +29,7 @@ from proxy.mcp_http import (
     TransportSettings,
     UnknownToolError,
 )
+from proxy.trace import TraceSigner
 
 __all__ = [
     "ECHO_TOOL",
@@ -88,15 +90,15 @@ class DemoEndpoint:
         tool = {"echo": ECHO_TOOL, "fail": FAIL_TOOL}.get(name)
         return tool.input_schema if tool is not None else None
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: str) -> types.CallToolResult:
-        self.calls.append((name, dict(arguments), caller))
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> types.CallToolResult:
+        self.calls.append((name, dict(arguments), caller.key))
         if self.explode:
             raise RuntimeError("secret internal detail /etc/passwd")
         if name == "echo":
             message = arguments.get("message")
             if not isinstance(message, str):
                 return _error_result('`message` must be a string, e.g. {"message": "hallo"}.')
-            data = {"echo": message, "caller": caller}
+            data = {"echo": message, "caller": caller.key}
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=json.dumps(data))], structured_content=data
             )
@@ -122,7 +124,7 @@ def make_app(
         identity=IDENTITY,
         settings=settings,
         sessions=sessions if sessions is not None else MemorySessionStore(),
-        trace_secret=trace_secret,
+        signer=TraceSigner(trace_secret),
     )
     app = web.Application()
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)

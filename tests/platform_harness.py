@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -30,6 +29,8 @@ import pytest
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
+from proxy.caller import Caller
+from proxy.catalog import load_plugin
 from proxy.registry import Platform, Registry, load_registry
 from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.faults import Faults
@@ -89,8 +90,7 @@ class PlatformHarness:
         self.url = url
         self.registry = registry
         self.requests = requests  # filled by the replica app's recording middleware
-        self.tools: dict[str, ToolImpl] = {
-            t.name: t for t in importlib.import_module(f"proxy.platforms.{key}").TOOLS}
+        self.tools: dict[str, ToolImpl] = {t.name: t for t in load_plugin(key).tools}
         self._opened: list[Upstream] = []
         self.ctx = self.context()
 
@@ -122,7 +122,8 @@ class PlatformHarness:
         if check_input:
             jsonschema.validate(arguments, impl.input_schema)
         self.requests.clear()
-        result = await impl.handler(ToolCall(tool=tool, arguments=arguments, caller="test", ctx=ctx or self.ctx))
+        call = ToolCall(tool=tool, arguments=arguments, caller=Caller.session("test"), ctx=ctx or self.ctx)
+        result = await impl.handler(call)
         jsonschema.validate(result, impl.output_schema)
         return result
 

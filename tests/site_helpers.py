@@ -39,16 +39,16 @@ class SiteBuildFailed(AssertionError):
 
 
 def run_mkdocs_build(registry_path: str | Path, out_dir: str | Path, *, status_path: str | Path | None = None,
-                     implementations: str | None = None, config_file: str | Path | None = None,
+                     plugins: str | None = None, config_file: str | Path | None = None,
                      extra_env: Mapping[str, str] | None = None,
                      timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict` for `registry_path` into `out_dir`; returns the finished process.
 
-    `implementations` is the benchmark-only "module:function" switch (see site_hooks/README.md);
+    `plugins` is the benchmark-only "module:function" switch (see site_hooks/README.md);
     tests leave it unset, so the hooks build the catalogue exactly as the server does.
     """
     env = {key: value for key, value in os.environ.items()
-           if key not in ("BESLUITBRON_STATUS_JSON", "BESLUITBRON_SITE_IMPLEMENTATIONS")}
+           if key not in ("BESLUITBRON_STATUS_JSON", "BESLUITBRON_SITE_PLUGINS")}
     env.update({
         "BESLUITBRON_REGISTRY": str(Path(registry_path).resolve()),
         "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH,
@@ -57,8 +57,8 @@ def run_mkdocs_build(registry_path: str | Path, out_dir: str | Path, *, status_p
     })
     if status_path is not None:
         env["BESLUITBRON_STATUS_JSON"] = str(Path(status_path).resolve())
-    if implementations is not None:
-        env["BESLUITBRON_SITE_IMPLEMENTATIONS"] = implementations
+    if plugins is not None:
+        env["BESLUITBRON_SITE_PLUGINS"] = plugins
     env.update(extra_env or {})
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config_file or ROOT / "mkdocs.yml"),
                "-d", str(Path(out_dir).resolve())]
@@ -66,9 +66,9 @@ def run_mkdocs_build(registry_path: str | Path, out_dir: str | Path, *, status_p
 
 
 def build_site(registry_path: str | Path, out_dir: str | Path, *, status_path: str | Path | None = None,
-               implementations: str | None = None) -> Path:
+               plugins: str | None = None) -> Path:
     """Build the site for `registry_path` into `out_dir` and return that directory."""
-    proc = run_mkdocs_build(registry_path, out_dir, status_path=status_path, implementations=implementations)
+    proc = run_mkdocs_build(registry_path, out_dir, status_path=status_path, plugins=plugins)
     if proc.returncode != 0:
         raise SiteBuildFailed(f"mkdocs build --strict failed (exit {proc.returncode}) for {registry_path}:\n"
                               f"{proc.stdout}\n{proc.stderr}")

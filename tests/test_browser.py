@@ -22,6 +22,7 @@ from playwright.async_api import Browser, BrowserContext, Locator, Page, Route, 
 
 from proxy.app import reload_registry
 from proxy.catalog import Catalog, build_catalog
+from proxy.loadstatus import stored_status
 from proxy.registry import load_registry
 from proxy.replica.lokaal import XSS_ABSTRACT, XSS_TITLE
 from tests.browser_helpers import (
@@ -71,7 +72,7 @@ class Env:
 
 async def _wait_measured(live: LiveServer, timeout: float = 30) -> None:
     """The load-status loop measures every served source once at start; wait for that round."""
-    keys = list(live.runtime.served_platforms())
+    keys = list(live.runtime.generation.served_platforms)
     async with asyncio.timeout(timeout):
         while not all([await live.runtime.store.load_status(k) for k in keys]):
             await asyncio.sleep(0.1)
@@ -95,7 +96,7 @@ async def env(replicas: Replicas, tmp_path_factory: pytest.TempPathFactory) -> A
             write_registry(tmp, publish)
             # The real reload path: registry re-read, site rebuilt (with the measured snapshot), swapped in.
             assert await reload_registry(live.app)
-            site = live.runtime.snapshot.site_dir
+            site = live.runtime.generation.site_dir
             assert site is not None
             cors_host.directory = bare_host.directory = site
             async with async_playwright() as playwright:
@@ -440,8 +441,8 @@ def test_scripts_build_dom_without_parsing_html() -> None:
 async def test_laadstatus_live_sources_chart_and_sortable_organs(env: Env, context: BrowserContext, lang: str) -> None:
     page, watch = await new_page(context)
     runtime = env.proxy.runtime
-    served = list(runtime.served_platforms())
-    statuses = {key: await runtime.source_status(key) for key in served}
+    served = list(runtime.generation.served_platforms)
+    statuses = {key: await stored_status(runtime.generation, runtime.store, key) for key in served}
     local = [key for key in served if statuses[key]["organs_total"] is not None]
     assert len(local) == 2
     await page.goto(f"{env.proxy.base}/{PREFIX[lang]}laadstatus.html")
@@ -532,7 +533,8 @@ async def test_without_a_reachable_server_the_static_documentation_stays(
     await expect(state).to_contain_text(WORDS[lang]["snapshot"])
     snapshot = page.locator("#besluitbron-load-status-snapshot")
     await expect(snapshot).to_be_visible()
-    measured = await env.proxy.runtime.source_status(next(iter(env.proxy.runtime.served_platforms())))
+    runtime = env.proxy.runtime
+    measured = await stored_status(runtime.generation, runtime.store, runtime.generation.served_platforms[0])
     await expect(snapshot).to_contain_text(measured["current_through"])
     await expect(page.locator("[data-bb-snapshot-label]")).to_be_visible()
     await expect(page.locator("[data-bb-organs]")).to_have_count(0)

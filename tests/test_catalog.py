@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from proxy.catalog import build_catalog, load_implementations
+from proxy.catalog import build_catalog, load_plugins
 from proxy.errors import CatalogError
 from proxy.registry import META_TOOL_NAMES, parse_registry
 from proxy.results import PRECISION_SCHEMA, is_result_list, object_schema, result_list_schema
-from proxy.toolkit import ToolCall, ToolImpl
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))
@@ -21,6 +21,15 @@ SHIPPED = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))
 
 async def _noop(call: ToolCall) -> dict[str, Any]:
     return {}
+
+
+async def _no_load(ctx: PlatformContext) -> LoadReport:
+    return LoadReport(current_through=None)
+
+
+def _plugins(impls: dict[str, tuple[ToolImpl, ...]]) -> dict[str, PlatformPlugin]:
+    return {key: PlatformPlugin(key=key, tools=tools, measure_load=_no_load, about=About("https://example.org", "CC0"))
+            for key, tools in impls.items()}
 
 
 def _impls(registry_data: dict[str, Any]) -> dict[str, tuple[ToolImpl, ...]]:
@@ -35,8 +44,7 @@ def _impls(registry_data: dict[str, Any]) -> dict[str, tuple[ToolImpl, ...]]:
 
 def test_real_implementations_match_the_registry_and_admit_every_search_tool() -> None:
     registry = parse_registry(SHIPPED)
-    impls = load_implementations(registry)
-    catalog = build_catalog(registry, impls)
+    catalog = build_catalog(registry, load_plugins(registry))
     for connector in catalog.connectors.values():
         for tool in connector.tools:
             if tool.meta:
@@ -52,7 +60,7 @@ def test_registry_tool_without_implementation_is_named() -> None:
     impls["wetten"] = impls["wetten"][1:]
     with pytest.raises(CatalogError, match=r"connectors\[4\]\.tools\[0\]: tool 'search_regulations' has no "
                                            r"implementation in proxy/platforms/wetten\.py"):
-        build_catalog(parse_registry(SHIPPED), impls)
+        build_catalog(parse_registry(SHIPPED), _plugins(impls))
 
 
 def test_implementation_without_registry_entry_is_named() -> None:
@@ -61,7 +69,7 @@ def test_implementation_without_registry_entry_is_named() -> None:
     impls["woo"] = (*impls["woo"], extra)
     with pytest.raises(CatalogError, match=r"proxy/platforms/woo\.py: tool 'secret_tool' has no registry entry in "
                                            r"connectors\[6\] \('openoverheid'\)"):
-        build_catalog(parse_registry(SHIPPED), impls)
+        build_catalog(parse_registry(SHIPPED), _plugins(impls))
 
 
 def test_search_tool_without_precision_is_not_admitted() -> None:
@@ -70,7 +78,7 @@ def test_search_tool_without_precision_is_not_admitted() -> None:
     first = impls["rechtspraak"][0]
     impls["rechtspraak"] = (ToolImpl(first.name, first.input_schema, bare_list, _noop), *impls["rechtspraak"][1:])
     with pytest.raises(CatalogError, match=r"not admitted \(Zoekprecisie\).*without a required 'precision'"):
-        build_catalog(parse_registry(SHIPPED), impls)
+        build_catalog(parse_registry(SHIPPED), _plugins(impls))
 
 
 def test_precision_missing_a_field_is_not_admitted() -> None:
@@ -80,7 +88,7 @@ def test_precision_missing_a_field_is_not_admitted() -> None:
     first = impls["ori"][0]
     impls["ori"] = (ToolImpl(first.name, first.input_schema, schema, _noop), *impls["ori"][1:])
     with pytest.raises(CatalogError, match="lacks required fields"):
-        build_catalog(parse_registry(SHIPPED), impls)
+        build_catalog(parse_registry(SHIPPED), _plugins(impls))
 
 
 def test_aggregate_collision_names_both_owners() -> None:
@@ -90,11 +98,11 @@ def test_aggregate_collision_names_both_owners() -> None:
     data["connectors"][6]["tools"][0]["name"] = "capabilities"
     with pytest.raises(CatalogError, match=r"'list_capabilities' collides: meta tool and connector 'openoverheid' "
                                            r"tool 'capabilities'"):
-        build_catalog(parse_registry(data), _impls(data))
+        build_catalog(parse_registry(data), _plugins(_impls(data)))
 
 
 def test_meta_tools_appear_once_on_every_connector() -> None:
-    catalog = build_catalog(parse_registry(SHIPPED), _impls(SHIPPED))
+    catalog = build_catalog(parse_registry(SHIPPED), _plugins(_impls(SHIPPED)))
     for connector in catalog.connectors.values():
         names = [t.name for t in connector.tools]
         assert [n for n in names if n in META_TOOL_NAMES] == list(META_TOOL_NAMES)
@@ -108,4 +116,4 @@ def test_invalid_json_schema_is_refused_by_name() -> None:
     impls["wetten"] = (ToolImpl(first.name, broken, first.output_schema, _noop), *impls["wetten"][1:])
     with pytest.raises(CatalogError, match=r"proxy/platforms/wetten\.py: tool 'search_regulations': inputSchema is "
                                            r"not valid JSON Schema"):
-        build_catalog(parse_registry(SHIPPED), impls)
+        build_catalog(parse_registry(SHIPPED), _plugins(impls))

@@ -14,14 +14,12 @@ from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from proxy.mcp_http import (
-    TRACE_META_KEY,
     Endpoint,
     MemorySessionStore,
     SessionLimitError,
     TransportSettings,
-    mint_trace_handle,
-    verify_trace_handle,
 )
+from proxy.trace import TRACE_META_KEY, TraceSigner
 from tests.conftest_mcp import SETTINGS, DemoEndpoint, RunningServer, make_app, start_server
 
 MODERN = "2026-07-28"
@@ -32,6 +30,14 @@ ENVELOPE = {
     "io.modelcontextprotocol/clientInfo": {"name": "raw-test", "version": "1"},
 }
 SECRET = b"test-secret"
+
+
+def mint_trace_handle(secret: bytes) -> str:
+    return TraceSigner(secret).mint()
+
+
+def verify_trace_handle(handle: object, secret: bytes) -> bool:
+    return TraceSigner(secret).verify(handle)
 
 
 class Registry:

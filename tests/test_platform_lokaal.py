@@ -7,11 +7,11 @@ from datetime import UTC, date, datetime, timedelta
 import jsonschema
 import pytest
 
+from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms import lokaal
-from proxy.platforms.sru import koop_params, reply_parser
+from proxy.platforms._sru import koop_params, reply_parser
 from proxy.replica.lokaal import NEWEST, STALLED, XSS_ABSTRACT, XSS_TITLE, build_publications
-from proxy.upstream import SYSTEM_CALLER
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -144,13 +144,14 @@ async def test_query_diagnostics_become_input_errors_and_others_bad_replies(env:
     upstream = env.ctx.upstream
     with pytest.raises(ToolInputError, match=r"mismatched input 'dt\.title'"):
         await upstream.get("", parse, params=koop_params('c.product-area=="officielepublicaties" dt.title', start=1,
-                                                         maximum=1), caller="test")
+                                                         maximum=1), caller=Caller.session("test"))
     assert (await upstream._store.availability(KEY) or {}).get("available") is True
     with pytest.raises(UpstreamBadReply, match="Unsupported version"):
         await upstream.get("", parse, params=[("operation", "searchRetrieve"), ("version", "1.1"),
-                                              ("query", "dt.title=x")], caller="test")
+                                              ("query", "dt.title=x")], caller=Caller.session("test"))
     ignored = await upstream.get("", parse, params=koop_params(
-        'c.product-area=="officielepublicaties" AND dt.available<=2026-02-29', start=1, maximum=1), caller="test")
+        'c.product-area=="officielepublicaties" AND dt.available<=2026-02-29', start=1, maximum=1),
+        caller=Caller.session("test"))
     assert ignored.total == len(PUBLICATIONS) and ignored.ignored and "2026-02-29" in ignored.ignored[0]
 
 
@@ -174,5 +175,5 @@ async def test_measure_load_finds_the_stalled_organisations(env: PlatformHarness
     assert sweep["query"] == ('c.product-area=="officielepublicaties" AND w.publicatienaam=="Gemeenteblad" AND '
                               f'dt.available>={(ANCHOR - timedelta(days=365)).isoformat()} '
                               'sortBy dt.available/sort.descending')
-    _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER, 50)
+    _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 50)
     assert count == len(env.requests) <= 8 + lokaal.ORGAN_CALL_BUDGET

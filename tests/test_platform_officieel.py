@@ -6,11 +6,11 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms import officieel
-from proxy.platforms.sru import koop_params, reply_parser
+from proxy.platforms._sru import koop_params, reply_parser
 from proxy.replica.officieel import NEWEST, TRACTATENBLAD_STALLED_DAYS, XSS_ABSTRACT, XSS_TITLE, build_publications
-from proxy.upstream import SYSTEM_CALLER
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -115,7 +115,7 @@ async def test_measure_load_reports_each_gazette_and_the_stalled_tractatenblad(e
         'c.product-area=="officielepublicaties" AND w.publicatienaam=="Staatsblad" '
         "sortBy dt.available/sort.descending"]
     assert all(s.query["maximumRecords"] == "1" for s in env.requests) and len(env.requests) == 5
-    _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER, 50)
+    _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 50)
     assert count == 5
 
 
@@ -126,4 +126,4 @@ async def test_startrecord_past_the_window_is_the_platform_504(env: PlatformHarn
     parse = reply_parser(KEY, "Official publications")
     with pytest.raises(UpstreamStatusError, match="HTTP 504"):
         await env.ctx.upstream.get("", parse, params=koop_params("dt.title=wet", start=10_000, maximum=1),
-                                   caller="test")
+                                   caller=Caller.session("test"))

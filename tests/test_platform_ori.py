@@ -16,11 +16,11 @@ import aiohttp
 import jsonschema
 import pytest
 
+from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError
 from proxy.platforms import ori
 from proxy.replica.ori import SHARD_FAILURES
 from proxy.results import is_result_list
-from proxy.upstream import SYSTEM_CALLER
 from tests.platform_harness import PlatformHarness, Seen, platform_harness
 
 ANCHOR = date(2026, 3, 15)
@@ -374,7 +374,7 @@ async def test_measure_load(env: PlatformHarness) -> None:
     assert set(report.per_medium) == {"gemeente", "provincie", "waterschap"}
     assert all(d is not None and (ANCHOR - d).days < 14 for d in report.per_medium.values())
     assert report.note and OLD_HEEMSKERK in report.note
-    calls, _ = await env.ctx.upstream._store.calls(SYSTEM_CALLER, 10)  # the measurement is recorded as the system's
+    calls, _ = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 10)  # the measurement is recorded as the system's
     assert {c["method"] for c in calls} == {"GET", "POST"}
     assert len(posted(env)) == 2  # Organization records + the aggregation, nothing per organisation
 

@@ -9,10 +9,11 @@ from typing import Any
 import aiohttp
 import pytest
 
+from proxy.clock import dutch_today
 from proxy.errors import ToolInputError
 from proxy.loadstatus import status_from_report
 from proxy.platforms import tweedekamer
-from proxy.platforms.odata import amsterdam_today, day_start, quote, words_filter
+from proxy.platforms._odata import day_start, quote, words_filter
 from proxy.replica.tweedekamer import XSS_SUBJECT, build_store
 from tests.platform_harness import PlatformHarness, harness_fixture
 
@@ -41,8 +42,8 @@ def test_day_start_follows_dutch_summer_time() -> None:
     assert day_start(date(2026, 11, 30)) == "2026-11-30T00:00:00+01:00"
     assert day_start(date(2026, 3, 29)) == "2026-03-29T00:00:00+01:00"  # switch to CEST at 02:00 that night
     assert day_start(date(2026, 10, 25)) == "2026-10-25T00:00:00+02:00"  # back to CET at 03:00 that night
-    assert amsterdam_today(datetime(2026, 11, 30, 23, 30, tzinfo=UTC)) == date(2026, 12, 1)
-    assert amsterdam_today(datetime(2026, 7, 1, 21, 59, tzinfo=UTC)) == date(2026, 7, 1)
+    assert dutch_today(datetime(2026, 11, 30, 23, 30, tzinfo=UTC)) == date(2026, 12, 1)
+    assert dutch_today(datetime(2026, 7, 1, 21, 59, tzinfo=UTC)) == date(2026, 7, 1)
 
 
 def test_quoting_and_word_filters() -> None:

@@ -6,12 +6,12 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.errors import ToolInputError
 from proxy.platforms import wetten
-from proxy.platforms.sru import reply_parser
+from proxy.platforms._sru import reply_parser
 from proxy.platforms.wetten import bwb_params
 from proxy.replica.wetten import NEWEST_MODIFIED_DAYS, Version, build_versions
-from proxy.upstream import SYSTEM_CALLER
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -126,12 +126,12 @@ async def test_diagnostics_become_input_errors(env: PlatformHarness) -> None:
     parse = reply_parser(KEY, "Legislation", default_relation="exact")
     with pytest.raises(ToolInputError, match="Unsupported index"):
         await env.ctx.upstream.get("", parse, params=bwb_params('dcterms.title="wet"', start=1, maximum=1),
-                                   caller="test")
+                                   caller=Caller.session("test"))
     with pytest.raises(ToolInputError, match="Query syntax error"):
         await env.ctx.upstream.get("", parse, params=bwb_params("overheidbwb.titel any/x wet", start=1, maximum=1),
-                                   caller="test")
+                                   caller=Caller.session("test"))
     versions = await env.ctx.upstream.get("", parse, params=bwb_params("dcterms.identifier==BWBR0045754", start=1,
-                                                                       maximum=10), caller="test")
+                                                                       maximum=10), caller=Caller.session("test"))
     assert versions.total == 4 and versions.relation == "exact"  # one record per version, as on BWB
 
 
@@ -144,5 +144,5 @@ async def test_measure_load_finds_the_newest_version_date(env: PlatformHarness) 
     assert max(v.modified for v in VERSIONS) == report.current_through.isoformat()
     assert [s.query["query"] for s in env.requests] == ["dcterms.modified>=2026-10-05",
                                                         "dcterms.modified>=2026-10-04"]
-    _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER, 50)
+    _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 50)
     assert count == 2

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
 from proxy.catalog import build_catalog
+from proxy.generation import Generation
 from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT
 from proxy.registry import LANGUAGES, load_registry, parse_registry
 from proxy.registry_edit import set_switch
@@ -48,7 +49,7 @@ DOCS = ROOT / "docs"
 
 @pytest.fixture(scope="module")
 def data() -> SiteData:
-    return SiteData(catalog=build_catalog(load_registry(REGISTRY)), status=None)
+    return SiteData(generation=Generation(build_catalog(load_registry(REGISTRY))), status=None)
 
 
 # --------------------------------------------------------------------------- markers
@@ -253,7 +254,7 @@ def test_aggregate_links_each_tool_to_its_sources_parameter_table(data: SiteData
 def test_platform_page_without_connector_names_no_address() -> None:
     text = set_switch(REGISTRY.read_text(encoding="utf-8"), _first_source_slug(), "enabled", False)
     registry = parse_registry(json.loads(text))
-    data = SiteData(catalog=build_catalog(registry), status=None)
+    data = SiteData(generation=Generation(build_catalog(registry)), status=None)
     key = registry.connector(_first_source_slug()).platform
     assert key is not None
     renderer = Renderer(data, "nl")
@@ -344,7 +345,7 @@ def test_machine_readable_twins_name_exactly_the_enabled_connectors(off: set[str
     raw = json.loads(REGISTRY.read_text(encoding="utf-8"))
     for entry in raw["connectors"]:
         entry["enabled"], entry["in_footer"] = entry["slug"] not in off, entry["slug"] in footer
-    data = SiteData(catalog=build_catalog(parse_registry(raw)), status=None)
+    data = SiteData(generation=Generation(build_catalog(parse_registry(raw))), status=None)
     expected = {f"/{slug}/mcp" for slug in _SLUGS if slug not in off}
     for lang in LANGUAGES:
         llms = _llms(data, lang)

@@ -37,7 +37,7 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
         data["connectors"][3]["enabled"] = False
         path.write_text(json.dumps(data))
         assert await reload_registry(live.app)
-        snapshot = live.runtime.snapshot
+        snapshot = live.runtime.generation
         assert snapshot.site_dir != first and "tweedekamer" not in snapshot.catalog.connectors
         assert await _status(http, page) == 404
         async with http.post(live.url("tweedekamer"), json={}) as resp:
@@ -48,20 +48,20 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
         # A site that fails to build refuses the whole reload: routes and pages stay as they are.
         data["connectors"][5]["enabled"] = False  # rechtspraak
         path.write_text(json.dumps(data))
-        monkeypatch.setenv("BESLUITBRON_SITE_IMPLEMENTATIONS", "no_such_module:nothing")
+        monkeypatch.setenv("BESLUITBRON_SITE_PLUGINS", "no_such_module:nothing")
         assert not await reload_registry(live.app)
-        assert live.runtime.snapshot is snapshot
+        assert live.runtime.generation is snapshot
         assert sorted(p.name for p in root.iterdir()) == sorted([first.name, snapshot.site_dir.name])
         assert await _status(http, f"{live.base}/connectoren/rechtspraak.html") == 200
         async with http.post(live.url("rechtspraak"), json={}) as resp:
             assert resp.status != 404
 
         # An invalid registry changes nothing either.
-        monkeypatch.delenv("BESLUITBRON_SITE_IMPLEMENTATIONS")
+        monkeypatch.delenv("BESLUITBRON_SITE_PLUGINS")
         data["connectors"][0]["slug"] = "Open Raad"
         path.write_text(json.dumps(data))
         assert not await reload_registry(live.app)
-        assert live.runtime.snapshot is snapshot
+        assert live.runtime.generation is snapshot
 
 
 async def test_site_serving_is_confined_to_its_directory(replicas: Replicas, tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 
 from proxy.catalog import build_catalog
-from proxy.meta_schemas import TRACE_META_KEY
 from proxy.registry import load_registry
 from proxy.results import is_result_list
+from proxy.trace import TRACE_META_KEY
 from tests.conftest import MODES, REGISTRY, LiveServer, client
 
 CATALOG = build_catalog(load_registry(REGISTRY))
@@ -130,11 +130,10 @@ async def test_fifty_concurrent_identical_tool_calls_reach_the_platform_once(ser
 
 
 async def test_status_and_platform_status_show_stalled_organs(server: LiveServer) -> None:
-    from proxy.loadstatus import measure_platform
+    from proxy.loadstatus import measure_generation
 
     runtime = server.runtime
-    for ctx in runtime.served_platforms().values():
-        await measure_platform(ctx, runtime.store, stalled_after_days=60)
+    await measure_generation(runtime.generation, runtime.store)
     async with aiohttp.ClientSession() as http, http.get(f"{server.base}/status") as resp:
         status = await resp.json()
     by_source = {s["source"]: s for s in status["sources"]}
@@ -164,13 +163,30 @@ async def test_upstream_failure_is_an_error_result_and_flips_availability(
         server: LiveServer, replicas: Any, fault: dict[str, Any], words: str) -> None:
     import dataclasses
 
+    from proxy.catalog import build_catalog
+    from proxy.generation import Generation
     from proxy.registry import Timeouts
 
     slug, tool = next((s, t) for s, t in SOURCE_TOOLS if s == "tweedekamer")
     assert tool.impl and tool.impl.example
-    upstream = server.runtime.upstreams["tweedekamer"]
-    upstream.platform = dataclasses.replace(upstream.platform, timeouts=Timeouts(0.5, 1.0),
-                                            max_response_bytes=100_000, cache_ttl_seconds=0)
+    runtime = server.runtime
+    before = runtime.generation
+    registry = before.registry
+    strict = dataclasses.replace(registry.platforms["tweedekamer"], timeouts=Timeouts(0.5, 1.0),
+                                 max_response_bytes=100_000, cache_ttl_seconds=0)
+    registry = dataclasses.replace(registry, platforms={**registry.platforms, "tweedekamer": strict})
+    runtime.apply(Generation(build_catalog(registry)))
+    try:
+        await _fail_then_recover(server, replicas, slug, tool, fault, words)
+    finally:
+        runtime.apply(Generation(before.catalog))
+    async with aiohttp.ClientSession() as http, http.get(f"{server.base}/health") as resp:
+        assert resp.status == 200
+
+
+async def _fail_then_recover(server: LiveServer, replicas: Any, slug: str, tool: Any, fault: dict[str, Any],
+                             words: str) -> None:
+    assert tool.impl and tool.impl.example
     async with client(server.url(slug), "legacy") as c:
         replicas.faults("tweedekamer").update(fault)
         bad = await c.call_tool(tool.name, dict(tool.impl.example))
@@ -182,8 +198,6 @@ async def test_upstream_failure_is_an_error_result_and_flips_availability(
         assert not good.is_error
         caps = (await c.call_tool("list_capabilities", {})).structured_content
         assert caps["sources"][0]["availability"]["available"] is True
-    async with aiohttp.ClientSession() as http, http.get(f"{server.base}/health") as resp:
-        assert resp.status == 200
 
 
 async def test_odd_but_schema_valid_arguments_get_actionable_errors(server: LiveServer) -> None:

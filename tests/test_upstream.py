@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from proxy.caller import Caller
 from proxy.errors import (
     UpstreamBadReply,
     UpstreamRateLimited,
@@ -71,11 +72,12 @@ def _platform(base_url: str, **changes: object) -> Platform:
 async def test_fifty_identical_concurrent_calls_go_upstream_once(upstream_server: Counting) -> None:
     store = MemoryStore()
     up = Upstream(_platform(upstream_server.url), store=store)
-    results = await asyncio.gather(*[up.get("/q", as_json, params={"a": "1"}, caller=f"c{i}") for i in range(50)])
+    callers = [Caller.session(f"c{i}") for i in range(50)]
+    results = await asyncio.gather(*[up.get("/q", as_json, params={"a": "1"}, caller=c) for c in callers])
     await up.close()
     assert upstream_server.hits == {"/q?a=1": 1}
     assert all(r == results[0] for r in results)
-    records = [(await store.calls(f"c{i}", 10))[0][0] for i in range(50)]
+    records = [(await store.calls(c.key, 10))[0][0] for c in callers]
     assert sum(not r["cache_hit"] for r in records) == 1
     assert sum(r["cache_hit"] for r in records) == 49
 
@@ -83,14 +85,14 @@ async def test_fifty_identical_concurrent_calls_go_upstream_once(upstream_server
 async def test_cache_hit_is_listed_and_does_not_change_availability(upstream_server: Counting) -> None:
     store = MemoryStore()
     up = Upstream(_platform(upstream_server.url), store=store)
-    await up.get("/cached", as_json, caller="me")
+    await up.get("/cached", as_json, caller=Caller.session("me"))
     upstream_server.mode = "500"
     with pytest.raises(UpstreamStatusError):
-        await up.get("/other", as_json, caller="me")
+        await up.get("/other", as_json, caller=Caller.session("me"))
     assert (await store.availability("wetten"))["available"] is False
-    await up.get("/cached", as_json, caller="me")  # served from the cache while the platform fails
+    await up.get("/cached", as_json, caller=Caller.session("me"))  # served from the cache while the platform fails
     assert (await store.availability("wetten"))["available"] is False
-    calls, _ = await store.calls("me", 10)
+    calls, _ = await store.calls(Caller.session("me").key, 10)
     assert [c["cache_hit"] for c in calls] == [False, False, True]
     assert calls[1]["status"] == 500 and "failing (HTTP 500" in calls[1]["error"]
     await up.close()
@@ -110,10 +112,10 @@ async def test_failures_are_readable_and_flip_availability(upstream_server: Coun
     up = Upstream(platform, store=store)
     upstream_server.mode = mode
     with pytest.raises(error, match=words.replace("(", r"\(")):
-        await up.get(f"/fail-{mode}", as_json, caller="me")
+        await up.get(f"/fail-{mode}", as_json, caller=Caller.session("me"))
     assert (await store.availability("wetten"))["available"] is False
     upstream_server.mode = "ok"
-    await up.get("/good", as_json, caller="me")
+    await up.get("/good", as_json, caller=Caller.session("me"))
     assert (await store.availability("wetten"))["available"] is True
     await up.close()
 
@@ -122,15 +124,15 @@ async def test_rate_limit_comes_from_the_live_settings(upstream_server: Counting
     store = MemoryStore()
     up = Upstream(_platform(upstream_server.url, limits=Limits(results_per_call=10, requests_per_minute=2)),
                   store=store)
-    await up.get("/1", as_json, caller="me")
-    await up.get("/2", as_json, caller="me")
+    await up.get("/1", as_json, caller=Caller.session("me"))
+    await up.get("/2", as_json, caller=Caller.session("me"))
     with pytest.raises(UpstreamRateLimited, match="limit of 2 calls per minute"):
-        await up.get("/3", as_json, caller="me")
+        await up.get("/3", as_json, caller=Caller.session("me"))
     assert "/3" not in upstream_server.hits
     # A reload swaps the settings object: the new limit applies at once.
     up.platform = dataclasses.replace(up.platform, limits=Limits(results_per_call=10, requests_per_minute=600))
     await asyncio.sleep(0.2)
-    await up.get("/3", as_json, caller="me")
+    await up.get("/3", as_json, caller=Caller.session("me"))
     await up.close()
 
 
@@ -138,8 +140,8 @@ async def test_connection_errors_are_retried_then_reported() -> None:
     store = MemoryStore()
     up = Upstream(_platform("http://127.0.0.1:9"), store=store)  # discard port: nothing listens
     with pytest.raises(UpstreamUnreachable, match="cannot be reached"):
-        await up.get("/x", as_json, caller="me")
-    calls, _ = await store.calls("me", 10)
+        await up.get("/x", as_json, caller=Caller.session("me"))
+    calls, _ = await store.calls(Caller.session("me").key, 10)
     assert len(calls) == 1 and calls[0]["status"] is None
     await up.close()
 
@@ -147,8 +149,8 @@ async def test_connection_errors_are_retried_then_reported() -> None:
 async def test_secrets_never_reach_the_call_log(upstream_server: Counting) -> None:
     store = MemoryStore()
     up = Upstream(_platform(upstream_server.url), store=store)
-    await up.get("/s", as_json, params={"q": "wet", "api_key": "hunter2"}, caller="me")
-    calls, _ = await store.calls("me", 1)
+    await up.get("/s", as_json, params={"q": "wet", "api_key": "hunter2"}, caller=Caller.session("me"))
+    calls, _ = await store.calls(Caller.session("me").key, 1)
     assert "hunter2" not in calls[0]["url"] and "q=wet" in calls[0]["url"]
     await up.close()
 
@@ -158,11 +160,11 @@ async def test_a_refused_question_does_not_mark_the_platform_unavailable(upstrea
     up = Upstream(_platform(upstream_server.url), store=store)
     down = Upstream(_platform("http://127.0.0.1:9"), store=store)
     with pytest.raises(UpstreamUnreachable):
-        await down.get("/x", as_json, caller="me")
+        await down.get("/x", as_json, caller=Caller.session("me"))
     await down.close()
     assert (await store.availability("wetten"))["available"] is False
     upstream_server.mode = "404"
     with pytest.raises(UpstreamStatusError, match="does not know this item"):
-        await up.get("/missing", as_json, caller="me")
+        await up.get("/missing", as_json, caller=Caller.session("me"))
     assert (await store.availability("wetten"))["available"] is True
     await up.close()

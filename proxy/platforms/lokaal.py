@@ -15,7 +15,7 @@ import re
 import unicodedata
 from datetime import date, timedelta
 
-from proxy.platforms.sru import (
+from proxy.platforms._sru import (
     KoopSource,
     SruReply,
     cql_quote,
@@ -24,9 +24,9 @@ from proxy.platforms.sru import (
     read_publication_record,
     system_search,
 )
-from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, ToolImpl
+from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolImpl
 
-__all__ = ["SOURCE", "TOOLS", "measure_load"]
+__all__ = ["PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
 SOURCE = KoopSource(
     media={"gmb": "Gemeenteblad", "prb": "Provinciaal blad", "wsb": "Waterschapsblad",
@@ -93,7 +93,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     `stalled_after_days`. Organisations outside the sweep get one call each for their newest
     publication, the ones missing from (2), which are the stalled ones, first, within `ORGAN_CALL_BUDGET`.
     """
-    today = ctx.now().date()
+    today = ctx.today()
     year_ago = (today - timedelta(days=PUBLISHER_WINDOW_DAYS)).isoformat()
     active_since = (today - timedelta(days=ctx.stalled_after_days)).isoformat()
     per_medium: dict[str, date | None] = {}
@@ -129,3 +129,21 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     return LoadReport(current_through=max(dates, default=None), organs=tuple(organs), per_medium=per_medium,
                       note="; ".join(notes) or f"organisations that published in the last {PUBLISHER_WINDOW_DAYS} "
                                                 "days, newest publication date (dt.available) each")
+
+
+PLATFORM = PlatformPlugin(
+    key="lokaal",
+    tools=TOOLS,
+    measure_load=measure_load,
+    about=About(
+        documentation="https://data.overheid.nl/dataset/officiele-bekendmakingen",
+        licence="CC0 1.0 (KOOP open data)",
+        cannot=(
+            "no exact totals for large result sets",
+            "no per-organisation publication list except through search",
+        ),
+        quirks=(
+            "the decentral gazettes share one SRU index with the national ones, scoped by w.publicatienaam",
+        ),
+    ),
+)

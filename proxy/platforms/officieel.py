@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from proxy.platforms.sru import KoopSource, cql_quote, koop_tools, newest_query, read_publication_record, system_search
-from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
+from proxy.platforms._sru import KoopSource, cql_quote, koop_tools, newest_query, read_publication_record, system_search
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
-__all__ = ["SOURCE", "TOOLS", "measure_load"]
+__all__ = ["PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
 SOURCE = KoopSource(
     media={"stcrt": "Staatscourant", "stb": "Staatsblad", "trb": "Tractatenblad", "kst": "Kamerstuk",
@@ -67,3 +67,20 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     dates = [d for d in per_medium.values() if d]
     return LoadReport(current_through=max(dates, default=None), per_medium=per_medium,
                       note="newest publication date (dt.available) per gazette")
+
+
+PLATFORM = PlatformPlugin(
+    key="officieel",
+    tools=TOOLS,
+    measure_load=measure_load,
+    about=About(
+        documentation="https://data.overheid.nl/dataset/officiele-bekendmakingen",
+        licence="CC0 1.0 (KOOP open data)",
+        cannot=(
+            "no full text in search results, only metadata",
+        ),
+        quirks=(
+            "Kamerstukken and Handelingen share the index with the gazettes",
+        ),
+    ),
+)

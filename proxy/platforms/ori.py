@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, TypeVar
 from urllib.parse import quote
-from zoneinfo import ZoneInfo
 
+from proxy.caller import SYSTEM_CALLER
+from proxy.clock import AMSTERDAM as TZ
+from proxy.clock import is_stalled
 from proxy.errors import ToolInputError
-from proxy.platforms.common import (
+from proxy.platforms._common import (
     CHUNK_PROPS,
     DATE_RANGE_PROPS,
     PAGE_PROPS,
@@ -45,21 +47,14 @@ from proxy.platforms.common import (
     page,
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, ToolCall, ToolImpl
-from proxy.upstream import SYSTEM_CALLER, as_json
+from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.upstream import as_json
 
-__all__ = ["ABOUT", "TOOLS", "measure_load"]
+__all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
 A = TypeVar("A")
 B = TypeVar("B")
 
-ABOUT: Mapping[str, Any] = {
-    "website": "https://openraadsinformatie.nl",
-    "api_docs": "https://github.com/openstate/open-raadsinformatie/blob/master/API-docs.md",
-    "search_ui": "https://openbesluitvorming.nl",
-    "key_needed": False,
-    "result_format": "Elasticsearch 7 JSON; `_source` is ORI's JSON-LD",
-}
 
 ALL_INDICES = "ori_*,osi_*,owi_*"
 SEARCH_QUERY = "?ignore_unavailable=true&allow_no_indices=true"
@@ -67,7 +62,6 @@ MAX_RESULT_WINDOW = 10_000  # ES index.max_result_window: from + size beyond it 
 ES_TIMEOUT = "15s"  # below the registry's 20 s total timeout, so ES answers partially rather than not at all
 # The registry's load_status.stalled_after_days (60) drives the Laadstatus page; a tool cannot read the
 # registry, so it uses the same default here (60 days also covers the summer recess).
-TZ = ZoneInfo("Europe/Amsterdam")
 LD_BASE = "https://id.openraadsinformatie.nl/"
 SEARCH_UI = "https://openbesluitvorming.nl/"
 MEDIA: Mapping[str, str] = {"Municipality": "gemeente", "Province": "provincie", "Water board": "waterschap"}
@@ -307,14 +301,10 @@ async def _newest(api: _Api, indices: str, today: date) -> _Newest:
     return _Newest(by_index, _is_partial(reply))
 
 
-def _stalled(current_through: date | None, today: date, days: int) -> bool:
-    return current_through is None or (today - current_through).days > days
-
-
 def _org_status(org: Organisation, newest: _Newest, today: date, days: int) -> dict[str, Any]:
     through = newest.of(org)
     return {"name": org.name, "index": org.index, "medium": org.medium,
-            "current_through": through.isoformat() if through else None, "stalled": _stalled(through, today, days)}
+            "current_through": through.isoformat() if through else None, "stalled": is_stalled(through, today, days)}
 
 
 def _stall_notes(statuses: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -323,10 +313,6 @@ def _stall_notes(statuses: Iterable[Mapping[str, Any]]) -> list[str]:
 
 
 # =========================================================================== shared request pieces
-
-
-def _today(ctx: PlatformContext) -> date:
-    return ctx.now().astimezone(TZ).date()
 
 
 def _day_range(*, gte: date | None = None, lte: date | None = None) -> dict[str, Any]:
@@ -484,7 +470,7 @@ async def _scope(call: ToolCall, api: _Api, names: Sequence[str]) -> tuple[_Cata
     orgs = catalogue.resolve(names)
     if not orgs:
         return catalogue, orgs, []
-    today = _today(call.ctx)
+    today = call.ctx.today()
     newest = await _newest(api, ",".join(dict.fromkeys(o.index for o in orgs)), today)
     return catalogue, orgs, [_org_status(o, newest, today, call.ctx.stalled_after_days) for o in orgs]
 
@@ -771,7 +757,7 @@ async def upcoming_meetings(call: ToolCall) -> dict[str, Any]:
         raise ToolInputError(f"ORI pages only through the first {MAX_RESULT_WINDOW:,} hits; lower offset or days")
     _, orgs, statuses = await _scope(call, api, [str(args["organisation"])])
     org = orgs[0]
-    today = _today(call.ctx)
+    today = call.ctx.today()
     until = today + timedelta(days=int(args.get("days", 30)))
     body = {"size": limit, "from": offset, "timeout": ES_TIMEOUT, "_source": [*MEETING_FIELDS, "agenda"],
             "query": {"bool": {"filter": [{"term": {"@type": "Meeting"}},
@@ -936,7 +922,7 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
     args = call.arguments
     api = _api(call)
     limit, offset, notes = page(call)
-    today = _today(call.ctx)
+    today = call.ctx.today()
     catalogue, newest = await _both(_catalogue(api), _newest(api, ALL_INDICES, today))
     wanted = _norm(str(args.get("name") or ""))
     medium = args.get("medium")
@@ -947,7 +933,7 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
         if medium and org.medium != medium:
             continue
         through = newest.of(org)
-        stalled = _stalled(through, today, call.ctx.stalled_after_days)
+        stalled = is_stalled(through, today, call.ctx.stalled_after_days)
         if args.get("only_stalled") and not stalled:
             continue
         rows.append((org, through, stalled))
@@ -986,7 +972,7 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
 async def measure_load(ctx: PlatformContext) -> LoadReport:
     """Per organisation (index) the newest meeting date not in the future, from one aggregation."""
     api = _Api(ctx, SYSTEM_CALLER, None)
-    today = _today(ctx)
+    today = ctx.today()
     catalogue, newest = await _both(_catalogue(api), _newest(api, ALL_INDICES, today))
     organs = tuple(OrganLoad(organ=o.index, name=o.name, current_through=newest.of(o), medium=o.medium)
                    for o in catalogue.organisations)
@@ -1017,4 +1003,23 @@ TOOLS: tuple[ToolImpl, ...] = (
              example={"query": "jaarrekening", "limit": 5}),
     ToolImpl("list_organisations", LIST_ORGANISATIONS_INPUT, LIST_ORGANISATIONS_OUTPUT, list_organisations,
              example={"medium": "waterschap"}),
+)
+
+
+PLATFORM = PlatformPlugin(
+    key="ori",
+    tools=TOOLS,
+    measure_load=measure_load,
+    about=About(
+        documentation="https://github.com/openstate/open-raadsinformatie/blob/master/API-docs.md",
+        licence="No licence stated by the platform",
+        cannot=(
+            "no exact totals above 10,000 hits",
+            "paging beyond 10,000 hits only with a search_after cursor",
+        ),
+        quirks=(
+            "index slugs are irregular: organisations are resolved from /_aliases, never built",
+            "older unaliased copies of an index duplicate documents",
+        ),
+    ),
 )

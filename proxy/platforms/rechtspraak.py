@@ -27,8 +27,9 @@ from xml.etree.ElementTree import Element
 
 from defusedxml import ElementTree as SafeET
 
+from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamStatusError
-from proxy.platforms.common import (
+from proxy.platforms._common import (
     CHUNK_PROPS,
     PAGE_PROPS,
     chunk,
@@ -39,10 +40,9 @@ from proxy.platforms.common import (
     page,
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
-from proxy.upstream import SYSTEM_CALLER
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
-__all__ = ["TOOLS", "measure_load"]
+__all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 RS = "{http://www.rechtspraak.nl/schema/rechtspraak-1.0}"
@@ -203,7 +203,7 @@ async def _search_rulings(call: ToolCall) -> dict[str, Any]:
         params.append(("subject", uri))
         matched.append(f"area of law {uri}")
     if start or end:
-        today = call.ctx.now().date()
+        today = call.ctx.today()
         low, high = start or EARLIEST, end or today
         params += [("date", low.isoformat()), ("date", high.isoformat())]
         matched.append(f"ruling date {low} to {high}")
@@ -388,3 +388,20 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     return LoadReport(current_through=date.fromisoformat(max(modified)),
                       note=f"newest publication or change {max(modified)}; newest ruling date among them "
                            f"{max(rulings) if rulings else 'unknown'}")
+
+
+PLATFORM = PlatformPlugin(
+    key="rechtspraak",
+    tools=TOOLS,
+    measure_load=measure_load,
+    about=About(
+        documentation="https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx",
+        licence="Public domain (court rulings, Auteurswet art. 11)",
+        cannot=(
+            "no free-text search: unknown parameters are ignored and the whole corpus comes back",
+        ),
+        quirks=(
+            "a summary of \"-\" is a placeholder for no summary",
+        ),
+    ),
+)

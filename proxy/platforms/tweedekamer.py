@@ -21,12 +21,12 @@ from datetime import date, timedelta
 from typing import Any
 from urllib.parse import quote_plus
 
+from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError
-from proxy.platforms.common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, page
-from proxy.platforms.odata import (
+from proxy.platforms._common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, page
+from proxy.platforms._odata import (
     GUID_RE,
     ODataPage,
-    amsterdam_today,
     day_start,
     local_date,
     quote,
@@ -35,10 +35,9 @@ from proxy.platforms.odata import (
     words_filter,
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
-from proxy.upstream import SYSTEM_CALLER
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
-__all__ = ["TOOLS", "measure_load"]
+__all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
 SITE = "https://www.tweedekamer.nl"
 PAGE_MAX = 250  # the service never returns more entities in one answer
@@ -365,7 +364,7 @@ async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     args = call.arguments
     days = int(args.get("days", 7))
-    today = amsterdam_today(call.ctx.now())
+    today = call.ctx.today()
     last = today + timedelta(days=days - 1)
     filters = [NOT_DELETED, *_date_filters("Datum", today, last)]
     extra = [f"Datum from {today} to {last} inclusive (Dutch calendar days, from the server clock)"]
@@ -718,3 +717,23 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     return LoadReport(current_through=local_date(row.get("GewijzigdOp")),
                       note=f"newest document change: {row.get('Soort')} {row.get('DocumentNummer')} "
                            f"(dated {_iso(row.get('Datum'))})")
+
+
+PLATFORM = PlatformPlugin(
+    key="tweedekamer",
+    tools=TOOLS,
+    measure_load=measure_load,
+    about=About(
+        documentation="https://opendata.tweedekamer.nl/documentatie/odata-api",
+        licence="CC0 1.0",
+        cannot=(
+            "no full-text search over document content",
+            "at most 250 entities per page",
+        ),
+        quirks=(
+            "soft-deleted rows stay in every entity set (Verwijderd: true)",
+            "no @odata.nextLink once $top is given",
+            "a filter with too many nodes is refused with HTTP 400",
+        ),
+    ),
+)

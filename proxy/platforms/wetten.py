@@ -18,9 +18,10 @@ from datetime import date, timedelta
 from typing import Any
 from xml.etree.ElementTree import Element
 
+from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError
-from proxy.platforms.common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, page, parse_date
-from proxy.platforms.sru import (
+from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, page, parse_date
+from proxy.platforms._sru import (
     XML_ACCEPT,
     SruReply,
     all_texts,
@@ -34,10 +35,9 @@ from proxy.platforms.sru import (
     xml_text,
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
-from proxy.upstream import SYSTEM_CALLER
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
-__all__ = ["TOOLS", "bwb_params", "measure_load"]
+__all__ = ["PLATFORM", "TOOLS", "bwb_params", "measure_load"]
 
 BWB_BASE = "https://zoekservice.overheid.nl/sru/Search"
 BWB_DOCUMENT_HOSTS = frozenset({"repository.officiele-overheidspublicaties.nl"})
@@ -92,7 +92,7 @@ def _parser(ctx: PlatformContext) -> Callable[[bytes], SruReply]:
 
 
 def _on_date(call: ToolCall, name: str) -> date:
-    return parse_date(call.arguments.get(name), name) or call.ctx.now().date()
+    return parse_date(call.arguments.get(name), name) or call.ctx.today()
 
 
 def _bwb_id(raw: Any) -> str:
@@ -371,7 +371,7 @@ TOOLS: tuple[ToolImpl, ...] = (
 
 async def measure_load(ctx: PlatformContext) -> LoadReport:
     """Newest version date: the latest `dcterms.modified`, found with widening windows back from today."""
-    today = ctx.now().date()
+    today = ctx.today()
     for days in _LOAD_WINDOWS:
         since = (today - timedelta(days=days)).isoformat()
         reply = await ctx.upstream.get("", _parser(ctx), params=bwb_params(f"dcterms.modified>={since}", start=1,
@@ -383,3 +383,19 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                               note=f"newest version date (dcterms.modified) among versions changed since {since}")
     return LoadReport(current_through=None, note=f"no version changed in the last {_LOAD_WINDOWS[-1]} days")
 
+
+PLATFORM = PlatformPlugin(
+    key="wetten",
+    tools=TOOLS,
+    measure_load=measure_load,
+    about=About(
+        documentation="https://www.overheid.nl/help/wet-en-regelgeving/open-data",
+        licence="CC0 1.0 (KOOP open data)",
+        cannot=(
+            "search on titles only, not on the text of regulations",
+        ),
+        quirks=(
+            "a record is a version (toestand) of a regulation, so one regulation has many records",
+        ),
+    ),
+)

@@ -26,13 +26,13 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
+from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamStatusError
-from proxy.platforms.common import PAGE_PROPS, cite, date_range, date_range_props, page
+from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, page
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.toolkit import LoadReport, PlatformContext, ToolCall, ToolImpl
-from proxy.upstream import SYSTEM_CALLER
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
-__all__ = ["TOOLS", "measure_load"]
+__all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
 PAGE_SIZES = (10, 20, 50)
 ACCEPT = {"Accept": "application/json"}
@@ -360,3 +360,22 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
         return LoadReport(current_through=None, note="open.overheid.nl returned no publications")
     return LoadReport(current_through=max(days), note=f"newest date of disclosure {max(days)} "
                                                       f"(of {data.get('totaal')} publications)")
+
+
+PLATFORM = PlatformPlugin(
+    key="woo",
+    tools=TOOLS,
+    measure_load=measure_load,
+    about=About(
+        documentation="https://open.overheid.nl",
+        licence="CC0 1.0 (KOOP open data)",
+        cannot=(
+            "the API is undocumented",
+            "page sizes 10, 20 and 50 only",
+        ),
+        quirks=(
+            "filter values are sent double URL-encoded",
+            "whether totaal is exact is not documented",
+        ),
+    ),
+)

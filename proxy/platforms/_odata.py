@@ -18,16 +18,16 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 from typing import Any
 
+from proxy.clock import dutch_midnight
 from proxy.errors import ToolInputError
 
 __all__ = [
     "GUID_RE",
     "MAX_WORDS",
     "ODataPage",
-    "amsterdam_today",
     "day_start",
     "local_date",
     "quote",
@@ -60,32 +60,9 @@ def words_filter(fields: Sequence[str], terms: Iterable[str]) -> list[str]:
 
 # --------------------------------------------------------------------------- Dutch local time
 
-def _last_sunday(year: int, month: int) -> date:
-    last = date(year, month, 31)  # March and October both have 31 days
-    return last - timedelta(days=(last.weekday() + 1) % 7)
-
-
-def _amsterdam_offset(moment: datetime) -> timedelta:
-    """CET/CEST by the EU rule (switch at 01:00 UTC on the last Sundays of March and October).
-
-    Computed rather than read from a time-zone database so that it works without tzdata.
-    """
-    utc = moment.astimezone(UTC)
-    start = datetime.combine(_last_sunday(utc.year, 3), datetime.min.time(), UTC) + timedelta(hours=1)
-    end = datetime.combine(_last_sunday(utc.year, 10), datetime.min.time(), UTC) + timedelta(hours=1)
-    return timedelta(hours=2) if start <= utc < end else timedelta(hours=1)
-
-
-def amsterdam_today(now: datetime) -> date:
-    """Today's date in the Netherlands at the moment `now` (tz-aware)."""
-    return (now.astimezone(UTC) + _amsterdam_offset(now)).date()
-
-
 def day_start(day: date) -> str:
     """Dutch midnight at the start of `day` as an OData DateTimeOffset literal."""
-    before = datetime.combine(day, datetime.min.time(), UTC) - timedelta(hours=1)
-    hours = int(_amsterdam_offset(before).total_seconds() // 3600)
-    return f"{day.isoformat()}T00:00:00+{hours:02d}:00"
+    return dutch_midnight(day).isoformat()
 
 
 def local_date(value: Any) -> date | None:

@@ -31,11 +31,11 @@ from xml.etree.ElementTree import Element
 
 from defusedxml import ElementTree as SafeET
 
+from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamBadReply
-from proxy.platforms.common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
+from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
 from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
 from proxy.toolkit import PlatformContext, ToolCall, ToolImpl
-from proxy.upstream import SYSTEM_CALLER
 
 __all__ = [
     "KOOP_PAGING_LIMIT",

@@ -1,0 +1,80 @@
+"""One applied registry, frozen: what a request, a measurement and a site build work from.
+
+`load_generation` is the one way from a registry file to a catalogue; the CLI, the server and the
+site all call it. The server then binds the generation to its upstream connections (`bind`), and a
+reload swaps one pointer: a request finishes on the generation it started on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+
+from proxy.catalog import Catalog, build_catalog
+from proxy.clock import utc_now
+from proxy.registry import DomainPolicy, Registry, ServerSettings, load_registry
+from proxy.toolkit import PlatformContext, PlatformPlugin
+from proxy.upstream import Upstream
+
+__all__ = ["Generation", "PluginFactory", "load_generation"]
+
+# Benchmarks and tests of synthetic registries: plug-ins for platforms that have no module of their own.
+PluginFactory = Callable[[Registry], Mapping[str, PlatformPlugin]]
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """A catalogue (registry + plug-ins) and, once bound by the server, a context per served platform."""
+
+    catalog: Catalog
+    contexts: Mapping[str, PlatformContext] = field(default_factory=lambda: MappingProxyType({}))
+    site_dir: Path | None = None
+    clock: Callable[[], datetime] = utc_now
+
+    @property
+    def registry(self) -> Registry:
+        return self.catalog.registry
+
+    @property
+    def server(self) -> ServerSettings:
+        return self.catalog.registry.server
+
+    @property
+    def domain_policy(self) -> DomainPolicy:
+        return self.catalog.registry.domain_policy
+
+    @property
+    def plugins(self) -> Mapping[str, PlatformPlugin]:
+        return self.catalog.plugins
+
+    @property
+    def served_platforms(self) -> tuple[str, ...]:
+        """Platforms behind enabled source connectors: only those are measured, reported and called."""
+        return tuple(key for c in self.catalog.connectors.values() if not c.connector.aggregate
+                     for key in c.platforms)
+
+    def context(self, key: str) -> PlatformContext:
+        return self.contexts[key]
+
+    def bind(self, upstreams: Mapping[str, Upstream], site_dir: Path | None) -> Generation:
+        """This generation with a context per served platform, each upstream under this generation's settings."""
+        stalled = self.registry.load_status.stalled_after_days
+        contexts = {
+            key: PlatformContext(platform=self.registry.platforms[key], upstream=upstreams[key], now=self.clock,
+                                 stalled_after_days=stalled)
+            for key in self.served_platforms
+        }
+        return dataclasses.replace(self, contexts=MappingProxyType(contexts), site_dir=site_dir)
+
+
+def load_generation(path: Path, *, base_urls: Mapping[str, str] | None = None,
+                    plugins: PluginFactory | None = None) -> Generation:
+    """Read, validate and catalogue one registry file; raises RegistryError/CatalogError naming the entry."""
+    registry = load_registry(path)
+    if base_urls:
+        registry = registry.with_base_urls(base_urls)
+    return Generation(catalog=build_catalog(registry, plugins(registry) if plugins else None))
