@@ -79,7 +79,7 @@ def _validate(path: Path) -> int:
 
 
 def _switch(path: Path, action: str, slug: str) -> int:
-    from proxy.registry_edit import set_switch
+    from proxy.registry_edit import set_switch, write_atomically
 
     field, value = SWITCHES[action]
     text = path.read_text(encoding="utf-8")
@@ -87,9 +87,7 @@ def _switch(path: Path, action: str, slug: str) -> int:
     if new == text:
         print(f"{slug}: {field} is already {str(value).lower()}")
         return 0
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(new, encoding="utf-8")
-    tmp.replace(path)  # atomic: a watching server never reads half a file
+    write_atomically(path, new)
     print(f"{slug}: {field} = {str(value).lower()}. A server started with --watch picks this up; "
           "otherwise send it SIGHUP.")
     return 0

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from proxy.clock import dutch_today, is_stalled, utc_now
 from proxy.errors import UpstreamError
 from proxy.registry import Platform
+from proxy.shapes import SourceStatus
 from proxy.state import StateStore
 from proxy.toolkit import LoadReport, PlatformContext, PlatformPlugin
 
@@ -31,13 +32,13 @@ JsonDict = dict[str, Any]
 
 
 def status_from_report(platform: Platform, report: LoadReport, *, today: date, stalled_after_days: int,
-                       measured_at: datetime) -> JsonDict:
+                       measured_at: datetime) -> SourceStatus:
     """Pure: a LoadReport → the stored status of one source."""
 
     def stalled(d: date | None) -> bool:
         return is_stalled(d, today, stalled_after_days)
 
-    status: JsonDict = {
+    status: SourceStatus = {
         "source": platform.key,
         "title": platform.title.nl,
         "receiving": not stalled(report.current_through),
@@ -61,7 +62,7 @@ def status_from_report(platform: Platform, report: LoadReport, *, today: date, s
     return status
 
 
-def failed_status(platform: Platform, error: str, *, measured_at: datetime) -> JsonDict:
+def failed_status(platform: Platform, error: str, *, measured_at: datetime) -> SourceStatus:
     """What is stored when a measurement could not be made: unknown, with the reason."""
     return {
         "source": platform.key, "title": platform.title.nl, "receiving": None, "current_through": None,

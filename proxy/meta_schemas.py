@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from proxy.schema_atoms import NDATE, NSTR
+from proxy.shapes import CallRecord, SourceStatus, schema_of
 from proxy.trace import TRACE_META_KEY
 
 __all__ = ["META_SCHEMAS"]
 
 
-_NULLABLE_DATE = {"type": ["string", "null"], "format": "date"}
 _UNKNOWN_REASON = {"type": ["string", "null"],
                    "description": "Why a value is null (not measured yet, no live call yet)."}
 
@@ -22,8 +23,8 @@ _SOURCE_CAPABILITIES = {
     "properties": {
         "source": {"type": "string"},
         "title": {"type": "string"},
-        "current_through": _NULLABLE_DATE,
-        "current_through_per_medium": {"type": "object", "additionalProperties": _NULLABLE_DATE},
+        "current_through": NDATE,
+        "current_through_per_medium": {"type": "object", "additionalProperties": NDATE},
         "current_through_reason": _UNKNOWN_REASON,
         "limits": {
             "type": "object",
@@ -50,8 +51,8 @@ _SOURCE_CAPABILITIES = {
             "type": "object",
             "properties": {
                 "available": {"type": ["boolean", "null"]},
-                "last_live_call_utc": {"type": ["string", "null"]},
-                "last_error": {"type": ["string", "null"]},
+                "last_live_call_utc": NSTR,
+                "last_error": NSTR,
                 "reason": _UNKNOWN_REASON,
             },
             "required": ["available", "last_live_call_utc", "last_error", "reason"],
@@ -77,7 +78,7 @@ LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {
                     "name": {"type": "string"},
                     "title": {"type": "string"},
                     "question": {"type": "string"},
-                    "source": {"type": ["string", "null"]},
+                    "source": NSTR,
                 },
                 "required": ["name", "title", "question", "source"],
             },
@@ -94,67 +95,18 @@ LIST_PLATFORM_CALLS_OUTPUT: dict[str, Any] = {
     "type": "object",
     "properties": {
         "trace": {"type": ["string", "null"], "description": "The handle these calls are filed under, if stateless."},
-        "calls": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "at_utc": {"type": "string"},
-                    "source": {"type": "string"},
-                    "tool": {"type": ["string", "null"]},
-                    "method": {"type": "string"},
-                    "url": {"type": "string"},
-                    "status": {"type": ["integer", "null"]},
-                    "duration_ms": {"type": "number"},
-                    "bytes": {"type": "integer"},
-                    "cache_hit": {"type": "boolean"},
-                    "error": {"type": ["string", "null"]},
-                },
-                "required": ["at_utc", "source", "method", "url", "status", "duration_ms", "bytes", "cache_hit",
-                             "error"],
-            },
-        },
+        "calls": {"type": "array", "items": schema_of(CallRecord)},
         "total": {"type": "integer"},
         "truncated": {"type": "boolean"},
     },
     "required": ["trace", "calls", "total", "truncated"],
 }
 
-_ORGAN = {
-    "type": "object",
-    "properties": {
-        "organ": {"type": "string"},
-        "name": {"type": "string"},
-        "medium": {"type": ["string", "null"]},
-        "current_through": _NULLABLE_DATE,
-        "stalled": {"type": "boolean"},
-    },
-    "required": ["organ", "name", "current_through", "stalled"],
-}
-
 PLATFORM_STATUS_OUTPUT: dict[str, Any] = {
     "type": "object",
     "properties": {
         "stalled_after_days": {"type": "integer"},
-        "sources": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "source": {"type": "string"},
-                    "title": {"type": "string"},
-                    "receiving": {"type": ["boolean", "null"]},
-                    "current_through": _NULLABLE_DATE,
-                    "current_through_per_medium": {"type": "object", "additionalProperties": _NULLABLE_DATE},
-                    "measured_at": {"type": ["string", "null"]},
-                    "reason": _UNKNOWN_REASON,
-                    "organs_total": {"type": ["integer", "null"]},
-                    "organs_stalled": {"type": ["integer", "null"]},
-                    "stalled_organs": {"type": "array", "items": _ORGAN},
-                },
-                "required": ["source", "title", "receiving", "current_through", "measured_at", "reason"],
-            },
-        },
+        "sources": {"type": "array", "items": schema_of(SourceStatus)},
     },
     "required": ["stalled_after_days", "sources"],
 }

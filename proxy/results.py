@@ -8,13 +8,16 @@ catalogue refuses any tool that returns a list without it (see `is_result_list`)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, get_args
+
+from proxy.shapes import Citation, Precision, TotalRelation, schema_of
 
 __all__ = [
     "CITATION_SCHEMA",
     "PRECISION_SCHEMA",
     "TOTAL_RELATIONS",
     "Citation",
+    "TotalRelation",
     "citation",
     "is_result_list",
     "object_schema",
@@ -22,45 +25,9 @@ __all__ = [
     "result_list_schema",
 ]
 
-TotalRelation = Literal["exact", "lower_bound", "estimate", "unknown"]
-TOTAL_RELATIONS: tuple[str, ...] = ("exact", "lower_bound", "estimate", "unknown")
-
-PRECISION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "How precise this result list is. An empty list from a stalled source is no proof of absence.",
-    "properties": {
-        "total": {"type": ["integer", "null"], "minimum": 0, "description": "Number of matches upstream."},
-        "total_relation": {"enum": list(TOTAL_RELATIONS)},
-        "returned": {"type": "integer", "minimum": 0},
-        "truncated": {"type": "boolean", "description": "True when more matches exist than were returned."},
-        "matched": {"type": "string", "description": "How the query was matched upstream."},
-        "not_applied": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": "Parts of the request the platform could not apply.",
-        },
-        "partial": {"type": "boolean", "description": "The platform reported an incomplete search."},
-        "next_offset": {"type": ["integer", "null"]},
-    },
-    "required": ["total", "total_relation", "returned", "truncated", "matched", "not_applied"],
-    "additionalProperties": False,
-}
-
-CITATION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "uri": {"type": "string", "description": "The human-facing link to cite."},
-        "title": {"type": "string"},
-        "text": {"type": "string", "description": "Snippet supporting the answer."},
-        "source": {"type": "string", "description": "Source platform key."},
-        "label": {"type": "string", "description": "How to name the source when citing."},
-        "requires_attribution": {"type": "boolean"},
-    },
-    "required": ["uri", "title", "text", "source", "label", "requires_attribution"],
-    "additionalProperties": False,
-}
-
-Citation = dict[str, Any]
+TOTAL_RELATIONS: tuple[str, ...] = get_args(TotalRelation)
+PRECISION_SCHEMA: dict[str, Any] = schema_of(Precision)
+CITATION_SCHEMA: dict[str, Any] = schema_of(Citation)
 
 
 def precision(
@@ -73,7 +40,7 @@ def precision(
     not_applied: list[str] | None = None,
     partial: bool = False,
     next_offset: int | None = None,
-) -> dict[str, Any]:
+) -> Precision:
     """Build a `precision` object; `total_relation` is what the platform itself says of its count."""
     if total_relation not in TOTAL_RELATIONS:
         raise ValueError(f"total_relation must be one of {TOTAL_RELATIONS}, got {total_relation!r}")

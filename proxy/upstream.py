@@ -32,6 +32,7 @@ from proxy.errors import (
     UpstreamUnreachable,
 )
 from proxy.registry import Platform
+from proxy.shapes import CallRecord
 from proxy.state import StateStore
 
 __all__ = ["Upstream", "as_json"]
@@ -272,7 +273,7 @@ class Upstream:
 
     async def _record(self, caller: Caller, tool: str | None, method: str, url: str, status: int | None,
                       started: float, size: int, *, cache_hit: bool, error: str | None = None) -> None:
-        await self._store.record_call(caller.key, {
+        record: CallRecord = {
             "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "source": self.platform.key,
             "tool": tool,
@@ -283,7 +284,8 @@ class Upstream:
             "bytes": size,
             "cache_hit": cache_hit,
             "error": error,
-        })
+        }
+        await self._store.record_call(caller.key, record)
 
     async def _set_available(self, available: bool, error: str | None) -> None:
         await self._store.set_availability(self.platform.key, {

@@ -16,6 +16,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from proxy.shapes import ShapeError, StatusReport, checker
+
 __all__ = ["SourceStatus", "StatusSnapshot", "StatusSnapshotError", "load_status_snapshot", "parse_status_snapshot"]
 
 
@@ -58,46 +60,25 @@ def load_status_snapshot(path: str | Path) -> StatusSnapshot:
 
 
 def parse_status_snapshot(data: Any) -> StatusSnapshot:
-    """Validate the `/status` shape: an object with a `sources` list of objects keyed by `source`."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("sources"), list):
-        raise StatusSnapshotError("expected an object with a 'sources' list (the server's /status JSON)")
-    stalled_after = data.get("stalled_after_days")
-    sources: dict[str, SourceStatus] = {}
-    for i, item in enumerate(data["sources"]):
-        where = f"sources[{i}]"
-        if not isinstance(item, Mapping) or not isinstance(item.get("source"), str):
-            raise StatusSnapshotError(f"{where}: expected an object with a 'source' key")
-        receiving = item.get("receiving")
-        if receiving is not None and not isinstance(receiving, bool):
-            raise StatusSnapshotError(f"{where}.receiving: expected true, false or null")
-        per_medium = item.get("current_through_per_medium") or {}
-        if not isinstance(per_medium, Mapping):
-            raise StatusSnapshotError(f"{where}.current_through_per_medium: expected an object")
-        sources[item["source"]] = SourceStatus(
+    """Check the `/status` shape (`proxy.shapes.StatusReport`, the server's own definition) and index it."""
+    try:
+        report: StatusReport = _check(data)
+    except ShapeError as exc:
+        raise StatusSnapshotError(f"not the server's /status shape: {exc}") from exc
+    sources = {
+        item["source"]: SourceStatus(
             source=item["source"],
-            receiving=receiving,
-            current_through=_opt_str(item, "current_through", where),
-            per_medium=tuple((str(k), None if v is None else str(v)) for k, v in sorted(per_medium.items())),
-            measured_at=_opt_str(item, "measured_at", where),
-            reason=_opt_str(item, "reason", where),
-            organs_total=_opt_int(item, "organs_total", where),
-            organs_stalled=_opt_int(item, "organs_stalled", where),
+            receiving=item["receiving"],
+            current_through=item["current_through"],
+            per_medium=tuple(sorted(item["current_through_per_medium"].items())),
+            measured_at=item["measured_at"],
+            reason=item["reason"],
+            organs_total=item["organs_total"],
+            organs_stalled=item["organs_stalled"],
         )
-    return StatusSnapshot(
-        stalled_after_days=stalled_after if isinstance(stalled_after, int) else None,
-        sources=MappingProxyType(sources),
-    )
+        for item in report["sources"]
+    }
+    return StatusSnapshot(stalled_after_days=report.get("stalled_after_days"), sources=MappingProxyType(sources))
 
 
-def _opt_str(item: Mapping[str, Any], key: str, where: str) -> str | None:
-    value = item.get(key)
-    if value is not None and not isinstance(value, str):
-        raise StatusSnapshotError(f"{where}.{key}: expected a string or null")
-    return value
-
-
-def _opt_int(item: Mapping[str, Any], key: str, where: str) -> int | None:
-    value = item.get(key)
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        raise StatusSnapshotError(f"{where}.{key}: expected a whole number or null")
-    return value
+_check = checker(StatusReport)

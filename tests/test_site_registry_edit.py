@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from proxy.errors import RegistryError
 from proxy.registry import load_registry, parse_registry
-from proxy.registry_edit import SWITCHES, set_switch
+from proxy.registry_edit import SWITCHES, canonical_json, set_switch
 
 REGISTRY = Path(__file__).resolve().parent.parent / "registry.json"
 TEXT = REGISTRY.read_text(encoding="utf-8")
@@ -77,18 +77,29 @@ def test_an_invalid_registry_is_refused_after_the_edit() -> None:
         set_switch(json.dumps(data, indent=2), data["connectors"][0]["slug"], "enabled", False)
 
 
+def test_the_shipped_registry_is_canonical() -> None:
+    assert canonical_json(json.loads(TEXT)) == TEXT  # so a switch changes exactly one line
+
+
 @pytest.mark.parametrize("dump", [
     lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False),
     lambda d: json.dumps(d, indent=4).replace("\n", "\r\n"),
     lambda d: json.dumps(d, indent="\t", ensure_ascii=True),
 ])
-def test_other_formattings_are_kept(dump: object) -> None:
+def test_other_formattings_come_back_canonical(dump: object) -> None:
     original = dump(json.loads(TEXT))  # type: ignore[operator]
     slug = SLUGS[-1]
     current = next(c["in_footer"] for c in json.loads(original)["connectors"] if c["slug"] == slug)
     flipped = set_switch(original, slug, "in_footer", not current)
-    assert _literal_changes(original, flipped) == 1
-    assert set_switch(flipped, slug, "in_footer", current) == original
+    assert _literal_changes(TEXT, flipped) == 1
+    assert set_switch(flipped, slug, "in_footer", current) == TEXT
+
+
+def test_a_flip_changes_exactly_one_line() -> None:
+    slug = SLUGS[0]
+    flipped = set_switch(TEXT, slug, "in_footer", not load_registry(REGISTRY).connector(slug).in_footer)
+    changed = [(a, b) for a, b in zip(TEXT.splitlines(), flipped.splitlines(), strict=True) if a != b]
+    assert len(changed) == 1 and '"in_footer"' in changed[0][0]
 
 
 @settings(max_examples=25, deadline=None)

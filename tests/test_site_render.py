@@ -365,7 +365,8 @@ def test_machine_readable_twins_name_exactly_the_enabled_connectors(off: set[str
 def test_status_snapshot_parses_the_status_shape() -> None:
     snapshot = parse_status_snapshot({
         "server": "BesluitBron", "stalled_after_days": 60,
-        "sources": [{"source": "ori", "receiving": True, "current_through": "2026-11-01",
+        "sources": [{"source": "ori", "title": "Open Raadsinformatie", "receiving": True,
+                     "current_through": "2026-11-01",
                      "current_through_per_medium": {"provincie": "2026-10-01", "gemeente": None},
                      "measured_at": "2026-11-30T10:00:00+00:00", "reason": None, "organs_total": 3,
                      "organs_stalled": 1, "organs": []}],

@@ -35,7 +35,8 @@ from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
 from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
-from proxy.toolkit import PlatformContext, ToolCall, ToolImpl
+from proxy.schema_atoms import NSTR
+from proxy.toolkit import About, PlatformContext, ToolCall, ToolImpl
 
 __all__ = [
     "KOOP_PAGING_LIMIT",
@@ -58,6 +59,10 @@ __all__ = [
     "reply_parser",
     "xml_text",
 ]
+
+# KOOP documents its SRU service and publishes the gazettes as open data under CC0.
+KOOP_SRU_ABOUT = About(documentation="https://data.overheid.nl/dataset/officiele-bekendmakingen",
+                       licence="CC0 1.0 (KOOP open data)")
 
 T = TypeVar("T")
 
@@ -364,19 +369,18 @@ def publication_cite_text(pub: Mapping[str, Any]) -> str:
     return f"{where}{number} ({pub['identifier']}){who}{when}"
 
 
-_NULLABLE = {"type": ["string", "null"]}
 
 PUBLICATION_HIT = {
     "identifier": {"type": "string", "description": "KOOP identifier, e.g. gmb-2023-174296; pass to read_publication."},
     "title": {"type": "string"},
-    "medium": {**_NULLABLE, "description": "Gazette code (gmb, prb, wsb, bgr, stcrt, stb, trb, kst, h)."},
-    "publication_name": {**_NULLABLE, "description": "Gazette as KOOP names it (w.publicatienaam)."},
-    "type": {**_NULLABLE, "description": "Kind of publication (dt.type), e.g. omgevingsvergunning, Kamerstuk."},
-    "organisation": {**_NULLABLE, "description": "Issuing organisation (dt.creator)."},
-    "organisation_type": _NULLABLE,
-    "date": {**_NULLABLE, "description": "Date of the document (dt.date), YYYY-MM-DD."},
-    "published": {**_NULLABLE, "description": "Publication date (dt.available), YYYY-MM-DD."},
-    "abstract": _NULLABLE,
+    "medium": {**NSTR, "description": "Gazette code (gmb, prb, wsb, bgr, stcrt, stb, trb, kst, h)."},
+    "publication_name": {**NSTR, "description": "Gazette as KOOP names it (w.publicatienaam)."},
+    "type": {**NSTR, "description": "Kind of publication (dt.type), e.g. omgevingsvergunning, Kamerstuk."},
+    "organisation": {**NSTR, "description": "Issuing organisation (dt.creator)."},
+    "organisation_type": NSTR,
+    "date": {**NSTR, "description": "Date of the document (dt.date), YYYY-MM-DD."},
+    "published": {**NSTR, "description": "Publication date (dt.available), YYYY-MM-DD."},
+    "abstract": NSTR,
     "url": {"type": "string", "description": "The page on zoek.officielebekendmakingen.nl."},
 }
 
@@ -486,14 +490,14 @@ READ_INPUT_PROPS = {
 
 READ_OUTPUT = object_schema({
     **PUBLICATION_HIT,
-    "modified": _NULLABLE,
-    "year": _NULLABLE,
-    "number": {**_NULLABLE, "description": "Publication number within the gazette and year."},
-    "dossier": {**_NULLABLE, "description": "Parliamentary dossier number (Kamerstukken)."},
+    "modified": NSTR,
+    "year": NSTR,
+    "number": {**NSTR, "description": "Publication number within the gazette and year."},
+    "dossier": {**NSTR, "description": "Parliamentary dossier number (Kamerstukken)."},
     "subjects": {"type": "array", "items": {"type": "string"}},
-    "xml_url": {**_NULLABLE, "description": "The XML text in KOOP's repository (what the text below was read from)."},
-    "pdf_url": _NULLABLE,
-    "text_note": {**_NULLABLE, "description": "Why no text is given, when it is empty."},
+    "xml_url": {**NSTR, "description": "The XML text in KOOP's repository (what the text below was read from)."},
+    "pdf_url": NSTR,
+    "text_note": {**NSTR, "description": "Why no text is given, when it is empty."},
     **chunk_output_props(),
     "citation": CITATION_SCHEMA,
 })

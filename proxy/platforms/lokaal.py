@@ -11,11 +11,13 @@ publication, measured in a bounded number of calls (see `measure_load`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from datetime import date, timedelta
 
 from proxy.platforms._sru import (
+    KOOP_SRU_ABOUT,
     KoopSource,
     SruReply,
     cql_quote,
@@ -24,7 +26,7 @@ from proxy.platforms._sru import (
     read_publication_record,
     system_search,
 )
-from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolImpl
+from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolImpl
 
 __all__ = ["PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
@@ -131,19 +133,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                                                 "days, newest publication date (dt.available) each")
 
 
-PLATFORM = PlatformPlugin(
-    key="lokaal",
-    tools=TOOLS,
-    measure_load=measure_load,
-    about=About(
-        documentation="https://data.overheid.nl/dataset/officiele-bekendmakingen",
-        licence="CC0 1.0 (KOOP open data)",
-        cannot=(
-            "no exact totals for large result sets",
-            "no per-organisation publication list except through search",
-        ),
-        quirks=(
-            "the decentral gazettes share one SRU index with the national ones, scoped by w.publicatienaam",
-        ),
-    ),
-)
+PLATFORM = PlatformPlugin(key="lokaal", tools=TOOLS, measure_load=measure_load, about=dataclasses.replace(
+    KOOP_SRU_ABOUT,
+    cannot=("no exact totals for large result sets", "no per-organisation publication list except through search"),
+    quirks=("the decentral gazettes share one SRU index with the national ones, scoped by w.publicatienaam",)))

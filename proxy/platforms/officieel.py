@@ -9,11 +9,20 @@ https://repository.overheid.nl/frbr/.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import date
 
-from proxy.platforms._sru import KoopSource, cql_quote, koop_tools, newest_query, read_publication_record, system_search
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.platforms._sru import (
+    KOOP_SRU_ABOUT,
+    KoopSource,
+    cql_quote,
+    koop_tools,
+    newest_query,
+    read_publication_record,
+    system_search,
+)
+from proxy.toolkit import LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
@@ -69,18 +78,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                       note="newest publication date (dt.available) per gazette")
 
 
-PLATFORM = PlatformPlugin(
-    key="officieel",
-    tools=TOOLS,
-    measure_load=measure_load,
-    about=About(
-        documentation="https://data.overheid.nl/dataset/officiele-bekendmakingen",
-        licence="CC0 1.0 (KOOP open data)",
-        cannot=(
-            "no full text in search results, only metadata",
-        ),
-        quirks=(
-            "Kamerstukken and Handelingen share the index with the gazettes",
-        ),
-    ),
-)
+PLATFORM = PlatformPlugin(key="officieel", tools=TOOLS, measure_load=measure_load, about=dataclasses.replace(
+    KOOP_SRU_ABOUT,
+    cannot=("no full text in search results, only metadata",),
+    quirks=("Kamerstukken and Handelingen share the index with the gazettes",)))

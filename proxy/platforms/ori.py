@@ -1006,20 +1006,9 @@ TOOLS: tuple[ToolImpl, ...] = (
 )
 
 
-PLATFORM = PlatformPlugin(
-    key="ori",
-    tools=TOOLS,
-    measure_load=measure_load,
-    about=About(
-        documentation="https://github.com/openstate/open-raadsinformatie/blob/master/API-docs.md",
-        licence="No licence stated by the platform",
-        cannot=(
-            "no exact totals above 10,000 hits",
-            "paging beyond 10,000 hits only with a search_after cursor",
-        ),
-        quirks=(
-            "index slugs are irregular: organisations are resolved from /_aliases, never built",
-            "older unaliased copies of an index duplicate documents",
-        ),
-    ),
-)
+PLATFORM = PlatformPlugin(key="ori", tools=TOOLS, measure_load=measure_load, about=About(
+    documentation="https://github.com/openstate/open-raadsinformatie/blob/master/API-docs.md",
+    licence="No licence stated by the platform",
+    cannot=("no exact totals above 10,000 hits", "paging beyond 10,000 hits only with a search_after cursor"),
+    quirks=("index slugs are irregular: organisations are resolved from /_aliases, never built",
+            "older unaliased copies of an index duplicate documents")))

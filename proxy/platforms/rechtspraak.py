@@ -40,6 +40,7 @@ from proxy.platforms._common import (
     page,
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.schema_atoms import NDATE, NSTR, STRINGS
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
@@ -70,9 +71,6 @@ COURTS = {
     "RBASS": "Rechtbank_Assen",  # merged into Rechtbank Noord-Nederland in 2013; older rulings keep it
 }
 
-NSTR = {"type": ["string", "null"]}
-NDATE = {"type": ["string", "null"], "description": "YYYY-MM-DD."}
-STRINGS = {"type": "array", "items": {"type": "string"}}
 
 
 # --------------------------------------------------------------------------- arguments
@@ -390,18 +388,8 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                            f"{max(rulings) if rulings else 'unknown'}")
 
 
-PLATFORM = PlatformPlugin(
-    key="rechtspraak",
-    tools=TOOLS,
-    measure_load=measure_load,
-    about=About(
-        documentation="https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx",
-        licence="Public domain (court rulings, Auteurswet art. 11)",
-        cannot=(
-            "no free-text search: unknown parameters are ignored and the whole corpus comes back",
-        ),
-        quirks=(
-            "a summary of \"-\" is a placeholder for no summary",
-        ),
-    ),
-)
+PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS, measure_load=measure_load, about=About(
+    documentation="https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx",
+    licence="Public domain (court rulings, Auteurswet art. 11)",
+    cannot=("no free-text search: unknown parameters are ignored and the whole corpus comes back",),
+    quirks=("a summary of \"-\" is a placeholder for no summary",)))

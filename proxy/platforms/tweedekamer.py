@@ -35,6 +35,7 @@ from proxy.platforms._odata import (
     words_filter,
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.schema_atoms import NBOOL, NDATE, NINT, NSTR, STR, STRINGS
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
@@ -46,12 +47,6 @@ NOT_DELETED = "Verwijderd eq false"
 DOCUMENT_NUMBER = r"^[0-9]{4}D[0-9]{3,6}$"
 CASE_NUMBER = r"^[0-9]{4}Z[0-9]{3,6}$"
 
-STR = {"type": "string"}
-NSTR = {"type": ["string", "null"]}
-NINT = {"type": ["integer", "null"]}
-NBOOL = {"type": ["boolean", "null"]}
-NDATE = {"type": ["string", "null"], "description": "YYYY-MM-DD (Dutch calendar date)."}
-STRINGS = {"type": "array", "items": STR}
 
 
 # --------------------------------------------------------------------------- request building
@@ -719,21 +714,8 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                            f"(dated {_iso(row.get('Datum'))})")
 
 
-PLATFORM = PlatformPlugin(
-    key="tweedekamer",
-    tools=TOOLS,
-    measure_load=measure_load,
-    about=About(
-        documentation="https://opendata.tweedekamer.nl/documentatie/odata-api",
-        licence="CC0 1.0",
-        cannot=(
-            "no full-text search over document content",
-            "at most 250 entities per page",
-        ),
-        quirks=(
-            "soft-deleted rows stay in every entity set (Verwijderd: true)",
-            "no @odata.nextLink once $top is given",
-            "a filter with too many nodes is refused with HTTP 400",
-        ),
-    ),
-)
+PLATFORM = PlatformPlugin(key="tweedekamer", tools=TOOLS, measure_load=measure_load, about=About(
+    documentation="https://opendata.tweedekamer.nl/documentatie/odata-api", licence="CC0 1.0",
+    cannot=("no full-text search over document content", "at most 250 entities per page"),
+    quirks=("soft-deleted rows stay in every entity set (Verwijderd: true)", "no @odata.nextLink once $top is given",
+            "a filter with too many nodes is refused with HTTP 400")))

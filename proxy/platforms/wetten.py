@@ -35,6 +35,7 @@ from proxy.platforms._sru import (
     xml_text,
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.schema_atoms import NSTR
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "bwb_params", "measure_load"]
@@ -252,11 +253,11 @@ async def _version(call: ToolCall, identifier: str, on: date) -> Version:
 REGULATION_META = {
     "identifier": {"type": "string"},
     "title": {"type": "string"},
-    "kind": {"type": ["string", "null"]},
-    "authority": {"type": ["string", "null"]},
+    "kind": NSTR,
+    "authority": NSTR,
     "valid_on": {"type": "string", "description": "The date asked for."},
-    "valid_from": {"type": ["string", "null"]},
-    "valid_to": {"type": ["string", "null"]},
+    "valid_from": NSTR,
+    "valid_to": NSTR,
     "version": {"type": ["string", "null"], "description": "The version (toestand) in force on valid_on."},
     "url": {"type": "string"},
 }
@@ -384,18 +385,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     return LoadReport(current_through=None, note=f"no version changed in the last {_LOAD_WINDOWS[-1]} days")
 
 
-PLATFORM = PlatformPlugin(
-    key="wetten",
-    tools=TOOLS,
-    measure_load=measure_load,
-    about=About(
-        documentation="https://www.overheid.nl/help/wet-en-regelgeving/open-data",
-        licence="CC0 1.0 (KOOP open data)",
-        cannot=(
-            "search on titles only, not on the text of regulations",
-        ),
-        quirks=(
-            "a record is a version (toestand) of a regulation, so one regulation has many records",
-        ),
-    ),
-)
+PLATFORM = PlatformPlugin(key="wetten", tools=TOOLS, measure_load=measure_load, about=About(
+    documentation="https://www.overheid.nl/help/wet-en-regelgeving/open-data", licence="CC0 1.0 (KOOP open data)",
+    cannot=("search on titles only, not on the text of regulations",),
+    quirks=("a record is a version (toestand) of a regulation, so one regulation has many records",)))

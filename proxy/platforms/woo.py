@@ -30,6 +30,7 @@ from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, page
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.schema_atoms import NDATE, NINT, NSTR, STRINGS
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
@@ -45,10 +46,6 @@ ROLES = {
     "https://identifier.overheid.nl/tooi/def/thes/kern/c_4d1ea9ba": "is bijlage van",
 }
 
-NSTR = {"type": ["string", "null"]}
-NINT = {"type": ["integer", "null"]}
-NDATE = {"type": ["string", "null"], "description": "YYYY-MM-DD."}
-STRINGS = {"type": "array", "items": {"type": "string"}}
 
 
 # --------------------------------------------------------------------------- request and reply pieces
@@ -362,20 +359,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                                                       f"(of {data.get('totaal')} publications)")
 
 
-PLATFORM = PlatformPlugin(
-    key="woo",
-    tools=TOOLS,
-    measure_load=measure_load,
-    about=About(
-        documentation="https://open.overheid.nl",
-        licence="CC0 1.0 (KOOP open data)",
-        cannot=(
-            "the API is undocumented",
-            "page sizes 10, 20 and 50 only",
-        ),
-        quirks=(
-            "filter values are sent double URL-encoded",
-            "whether totaal is exact is not documented",
-        ),
-    ),
-)
+PLATFORM = PlatformPlugin(key="woo", tools=TOOLS, measure_load=measure_load, about=About(
+    documentation="https://open.overheid.nl", licence="CC0 1.0 (KOOP open data)",
+    cannot=("the API is undocumented", "page sizes 10, 20 and 50 only"),
+    quirks=("filter values are sent double URL-encoded", "whether totaal is exact is not documented")))

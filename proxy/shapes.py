@@ -1,0 +1,165 @@
+"""Shapes that cross module boundaries, each defined once as a TypedDict.
+
+From one definition come the JSON Schema a tool list publishes (`schema_of`) and the check that
+runs on data (`checker`): the call record, the stored load status, Zoekprecisie and the citation.
+Builders elsewhere return these types, so a type checker holds them to the same shape.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import TypedDict  # pydantic needs this one on Python < 3.12
+
+__all__ = [
+    "CallRecord",
+    "Citation",
+    "OrganStatus",
+    "Precision",
+    "ShapeError",
+    "SourceStatus",
+    "StatusReport",
+    "TotalRelation",
+    "checker",
+    "schema_of",
+]
+
+_CLOSED = ConfigDict(extra="forbid")
+_OPEN = ConfigDict(extra="allow")
+
+DateText = Annotated[str | None, Field(json_schema_extra={"format": "date"})]
+TotalRelation = Literal["exact", "lower_bound", "estimate", "unknown"]
+
+
+class Citation(TypedDict):
+    """What to link and show when citing; show the label when requires_attribution is true."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    uri: Annotated[str, Field(description="The human-facing link to cite.")]
+    title: str
+    text: Annotated[str, Field(description="Snippet supporting the answer.")]
+    source: Annotated[str, Field(description="Source platform key.")]
+    label: Annotated[str, Field(description="How to name the source when citing.")]
+    requires_attribution: bool
+
+
+class Precision(TypedDict):
+    """How precise this result list is. An empty list from a stalled source is no proof of absence."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    total: Annotated[int | None, Field(ge=0, description="Number of matches upstream.")]
+    total_relation: TotalRelation
+    returned: Annotated[int, Field(ge=0)]
+    truncated: Annotated[bool, Field(description="True when more matches exist than were returned.")]
+    matched: Annotated[str, Field(description="How the query was matched upstream.")]
+    not_applied: Annotated[list[str], Field(description="Parts of the request the platform could not apply.")]
+    partial: NotRequired[Annotated[bool, Field(description="The platform reported an incomplete search.")]]
+    next_offset: NotRequired[int | None]
+
+
+class CallRecord(TypedDict):
+    """One call to a source platform."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    at_utc: str
+    source: str
+    tool: str | None
+    method: str
+    url: str
+    status: int | None
+    duration_ms: float
+    bytes: int
+    cache_hit: bool
+    error: str | None
+
+
+class OrganStatus(TypedDict):
+    """An organ of a local source and the date of its newest material."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    organ: str
+    name: str
+    medium: str | None
+    current_through: DateText
+    stalled: bool
+
+
+class SourceStatus(TypedDict):
+    """Whether a source still receives new material (the Laadstatus measurement)."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    source: str
+    title: str
+    receiving: bool | None
+    current_through: DateText
+    current_through_per_medium: dict[str, DateText]
+    measured_at: str | None
+    reason: Annotated[str | None, Field(description="Why a value is null (not measured yet, failed).")]
+    organs_total: int | None
+    organs_stalled: int | None
+    organs: NotRequired[list[OrganStatus]]
+    stalled_organs: NotRequired[list[OrganStatus]]
+
+
+class StatusReport(TypedDict):
+    """The Laadstatus of every served source (GET /status, and the snapshot a site build reads)."""
+
+    __pydantic_config__ = _OPEN  # type: ignore[misc]
+    stalled_after_days: NotRequired[int]
+    interval_minutes: NotRequired[int]
+    sources: list[SourceStatus]
+
+
+class ShapeError(ValueError):
+    """Data that does not have its shape; the message names the place and the problem."""
+
+
+@functools.cache
+def _adapter(shape: type) -> TypeAdapter[Any]:
+    return TypeAdapter(shape)
+
+
+@functools.cache
+def schema_of(shape: type) -> dict[str, Any]:
+    """The compact JSON Schema of a shape: references inlined, no titles, nullable types as type lists."""
+    schema = _adapter(shape).json_schema()
+    return _compact(schema, schema.get("$defs", {}))
+
+
+def checker(shape: type) -> Callable[[Any], Any]:
+    """A strict check of data against `shape`: returns the data, or raises ShapeError naming the place."""
+    adapter = _adapter(shape)
+
+    def check(data: Any) -> Any:
+        try:
+            adapter.validate_python(data, strict=True)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in first["loc"]).replace(".[", "[")
+            raise ShapeError(f"{where or 'value'}: {first['msg']}") from None
+        return data
+
+    return check
+
+
+def _compact(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_compact(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        return _compact(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+    out = {key: _compact(value, defs) for key, value in node.items()
+           if key not in ("title", "$defs", "properties")}  # "title" the keyword, not a property so named
+    if isinstance(node.get("properties"), dict):
+        out["properties"] = {name: _compact(prop, defs) for name, prop in node["properties"].items()}
+    options = out.get("anyOf")
+    if isinstance(options, list) and {"type": "null"} in options and len(options) == 2:
+        other = next(o for o in options if o != {"type": "null"})
+        if isinstance(other.get("type"), str):
+            del out["anyOf"]
+            out = {**other, **out, "type": [other["type"], "null"]}
+    return out

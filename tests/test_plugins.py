@@ -1,0 +1,179 @@
+"""Platforms are plug-ins: a new one is a module plus registry entries, nothing else.
+
+The toy platform below lives in a temporary directory (found through BESLUITBRON_PLATFORM_PATH)
+with its own tiny replica; a temporary copy of the registry names it. It is then served on its
+own address and on Alle Bronnen, measured by Laadstatus, and given pages on the site.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+import proxy.platforms
+from proxy.catalog import load_plugin
+from proxy.errors import CatalogError
+from proxy.generation import load_generation
+from proxy.loadstatus import measure_generation
+from proxy.platforms import PLATFORM_PATH_ENV
+from tests.conftest import MODES, Replicas, client, serve, write_registry
+from tests.site_helpers import run_mkdocs_build
+
+TOY_MODULE = '''
+"""Toy platform for the plug-in test: one search over a tiny JSON API."""
+
+from datetime import date
+
+from proxy.caller import SYSTEM_CALLER
+from proxy.platforms._common import cite
+from proxy.results import precision, result_list_schema
+from proxy.schema_atoms import STR
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.upstream import as_json
+
+
+async def search_notes(call: ToolCall) -> dict:
+    data = await call.get("/notes", as_json, params={"q": call.arguments["query"]})
+    hits = [{"id": n["id"], "title": n["title"],
+             "citation": cite(call.ctx, uri=n["url"], title=n["title"], text=n["title"])} for n in data["items"]]
+    return {"results": hits, "precision": precision(total=data["total"], total_relation="exact",
+                                                    returned=len(hits), truncated=False, matched="title words")}
+
+
+async def measure_load(ctx: PlatformContext) -> LoadReport:
+    data = await ctx.upstream.get("/newest", as_json, caller=SYSTEM_CALLER)
+    return LoadReport(current_through=date.fromisoformat(data["newest"]))
+
+PLATFORM = PlatformPlugin(
+    key="toy",
+    tools=(ToolImpl("search_notes", {"type": "object", "properties": {"query": STR}, "required": ["query"]},
+                    result_list_schema({"id": STR, "title": STR}), search_notes, example={"query": "speelgoed"}),),
+    measure_load=measure_load,
+    about=About(documentation="https://example.org/toy-api", licence="CC0 1.0"),
+)
+'''
+
+NEWEST = "2026-11-20"
+
+
+def _words(nl: str, en: str) -> dict[str, str]:
+    return {"nl": nl, "en": en}
+
+
+def _add_toy(data: dict[str, Any], base_url: str, tools: tuple[str, ...] = ("search_notes",)) -> None:
+    platform = json.loads(json.dumps(data["platforms"]["woo"]))
+    platform.update(title=_words("Speelgoedbron", "Toy source"), prefix="toy", base_url=base_url,
+                    description=_words("Een bron om mee te testen.", "A source to test with."))
+    data["platforms"]["toy"] = platform
+    data["connectors"].insert(len(data["connectors"]) - 1, {
+        "slug": "speelgoed", "platform": "toy", "enabled": True, "in_footer": False,
+        "title": _words("Speelgoed", "Toys"), "description": _words("Speelgoednotities.", "Toy notes."),
+        "tools": [{"name": name, "title": _words("Notities zoeken", "Search notes"),
+                   "description": _words("Zoek notities op titel.", "Search notes by title."),
+                   "question": _words("Welke notities gaan hierover?", "Which notes are about this?")}
+                  for name in tools],
+    })
+
+
+@pytest.fixture
+def toy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A directory with proxy.platforms.toy in it, searched after the package's own directory."""
+    folder = tmp_path / "platforms"
+    folder.mkdir()
+    (folder / "toy.py").write_text(TOY_MODULE, encoding="utf-8")
+    monkeypatch.setattr(proxy.platforms, "__path__", [*proxy.platforms.__path__, str(folder)])
+    monkeypatch.setenv(PLATFORM_PATH_ENV, str(folder))
+    monkeypatch.delitem(sys.modules, "proxy.platforms.toy", raising=False)
+    yield folder
+    sys.modules.pop("proxy.platforms.toy", None)
+
+
+@pytest.fixture
+async def toy_replica() -> AsyncIterator[str]:
+    async def notes(request: web.Request) -> web.Response:
+        q = request.query["q"]
+        items = [{"id": "n1", "title": f"Notitie over {q}", "url": "https://example.org/notes/n1"}]
+        return web.json_response({"total": 1, "items": items})
+
+    async def newest(_: web.Request) -> web.Response:
+        return web.json_response({"newest": NEWEST})
+
+    app = web.Application()
+    app.router.add_get("/notes", notes)
+    app.router.add_get("/newest", newest)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    yield f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"  # type: ignore[union-attr]
+    await runner.cleanup()
+
+
+async def test_a_toy_platform_is_served_listed_measured_and_documented(
+        toy_path: Path, toy_replica: str, replicas: Replicas, tmp_path: Path) -> None:
+    registry_path = write_registry(tmp_path, lambda d: _add_toy(d, toy_replica))
+    async with serve(registry_path, replicas) as live:
+        for mode in MODES:
+            async with client(live.url("speelgoed"), mode) as c:
+                result = await c.call_tool("search_notes", {"query": "speelgoed"})
+                assert not result.is_error, result.content
+                assert result.structured_content["results"][0]["title"] == "Notitie over speelgoed"
+            async with client(live.url("allebronnen"), mode) as c:
+                names = {t.name for t in (await c.list_tools()).tools}
+                assert "toy_search_notes" in names
+                result = await c.call_tool("toy_search_notes", {"query": "blokken"})
+                assert result.structured_content["results"][0]["citation"]["source"] == "toy"
+        await measure_generation(live.runtime.generation, live.runtime.store)
+        async with aiohttp.ClientSession() as http, http.get(f"{live.base}/status") as resp:
+            status = {s["source"]: s for s in (await resp.json())["sources"]}
+        assert status["toy"]["current_through"] == NEWEST and status["toy"]["title"] == "Speelgoedbron"
+
+    proc = run_mkdocs_build(registry_path, tmp_path / "site", extra_env={PLATFORM_PATH_ENV: str(toy_path)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    page = (tmp_path / "site" / "connectoren" / "speelgoed.html").read_text(encoding="utf-8")
+    assert "/speelgoed/mcp" in page and "search_notes" in page
+    assert (tmp_path / "site" / "bronplatforms" / "toy.html").is_file()
+    aggregate = (tmp_path / "site" / "connectoren" / "allebronnen.html").read_text(encoding="utf-8")
+    assert "toy_search_notes" in aggregate
+
+
+def test_a_module_without_measure_load_is_refused_naming_both(toy_path: Path) -> None:
+    source = (toy_path / "toy.py").read_text(encoding="utf-8")
+    (toy_path / "toy.py").write_text(source.replace("measure_load=measure_load,", "measure_load=None,"),
+                                     encoding="utf-8")
+    with pytest.raises(CatalogError, match=r"platforms\.toy: proxy/platforms/toy\.py PLATFORM .*measure_load"):
+        load_plugin("toy")
+
+
+def test_a_module_without_a_plugin_is_refused(toy_path: Path) -> None:
+    (toy_path / "toy.py").write_text("TOOLS = ()\n", encoding="utf-8")
+    with pytest.raises(CatalogError, match=r"platforms\.toy: proxy/platforms/toy\.py must define PLATFORM"):
+        load_plugin("toy")
+
+
+def test_a_tool_missing_from_the_registry_is_refused_naming_module_and_tool(
+        toy_path: Path, tmp_path: Path) -> None:
+    source = (toy_path / "toy.py").read_text(encoding="utf-8")
+    extra = textwrap.dedent('''
+        PLATFORM = PlatformPlugin(key="toy", tools=(*PLATFORM.tools,
+                                  ToolImpl("count_notes", {"type": "object"}, {"type": "object"}, search_notes)),
+                                  measure_load=measure_load, about=PLATFORM.about)
+    ''')
+    (toy_path / "toy.py").write_text(source + extra, encoding="utf-8")
+    path = write_registry(tmp_path, lambda d: _add_toy(d, "https://example.org"))
+    with pytest.raises(CatalogError, match=r"proxy/platforms/toy\.py: tool 'count_notes' has no registry entry"):
+        load_generation(path)
+
+
+def test_a_registry_tool_missing_from_the_module_is_refused(toy_path: Path, tmp_path: Path) -> None:
+    path = write_registry(tmp_path, lambda d: _add_toy(d, "https://example.org", ("search_notes", "read_note")))
+    with pytest.raises(CatalogError, match=r"tool 'read_note' has no implementation in proxy/platforms/toy\.py"):
+        load_generation(path)
