@@ -7,12 +7,14 @@ which is what keeps the two faces in agreement.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import inspect
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -25,7 +27,8 @@ from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Connector, Regis
 from proxy.results import is_result_list
 from proxy.toolkit import About, PlatformPlugin, ToolImpl
 
-__all__ = ["Catalog", "CatalogConnector", "CatalogTool", "build_catalog", "load_plugin", "load_plugins"]
+__all__ = ["Catalog", "CatalogConnector", "CatalogTool", "build_catalog", "listed_output_schema", "load_plugin",
+           "load_plugins"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,26 +43,39 @@ class CatalogTool:
     output_schema: Mapping[str, Any]
     impl: ToolImpl | None  # None for the meta tools, which the server runs itself
     open_world: bool
+    # On Alle Bronnen: the source's own tool names → their prefixed names here, so that every tool a
+    # description or an error names is one this address has.
+    renames: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def meta(self) -> bool:
         return self.impl is None
+
+    @property
+    def description(self) -> Text:
+        return Text(nl=self.localise(self.words.description.nl), en=self.localise(self.words.description.en))
+
+    def localise(self, text: str) -> str:
+        """`text` with the tool names of this tool's source as this address calls them."""
+        if not self.renames:
+            return text
+        return _TOOL_NAME.sub(lambda m: self.renames.get(m.group(0), m.group(0)), text)
+
+
+    def param_words(self, lang: str) -> dict[str, str]:
+        """What each input parameter means, in `lang`, as the registry words it."""
+        return {name: self.localise(text[lang]) for name, text in self.words.params.items()}
 
     def to_mcp(self) -> mcp_types.Tool:
         """The MCP tool: Dutch title, read-only, object-rooted schemas."""
         return mcp_types.Tool(
             name=self.name,
             title=self.title.nl,
-            description=self.words.description.nl,
+            description=self.description.nl,
             input_schema=dict(self.input_schema),
-            output_schema=dict(self.output_schema),
-            annotations=mcp_types.ToolAnnotations(
-                title=self.title.nl,
-                read_only_hint=True,
-                destructive_hint=False,
-                idempotent_hint=True,
-                open_world_hint=self.open_world,
-            ),
+            output_schema=listed_output_schema(self.output_schema),
+            # readOnlyHint true makes destructive/idempotent moot (the spec reads them only when it is false).
+            annotations=mcp_types.ToolAnnotations(read_only_hint=True, open_world_hint=self.open_world),
         )
 
 
@@ -102,6 +118,43 @@ class Catalog:
 
     def paths(self) -> list[str]:
         return [c.path for c in self.connectors.values()]
+
+
+# --------------------------------------------------------------------------- listing
+
+# Prose and validation detail a client does not need to read a result: the server checks every result
+# against the full schema before it leaves, and the site documents each field.
+_UNLISTED_KEYWORDS = frozenset({"description", "title", "format", "minimum", "maximum", "exclusiveMinimum",
+                                "exclusiveMaximum", "minLength", "maxLength", "pattern", "default", "examples"})
+
+
+@functools.lru_cache(maxsize=1024)
+def _listed(schema_json: str) -> dict[str, Any]:
+    return _strip(json.loads(schema_json), root=True)
+
+
+def listed_output_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The output schema as tools/list publishes it: field names, types and the root's required fields.
+
+    A relaxation of `schema` (everything valid against it is valid against this), so a client that
+    checks results against the listing never refuses one; it keeps the list small for a model's attention.
+    """
+    return _listed(json.dumps(schema, sort_keys=True))
+
+
+def _strip(node: Any, *, root: bool = False) -> Any:
+    if isinstance(node, list):
+        return [_strip(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _UNLISTED_KEYWORDS or (key == "additionalProperties" and value is False):
+            continue
+        if key == "required" and not root:
+            continue
+        out[key] = {name: _strip(prop) for name, prop in value.items()} if key == "properties" else _strip(value)
+    return out
 
 
 # --------------------------------------------------------------------------- building
@@ -175,7 +228,8 @@ def _source_tools(registry: Registry, index: int, connector: Connector,
         _check_schemas(f"{module}: tool '{impl.name}'", impl)
         tools.append(CatalogTool(
             name=words.name, title=words.title, words=words, platform=connector.platform,
-            input_schema=impl.input_schema, output_schema=impl.output_schema, impl=impl,
+            input_schema=_worded(f"connectors[{index}].tools[{j}].params", impl.input_schema, words),
+            output_schema=impl.output_schema, impl=impl,
             open_world=impl.open_world,
         ))
     registered = {w.name for w in connector.tools}
@@ -228,10 +282,43 @@ def _aggregate_tools(registry: Registry, sources: Sequence[Connector],
                 name=name, title=title, words=tool.words, platform=tool.platform, input_schema=tool.input_schema,
                 output_schema=tool.output_schema, impl=tool.impl, open_world=tool.open_world,
             ))
+        renames = MappingProxyType({t.name: f"{platform.prefix}_{t.name}" for t in source_tools[connector.slug]})
+        for i in range(len(tools) - len(source_tools[connector.slug]), len(tools)):
+            tool = dataclasses.replace(tools[i], renames=renames)
+            tools[i] = dataclasses.replace(tool, input_schema=_localised(tool.input_schema, tool.localise),
+                                           output_schema=_localised(tool.output_schema, tool.localise))
     return tuple(tools)
+
+
+_TOOL_NAME = re.compile(r"(?<![A-Za-z0-9_])[a-z][a-z0-9_]*(?![A-Za-z0-9_])")
+
+
+def _localised(schema: Any, localise: Callable[[str], str]) -> Any:
+    """A schema whose descriptions name tools as the address calls them."""
+    if isinstance(schema, Mapping):
+        return {key: localise(value) if key == "description" and isinstance(value, str) else _localised(value, localise)
+                for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [_localised(item, localise) for item in schema]
+    return schema
 
 
 def _meta_tool(words: ToolWords) -> CatalogTool:
     input_schema, output_schema = META_SCHEMAS[words.name]
     return CatalogTool(name=words.name, title=words.title, words=words, platform=None,
-                       input_schema=input_schema, output_schema=output_schema, impl=None, open_world=False)
+                       input_schema=_worded(f"meta_tools.{words.name}.params", input_schema, words),
+                       output_schema=output_schema, impl=None, open_world=False)
+
+
+def _worded(where: str, schema: Mapping[str, Any], words: ToolWords) -> Mapping[str, Any]:
+    """The input schema as listed: each parameter described in the registry's Dutch words (one language per
+    listing); a word for a parameter the schema does not have is refused, naming it."""
+    if not words.params:
+        return schema
+    properties = dict(schema.get("properties", {}))
+    for name, text in words.params.items():
+        if name not in properties:
+            known = ", ".join(properties) or "none"
+            raise CatalogError(f"{where}.{name}: the tool has no parameter '{name}' (its parameters: {known})")
+        properties[name] = {**properties[name], "description": text.nl}
+    return {**schema, "properties": properties}

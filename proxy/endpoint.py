@@ -18,6 +18,7 @@ from proxy.caller import Caller
 from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.domainpolicy import apply_policy
 from proxy.errors import ToolInputError, UpstreamError
+from proxy.external import external_meta, fence
 from proxy.mcp_http import UnknownToolError
 from proxy.state import StateStore
 from proxy.toolkit import ToolCall
@@ -71,9 +72,9 @@ class ConnectorEndpoint:
         try:
             data = apply_policy(await self._run(tool, arguments, caller), self.generation.domain_policy)
         except ToolInputError as exc:
-            return _error(f"{name}: {exc}")
+            return _error(tool.localise(f"{name}: {exc}"))
         except UpstreamError as exc:
-            return _error(f"{name}: {exc}. Check platform_status and list_platform_calls for details.")
+            return _error(tool.localise(f"{name}: {exc}. Check platform_status and list_platform_calls for details."))
         except Exception:
             incident = secrets.token_hex(4)
             log.exception("tool %s on %s failed (incident %s)", name, self.slug, incident)
@@ -86,12 +87,17 @@ class ConnectorEndpoint:
                       _describe(mismatch))
             return _error(f"{name} produced an answer that does not match its schema (incident {incident}); "
                           "please report it.")
-        result = mcp_types.CallToolResult(
-            content=[mcp_types.TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
+        text = json.dumps(data, ensure_ascii=False)
+        if tool.meta:  # about this installation: ours, not external data
+            return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=text)],
+                                            structured_content=data, is_error=False)
+        source = self.generation.registry.platforms[tool.platform].title.nl if tool.platform else self.slug
+        return mcp_types.CallToolResult(
+            content=[mcp_types.TextContent(type="text", text=fence(text, source))],
             structured_content=data,
             is_error=False,
+            _meta=external_meta([tool.platform or self.slug]),
         )
-        return result
 
     async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
         generation = self.generation

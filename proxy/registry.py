@@ -68,6 +68,7 @@ class ToolWords:
     title: Text
     description: Text
     question: Text
+    params: Mapping[str, Text] = field(default_factory=dict)  # input parameter → what it means
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,7 +326,8 @@ def _text(d: Mapping[str, str]) -> Text:
 
 def _words(name: str, d: Mapping[str, Any]) -> ToolWords:
     return ToolWords(name=name, title=_text(d["title"]), description=_text(d["description"]),
-                     question=_text(d["question"]))
+                     question=_text(d["question"]),
+                     params=MappingProxyType({k: _text(v) for k, v in d.get("params", {}).items()}))
 
 
 def _build(data: Mapping[str, Any], source: str) -> Registry:

@@ -165,8 +165,9 @@ def load_site_data(registry_path: str | Path, *, status_path: str | Path | None 
     return SiteData(generation=load_generation(Path(registry_path), plugins=plugins), status=status)
 
 
-def tool_params(schema: Mapping[str, Any]) -> tuple[Param, ...]:
-    """The top-level properties of an input schema, in schema order."""
+def tool_params(schema: Mapping[str, Any], words: Mapping[str, str] | None = None) -> tuple[Param, ...]:
+    """The top-level properties of an input schema, in schema order, described in the registry's `words`
+    where it has them (in the page's language), else by the schema's own text."""
     required = set(schema.get("required", ()))
     params = []
     for name, prop in schema.get("properties", {}).items():
@@ -176,7 +177,7 @@ def tool_params(schema: Mapping[str, Any]) -> tuple[Param, ...]:
             type=_type_label(prop),
             required=name in required,
             default=json.dumps(prop["default"], ensure_ascii=False) if "default" in prop else None,
-            description=str(prop.get("description", "")),
+            description=(words or {}).get(name) or str(prop.get("description", "")),
             constraints=_constraints(prop),
         ))
     return tuple(params)

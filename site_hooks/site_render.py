@@ -175,7 +175,8 @@ class Renderer:
 
         return self.env.get_template(template).render(
             data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot,
-            params=tool_params, result_list=returns_result_list, fields=self._fields,
+            params=lambda tool: tool_params(tool.input_schema, tool.param_words(self.lang)),
+            result_list=returns_result_list, fields=self._fields,
             connector_src=connector_src, platform_src=platform_src, connector_dir=CONNECTOR_DIR,
             platform_dir=PLATFORM_DIR, precision_schema=PRECISION_SCHEMA, total_relations=TOTAL_RELATIONS,
             meta_schemas=META_SCHEMAS, call_schema=LIST_PLATFORM_CALLS_OUTPUT, **values,

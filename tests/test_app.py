@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from proxy.external import unfence
 from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, load_registry
 from tests.conftest import MODES, REGISTRY, LiveServer, Replicas, client, serve, write_registry
 
@@ -22,7 +23,8 @@ SOURCE_SLUGS = [c.slug for c in SHIPPED.connectors if not c.aggregate]
 
 def structured(result: Any) -> dict[str, Any]:
     assert not result.is_error, result.content[0].text
-    assert json.loads(result.content[0].text) == result.structured_content
+    text = result.content[0].text
+    assert json.loads(unfence(text) if text.startswith("<<<") else text) == result.structured_content
     return result.structured_content
 
 

@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from proxy.catalog import build_catalog
+from proxy.external import EXTERNAL_META_KEY, unfence
 from proxy.registry import load_registry
 from proxy.results import is_result_list
 from proxy.trace import TRACE_META_KEY
@@ -53,7 +54,8 @@ async def test_every_source_tool_through_the_sdk(server: LiveServer, mode: str) 
             result = await c.call_tool(tool.name, dict(tool.impl.example))
             assert not result.is_error, f"{slug}.{tool.name}: {result.content[0].text}"
             data = result.structured_content
-            assert json.loads(result.content[0].text) == data
+            assert json.loads(unfence(result.content[0].text)) == data  # the same JSON, fenced as external data
+            assert result.meta[EXTERNAL_META_KEY]["external"] is True
             _check(listed.output_schema, data)
 
 
