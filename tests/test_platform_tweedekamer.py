@@ -190,12 +190,14 @@ async def test_case_votes_tallies_a_recorded_vote(env: PlatformHarness) -> None:
     assert request.path == f"{ODATA}/Stemming"
     assert request.query == {
         "$filter": "Verwijderd eq false and Besluit/Verwijderd eq false and "
-                   "Besluit/Zaak/any(z:z/Nummer eq '2025Z17647')",
+                   "Besluit/Zaak/any(z:z/Verwijderd eq false and z/Nummer eq '2025Z17647')",
         "$orderby": "Besluit/GewijzigdOp desc,ActorFractie asc,Id asc",
         "$select": "Id,Besluit_Id,Soort,FractieGrootte,ActorNaam,ActorFractie,Vergissing,Persoon_Id,Fractie_Id,"
                    "GewijzigdOp",
         "$expand": "Besluit($select=Id,BesluitSoort,BesluitTekst,StemmingsSoort,GewijzigdOp;"
-                   "$expand=Zaak($select=Id,Nummer,Soort,Titel,Onderwerp)),Fractie($select=Id,Afkorting,NaamNL)",
+                   "$expand=Zaak($filter=Verwijderd eq false;$select=Id,Nummer,Soort,Titel,Onderwerp),"
+                   "Agendapunt($select=Id,Nummer,Onderwerp,Aanvangstijd;"
+                   "$expand=Activiteit($select=Id,Nummer,Soort,Datum))),Fractie($select=Id,Afkorting,NaamNL)",
         "$top": "250",
         "$count": "true",
     }
@@ -216,7 +218,8 @@ async def test_case_votes_pages_a_roll_call_but_counts_it_whole(env: PlatformHar
     besluit = next(b for b in store.rows["Besluit"] if b["StemmingsSoort"] == "Hoofdelijk")
     zaak_id = store.links["besluit_zaak"][besluit["Id"]][0]
     result = await env.call("case_votes", case=zaak_id, limit=20)
-    assert env.only_request().query["$filter"].endswith(f"Besluit/Zaak/any(z:z/Id eq {zaak_id})")
+    assert env.only_request().query["$filter"].endswith(
+        f"Besluit/Zaak/any(z:z/Verwijderd eq false and z/Id eq {zaak_id})")
     [decision] = result["decisions"]
     assert decision["method"] == "Hoofdelijk" and decision["complete"] is True
     assert decision["for_seats"] + decision["against_seats"] == 150
@@ -312,3 +315,84 @@ async def test_replica_pages_at_250_with_next_link_only_without_top(env: Platfor
     assert len(body["value"]) == 250 and "@odata.nextLink" not in body
     async with aiohttp.ClientSession() as session, session.get(env.url + ODATA + "/Fractie/$count") as resp:
         assert int(await resp.text()) == len(_store().rows["Fractie"])
+
+
+# --------------------------------------------------------------------------- live fidelity (issue 11)
+
+
+def _sitting_with_prefix(prefix: str | None = None) -> dict[str, Any]:
+    return next(p for p in _live(_store().rows["Persoon"]) if p["Functie"] == "Tweede Kamerlid"
+                and p["Tussenvoegsel"] and (prefix is None or p["Tussenvoegsel"] == prefix))
+
+
+async def test_members_found_by_the_name_as_written_tussenvoegsel_included(env: PlatformHarness) -> None:
+    member = _sitting_with_prefix("van der")
+    full = f"{member['Roepnaam']} {member['Tussenvoegsel']} {member['Achternaam']}"  # as the tool shows a name
+    for written in (full, f"Van der {member['Achternaam']}", f"van der {member['Achternaam'].lower()}"):
+        result = await env.call("search_members", name=written, limit=50)
+        assert member["Id"] in {r["id"] for r in result["results"]}, written
+    assert "tussenvoegsel is 'van der'" in result["precision"]["matched"]
+    shown = next(r["name"] for r in result["results"] if r["id"] == member["Id"])
+    again = await env.call("search_members", name=shown, limit=50)  # the tool's own output finds the member
+    assert member["Id"] in {r["id"] for r in again["results"]}
+    other = await env.call("search_members", name=f"van den {member['Achternaam']}", limit=50)
+    assert member["Id"] not in {r["id"] for r in other["results"]}
+
+
+async def test_a_member_search_over_the_node_limit_is_an_input_error_naming_what_to_drop(
+        env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match=r"about \d+ nodes .* refuses more than 100; send fewer name words"
+                                             r".* or leave out party"):
+        await env.call("search_members", name="Anna Maria Johanna Petronella Wilhelmina Jansen", party="SP")
+    assert env.requests == []  # refused before anything was sent
+
+
+async def test_case_votes_skips_deleted_cases_and_names_the_agenda_item(env: PlatformHarness) -> None:
+    store = _store()
+    deleted = {z["Id"] for z in store.rows["Zaak"] if z["Verwijderd"] is True}
+    besluit = next(b for b in _live(store.rows["Besluit"]) if b["StemmingsSoort"] == "Met handopsteken"
+                   and any(z in deleted for z in store.links["besluit_zaak"].get(b["Id"], [])))
+    number = next(store.by_id["Zaak"][z]["Nummer"] for z in store.links["besluit_zaak"][besluit["Id"]])
+    result = await env.call("case_votes", case=number)
+    decision = next(d for d in result["decisions"] if d["id"] == besluit["Id"])
+    assert decision["cases"] == [number]  # the soft-deleted copy of the case is not counted
+    item = decision["agenda_item"]
+    assert item is not None and item["meeting_kind"] == "Stemmingen" and item["date"] is not None
+    assert item["subject"].startswith("Stemmingen over")
+    assert f"op {item['date']}" in decision["citation"]["text"]
+
+
+async def test_replica_refuses_a_filter_over_the_node_limit_as_measured(env: PlatformHarness) -> None:
+    def numbers(n: int) -> str:
+        return "Verwijderd eq false and (" + " or ".join(f"Nummer eq '2026Z{i:05d}'" for i in range(n)) + ")"
+
+    status, _ = await _get(env, "/Zaak", **{"$filter": numbers(19), "$top": "1"})
+    assert status == 200  # TK issue #187: nineteen or-clauses pass …
+    status, body = await _get(env, "/Zaak", **{"$filter": numbers(20), "$top": "1"})
+    assert status == 400  # … twenty do not
+    assert body["error"]["message"].startswith("The query specified in the URI is not valid. The node count limit "
+                                               "of '100' has been exceeded.")
+    # The filter the old adapter sent for an eight-word name search.
+    old = "Verwijderd eq false and Functie eq 'Tweede Kamerlid' and " + " and ".join(
+        words_filter(("Achternaam", "Roepnaam", "Voornamen"), list("abcdefgh")))
+    status, body = await _get(env, "/Persoon", **{"$filter": old, "$top": "10"})
+    assert status == 400 and "node count limit" in body["error"]["message"]
+
+
+async def test_replica_keeps_soft_deleted_rows_in_every_entity_set(env: PlatformHarness) -> None:
+    for name in ("Document", "DocumentActor", "Zaak", "Besluit", "Stemming", "Agendapunt", "Activiteit", "Persoon",
+                 "Fractie", "FractieZetel", "FractieZetelPersoon"):
+        status, body = await _get(env, f"/{name}", **{"$filter": "Verwijderd eq true", "$count": "true",
+                                                        "$top": "1"})
+        assert status == 200 and body["@odata.count"] > 0, name
+    # The request the old adapter sent for case_votes: its Zaak expansion shows the deleted copy of the case.
+    store = _store()
+    deleted = next(z for z in store.rows["Zaak"]
+                   if z["Verwijderd"] is True and store.links["zaak_besluit"].get(z["Id"]))
+    status, body = await _get(env, "/Stemming", **{
+        "$filter": f"Verwijderd eq false and Besluit/Verwijderd eq false and "
+                   f"Besluit/Zaak/any(z:z/Nummer eq '{deleted['Nummer']}')",
+        "$expand": "Besluit($select=Id;$expand=Zaak($select=Id,Nummer,Verwijderd))", "$top": "1"})
+    assert status == 200
+    flags = [z["Verwijderd"] for z in body["value"][0]["Besluit"]["Zaak"] if z["Nummer"] == deleted["Nummer"]]
+    assert sorted(flags) == [False, True]

@@ -26,8 +26,10 @@ from proxy.errors import ToolInputError
 from proxy.platforms._common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, page
 from proxy.platforms._odata import (
     GUID_RE,
+    MAX_FILTER_NODES,
     ODataPage,
     day_start,
+    filter_nodes,
     local_date,
     quote,
     read_page,
@@ -54,8 +56,14 @@ CASE_NUMBER = r"^[0-9]{4}Z[0-9]{3,6}$"
 
 def _params(filters: Sequence[str], *, orderby: str | None = None, select: Sequence[str] = (),
             expand: str | None = None, top: int | None = None, skip: int = 0,
-            count: bool = True) -> dict[str, str]:
-    params = {"$filter": " and ".join(filters)}
+            count: bool = True, drop: str = "fewer search words") -> dict[str, str]:
+    text = " and ".join(filters)
+    size = filter_nodes(text)
+    if size > MAX_FILTER_NODES:
+        # The service answers HTTP 400 above its node limit (TK issue #187); say what to send instead.
+        raise ToolInputError(f"this search is too large for the Gegevensmagazijn: its filter has about {size} nodes "
+                             f"and the service refuses more than {MAX_FILTER_NODES}; send {drop}")
+    params = {"$filter": text}
     if orderby:
         params["$orderby"] = orderby
     if select:
@@ -122,6 +130,8 @@ def _listing(result: ODataPage, items: list[dict[str, Any]], *, offset: int, mat
     return {"results": items, "precision": _list_precision(result, offset=offset, returned=len(items),
                                                            matched=matched, notes=notes)}
 
+
+DROP_TITLED = "fewer words in query (keep the most specific ones), or leave out kind or the date range"
 
 TITLE_WORDS_PROP = {"type": "string", "maxLength": 200,
                     "description": "Words that must all occur in the title or subject (substring match, any case)."}
@@ -204,7 +214,8 @@ async def _search_documents(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     filters, matched = _titled_search(call, "Datum")
     params = _params(filters, orderby="Datum desc,Id desc", select=DOCUMENT_SELECT,
-                     expand=f"Zaak($filter={NOT_DELETED};$select=Id,Nummer)", top=limit, skip=offset)
+                     expand=f"Zaak($filter={NOT_DELETED};$select=Id,Nummer)", top=limit, skip=offset,
+                     drop=DROP_TITLED)
     result = await call.get("/Document", read_page, params=params, headers=ACCEPT)
     items = [_document_item(call.ctx, row) for row in result.rows]
     return _listing(result, items, offset=offset, matched=matched + "; newest first", notes=notes)
@@ -422,7 +433,7 @@ async def _search_cases(call: ToolCall) -> dict[str, Any]:
     filters, matched = _titled_search(call, "GestartOp")
     expand = f"Document($filter={NOT_DELETED};$select=Id,DocumentNummer;$orderby=Datum asc;$top=1)"
     params = _params(filters, orderby="GestartOp desc,Id desc", select=CASE_SELECT, expand=expand, top=limit,
-                     skip=offset)
+                     skip=offset, drop=DROP_TITLED)
     result = await call.get("/Zaak", read_page, params=params, headers=ACCEPT)
     items = []
     for row in result.rows:
@@ -472,6 +483,12 @@ DECISION = object_schema({
     "other_seats": {"type": "integer", "description": "Seats that did not take part."},
     "parties_for": STRINGS,
     "parties_against": STRINGS,
+    "agenda_item": {"anyOf": [{"type": "null"}, object_schema({
+        "id": STR, "number": NSTR, "subject": {**NSTR, "description": "Onderwerp of the agenda item."},
+        "meeting": {**NSTR, "description": "Number of the meeting (Activiteit) it was on."},
+        "meeting_kind": {**NSTR, "description": "E.g. Stemmingen, Plenair debat."},
+        "date": NDATE})],
+        "description": "The agenda item (Agendapunt) the decision was taken on; null when the service links none."},
     "complete": {"type": "boolean",
                  "description": "True when every vote row of this search was counted (at most 250)."},
     "citation": CITATION_SCHEMA,
@@ -483,12 +500,23 @@ CASE_SUMMARY = {"anyOf": [{"type": "null"}, object_schema(
 
 def _case_clause(value: str) -> tuple[str, str]:
     value = value.strip()
+    # A soft-deleted Zaak keeps its number, so the lambda must skip deleted cases too.
     if GUID_RE.match(value):
-        return f"z/Id eq {value.lower()}", f"the case with Id {value.lower()}"
+        return f"z/Verwijderd eq false and z/Id eq {value.lower()}", f"the case with Id {value.lower()}"
     if value[:4].isdigit() and value[4:5].upper() == "Z" and value[5:].isdigit():
-        return f"z/Nummer eq {quote(value.upper())}", f"case {value.upper()}"
+        return f"z/Verwijderd eq false and z/Nummer eq {quote(value.upper())}", f"case {value.upper()}"
     raise ToolInputError(f"case must be a case number such as 2025Z17647 or a case GUID, got {value!r}; "
                          "search_cases finds them")
+
+
+def _agenda_item(value: Any) -> dict[str, Any] | None:
+    """The agenda item (Agendapunt) a decision hangs off, with the meeting (Activiteit) it was on."""
+    if not isinstance(value, dict):
+        return None
+    meeting = value.get("Activiteit") if isinstance(value.get("Activiteit"), dict) else {}
+    return {"id": str(value.get("Id")), "number": value.get("Nummer"), "subject": value.get("Onderwerp"),
+            "meeting": meeting.get("Nummer"), "meeting_kind": meeting.get("Soort"),
+            "date": _iso(meeting.get("Datum") or value.get("Aanvangstijd"))}
 
 
 def _tally(ctx: PlatformContext, rows: list[dict[str, Any]], complete: bool) -> list[dict[str, Any]]:
@@ -500,6 +528,7 @@ def _tally(ctx: PlatformContext, rows: list[dict[str, Any]], complete: bool) -> 
         entry = decisions.setdefault(key, {
             "id": key, "outcome": besluit.get("BesluitTekst"), "kind": besluit.get("BesluitSoort"),
             "method": besluit.get("StemmingsSoort"), "changed": _iso(besluit.get("GewijzigdOp")),
+            "agenda_item": _agenda_item(besluit.get("Agendapunt")),
             "cases": [str(z.get("Nummer")) for z in cases if z.get("Nummer")],
             "for_seats": 0, "against_seats": 0, "other_seats": 0, "parties_for": [], "parties_against": [],
             "complete": complete,
@@ -519,9 +548,11 @@ def _tally(ctx: PlatformContext, rows: list[dict[str, Any]], complete: bool) -> 
             entry["other_seats"] += seats
     for entry in decisions.values():
         number = entry["cases"][0] if entry["cases"] else None
+        item = entry["agenda_item"]
+        held = f" op {item['date']}" if item and item.get("date") else ""
         entry["citation"] = cite(
             ctx, uri=_case_url(number), title=f"Stemming over {number or 'besluit ' + entry['id']}",
-            text=f"{entry['outcome'] or entry['kind'] or 'Besluit'} ({entry['method'] or 'stemming'}): "
+            text=f"{entry['outcome'] or entry['kind'] or 'Besluit'} ({entry['method'] or 'stemming'}{held}): "
                  f"{entry['for_seats']} zetels voor, {entry['against_seats']} tegen"
                  f"{'' if entry['complete'] else ' (deeltelling)'}")
     return list(decisions.values())
@@ -538,7 +569,9 @@ async def _case_votes(call: ToolCall) -> dict[str, Any]:
     select = ("Id", "Besluit_Id", "Soort", "FractieGrootte", "ActorNaam", "ActorFractie", "Vergissing", "Persoon_Id",
               "Fractie_Id", "GewijzigdOp")
     expand = ("Besluit($select=Id,BesluitSoort,BesluitTekst,StemmingsSoort,GewijzigdOp;"
-              "$expand=Zaak($select=Id,Nummer,Soort,Titel,Onderwerp)),Fractie($select=Id,Afkorting,NaamNL)")
+              f"$expand=Zaak($filter={NOT_DELETED};$select=Id,Nummer,Soort,Titel,Onderwerp),"
+              "Agendapunt($select=Id,Nummer,Onderwerp,Aanvangstijd;$expand=Activiteit($select=Id,Nummer,Soort,Datum)))"
+              ",Fractie($select=Id,Afkorting,NaamNL)")
     # One full page upstream so the tally covers every vote; the caller gets `limit` rows of it.
     params = _params(filters, orderby="Besluit/GewijzigdOp desc,ActorFractie asc,Id asc", select=select,
                      expand=expand, top=PAGE_MAX, skip=offset)
@@ -645,15 +678,57 @@ def _member_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]
     }
 
 
+# Tussenvoegsels: the Gegevensmagazijn keeps them apart from the surname ("Tussenvoegsel": "van der",
+# "Achternaam": "Burg"), so "Eric van der Burg" or "Van der Plas" must match them as a group of their own.
+PARTICLES = frozenset({"van", "von", "de", "der", "den", "des", "het", "'t", "t", "te", "ter", "ten", "in", "op",
+                       "aan", "uit", "la", "le", "l'", "du", "da", "di", "dos", "el", "al"})
+NAME_FIELDS = ("Achternaam", "Roepnaam", "Voornamen")
+
+
+def name_parts(terms: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(name words, tussenvoegsels): consecutive particles ("van", "der") form one tussenvoegsel ("van der")."""
+    plain: list[str] = []
+    prefixes: list[str] = []
+    run: list[str] = []
+    for term in terms:
+        if term in PARTICLES:
+            run.append(term)
+            continue
+        if run:
+            prefixes.append(" ".join(run))
+            run = []
+        plain.append(term)
+    if run:
+        prefixes.append(" ".join(run))
+    return plain, prefixes
+
+
+def _name_filters(terms: Sequence[str]) -> tuple[list[str], str]:
+    """Filters and their description for the name as people write it, tussenvoegsel included."""
+    plain, prefixes = name_parts(terms)
+    # A tussenvoegsel is its own field; some rows carry it inside Achternaam instead.
+    filters = [*words_filter(NAME_FIELDS, plain),
+               *(f"(tolower(Tussenvoegsel) eq {quote(p)} or contains(tolower(Achternaam),{quote(p)}))"
+                 for p in prefixes)]
+    parts = []
+    if plain:
+        parts.append(f"every name word ({', '.join(plain)}) occurs, case-insensitively, in Achternaam, Roepnaam or "
+                     "Voornamen")
+    if prefixes:
+        parts.append("the tussenvoegsel is " + " and ".join(repr(p) for p in prefixes) + " (any case)")
+    return filters, "; ".join(parts)
+
+
 async def _search_members(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     args = call.arguments
     terms = words(args.get("name"))
     current = bool(args.get("current_only", True))
+    name_filters, name_matched = _name_filters(terms)
     filters = [NOT_DELETED, "Functie eq 'Tweede Kamerlid'" if current
-               else "(Functie eq 'Tweede Kamerlid' or Functie eq 'Oud Kamerlid')",
-               *words_filter(("Achternaam", "Roepnaam", "Voornamen"), terms)]
-    extra = ["current members only (Functie is Tweede Kamerlid)" if current else "current and former members"]
+               else "(Functie eq 'Tweede Kamerlid' or Functie eq 'Oud Kamerlid')", *name_filters]
+    extra = [name_matched] if name_matched else []
+    extra.append("current members only (Functie is Tweede Kamerlid)" if current else "current and former members")
     party = str(args.get("party") or "").strip()
     if party:
         seat_now = "f/TotEnMet eq null and " if current else ""
@@ -663,16 +738,19 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
     expand = (f"FractieZetelPersoon($filter={NOT_DELETED};$select=Functie,Van,TotEnMet;$orderby=Van desc;"
               "$expand=FractieZetel($select=Id;$expand=Fractie($select=Id,Afkorting,NaamNL)))")
     params = _params(filters, orderby="Achternaam asc,Id asc", select=MEMBER_SELECT, expand=expand, top=limit,
-                     skip=offset)
+                     skip=offset, drop="fewer name words (the surname alone usually suffices)"
+                                       + (" or leave out party" if party else ""))
     result = await call.get("/Persoon", read_page, params=params, headers=ACCEPT)
     items = [_member_item(call.ctx, row) for row in result.rows]
-    matched = _matched(terms, "Achternaam, Roepnaam or Voornamen", extra) + "; by surname"
+    matched = "; ".join(extra) + "; by surname"
     return _listing(result, items, offset=offset, matched=matched, notes=notes)
 
 
 SEARCH_MEMBERS_INPUT = object_schema({
     "name": {"type": "string", "maxLength": 120,
-             "description": "Name words (surname, first or given name); each must occur, any case."},
+             "description": "The name as people write it, e.g. 'Van der Plas', 'Eric van der Burg' or a surname; "
+                            "each word must occur (any case), a tussenvoegsel (van der, de) as the member's "
+                            "tussenvoegsel."},
     "party": {"type": "string", "maxLength": 60,
               "description": "Party (fractie) abbreviation, e.g. 'VVD', 'GroenLinks-PvdA', 'PVV'."},
     "current_only": {"type": "boolean", "default": True,

@@ -21,6 +21,18 @@ votes (one roll call) and 120 activities, of which about half lie in the coming 
 2026Z15738 with documents 2026D35294/5 mirrors a letter on the public site (the tools' example).
 The source looks current: the newest document change is on the anchor day. One motion carries
 `<script>`/`<img onerror>` payloads in its subject, for the site's inertness test.
+
+Constraints and quirks of the real service, and what each rests on:
+
+* a `$filter` over the validator's node limit is HTTP 400 "The node count limit of '100' has been
+  exceeded" (documentation only: TK OpenDataPortaal issue #187 measured 19 or-clauses passing and
+  20 failing; the engine's node weights are calibrated to that, see `_odata.MAX_NODE_COUNT`);
+* every entity set holds soft-deleted rows (`Verwijderd: true`), a third of each set, that keep the
+  fields and links of the row they replaced (documentation only: the findings count 127 deleted rows
+  in a recorded page of 250 Documents; that page itself is not in our fixtures);
+* each decision (Besluit) hangs off an agenda item (Agendapunt) of that day's "Stemmingen" meeting
+  (recorded: the `Stemming(Besluit(Agendapunt(Zaak())))` expansion in `data/tweedekamer/`);
+* all-null Persoon rows with `Verwijderd: null` (recorded: `Persoon_top3.json`).
 """
 
 from __future__ import annotations
@@ -643,12 +655,74 @@ class _Gen:
         newest.update({"GewijzigdOp": stamp, "ApiGewijzigdOp": _api_changed(stamp)})
 
 
+    # ----------------------------------------------------------------------- what the real data also has
+    # These steps draw from their own random sources, so the records generated above stay as they were.
+
+    def tie_decisions(self) -> None:
+        """Every decision hangs off an agenda item of that day's Stemmingen meeting, as in the real data
+        (the recorded Stemming → Besluit → Agendapunt → Zaak expansion)."""
+        rng = random.Random(SEED + 1)
+        meetings: dict[date, Row] = {}
+        serial = 9000
+        for besluit in self.rows["Besluit"]:
+            if besluit.get("Agendapunt_Id"):
+                continue
+            day = date.fromisoformat(str(besluit["GewijzigdOp"])[:10])
+            meeting = meetings.get(day)
+            if meeting is None:
+                serial += rng.randint(1, 5)
+                start = local(day, 15)
+                meeting = meetings[day] = {
+                    **{name: None for name in TYPES[6].props},
+                    "Id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                    "Soort": "Stemmingen", "Nummer": f"{day.year}A{serial:05d}", "Onderwerp": "Stemmingen",
+                    "DatumSoort": "Dag", "Datum": start, "Aanvangstijd": start, "Eindtijd": local(day, 16),
+                    "Locatie": "Plenaire zaal", "Besloten": False, "Status": "Uitgevoerd",
+                    "Vergaderjaar": _session_year(day), "Kamer": "Tweede Kamer", "Voortouwnaam": "Tweede Kamer",
+                    "Voortouwafkorting": "TK", "Voortouwkortenaam": "TK", "GewijzigdOp": besluit["GewijzigdOp"],
+                    "ApiGewijzigdOp": besluit["ApiGewijzigdOp"], "Verwijderd": False}
+                self.rows["Activiteit"].append(meeting)
+            zaken = self.links.get("besluit_zaak", {}).get(besluit["Id"], [])
+            by_id = {z["Id"]: z for z in self.rows["Zaak"]}
+            titles = [by_id[z]["Titel"] for z in zaken if z in by_id]
+            point = {**{name: None for name in TYPES[5].props},
+                     "Id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                     "Nummer": f"{day.year}P{rng.randint(10000, 99999)}",
+                     "Onderwerp": "Stemmingen over " + (titles[0] if titles else "moties en amendementen"),
+                     "Volgorde": sum(1 for p in self.rows["Agendapunt"] if p.get("Activiteit_Id") == meeting["Id"]) + 1,
+                     "Status": "Vrijgegeven", "Activiteit_Id": meeting["Id"], "GewijzigdOp": besluit["GewijzigdOp"],
+                     "ApiGewijzigdOp": besluit["ApiGewijzigdOp"], "Verwijderd": False}
+            self.rows["Agendapunt"].append(point)
+            for zaak in zaken:
+                self.link("agendapunt_zaak", point["Id"], zaak, back="zaak_agendapunt")
+            besluit["Agendapunt_Id"] = point["Id"]
+
+    def soft_deletes(self) -> None:
+        """A third of every entity set again as soft-deleted rows (`Verwijderd: true`) that keep the fields and
+        links of the row they replaced, so a query without `Verwijderd eq false` sees stale duplicates."""
+        rng = random.Random(SEED + 2)
+        for etype in TYPES:
+            rows = self.rows[etype.name]
+            copies = []
+            for row in rng.sample(rows, len(rows) // 3):
+                copy = {**row, "Id": str(uuid.UUID(int=rng.getrandbits(128), version=4)), "Verwijderd": True}
+                copies.append(copy)
+                for table in self.links.values():
+                    if row["Id"] in table:
+                        table[copy["Id"]] = list(table[row["Id"]])
+                    for targets in table.values():
+                        if row["Id"] in targets:
+                            targets.append(copy["Id"])
+            rows.extend(copies)
+
+
 @lru_cache(maxsize=4)
 def build_store(anchor: date) -> Store:
     """Every entity set for this anchor (deterministic: the same anchor gives the same data)."""
     gen = _Gen(anchor)
     steps: tuple[Callable[[], None], ...] = (gen.build_parties, gen.build_members, gen.build_cases,
-                                             gen.recorded_cases, gen.cloud_letter, gen.build_activities, gen.finish)
+                                             gen.recorded_cases, gen.cloud_letter, gen.build_activities, gen.finish,
+                                             gen.tie_decisions, gen.soft_deletes)
     for step in steps:
         step()
     return Store(TYPES, gen.rows, gen.links)
