@@ -11,7 +11,7 @@ import pytest
 from proxy.errors import ToolInputError
 from proxy.loadstatus import status_from_report
 from proxy.platforms import rechtspraak
-from proxy.platforms.rechtspraak import area_uri, court_uri, normal_ecli
+from proxy.platforms.rechtspraak import area_uris, court_uris, normal_ecli
 from proxy.replica.rechtspraak import XSS_SUMMARY, Ruling, build_rulings
 from tests.platform_harness import PlatformHarness, harness_fixture
 
@@ -19,6 +19,7 @@ KEY = "rechtspraak"
 ANCHOR = date(2026, 11, 30)
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
 RVS = "http://standaarden.overheid.nl/owms/terms/Raad_van_State"
+AREA = "http://psi.rechtspraak.nl/rechtsgebied#"
 
 
 env = harness_fixture(KEY, NOW)
@@ -32,16 +33,37 @@ def _rulings() -> list[Ruling]:
 
 
 def test_courts_and_areas_become_the_platform_uris() -> None:
-    assert court_uri("Raad van State") == RVS
-    assert court_uri("rvs") == RVS
-    assert court_uri("GHSHE") == "http://standaarden.overheid.nl/owms/terms/Gerechtshof_'s-Hertogenbosch"
-    assert court_uri(RVS) == RVS
-    assert area_uri("bestuursrecht_omgevingsrecht") == "http://psi.rechtspraak.nl/rechtsgebied#bestuursrecht_omgevingsrecht"
+    assert court_uris("Raad van State") == ([RVS], "Raad van State")
+    assert court_uris("rvs")[0] == [RVS]
+    assert court_uris("GHSHE")[0] == ["http://standaarden.overheid.nl/owms/terms/Gerechtshof_'s-Hertogenbosch"]
+    assert court_uris(RVS)[0] == [RVS]
+    assert area_uris("bestuursrecht_omgevingsrecht")[0] == [AREA + "bestuursrecht_omgevingsrecht"]
     assert normal_ecli(" ecli:nl:hr:2014:952 ") == "ECLI:NL:HR:2014:952"
     with pytest.raises(ToolInputError):
-        court_uri("<Raad>")
+        court_uris("<Raad>")
     with pytest.raises(ToolInputError):
         normal_ecli("NL:HR:2014:952")
+
+
+def test_courts_and_areas_as_people_write_them() -> None:
+    assert area_uris("socialezekerheidsrecht") == (
+        [AREA + "bestuursrecht_socialezekerheidsrecht"],
+        "Bestuursrecht; Socialezekerheidsrecht ('socialezekerheidsrecht' read as Bestuursrecht; "
+        "Socialezekerheidsrecht)")
+    assert area_uris("Strafrecht")[0] == [AREA + "strafrecht"]  # the platform's URI is lower case
+    assert area_uris("familierecht")[0] == [AREA + "civielRecht_personenEnFamilierecht"]
+    both, said = area_uris("mededingingsrecht")  # two areas share the word: both are sent, and said
+    assert both == [AREA + "bestuursrecht_mededingingsrecht", AREA + "civielRecht_mededingingsrecht"]
+    assert said.startswith("'mededingingsrecht' read as any of: ")
+    assert court_uris("Hof Den Bosch")[0] == ["http://standaarden.overheid.nl/owms/terms/Gerechtshof_'s-Hertogenbosch"]
+    assert len(court_uris("gerechtshof")[0]) == 4
+    with pytest.raises(ToolInputError, match=r"area_of_law 'socialezekerhied' is not a known area of law "
+                                             r"\(rechtsgebied\); the closest are: Bestuursrecht; "
+                                             r"Socialezekerheidsrecht"):
+        area_uris("socialezekerhied")
+    with pytest.raises(ToolInputError, match=r"court 'Rechtbank Utreht' is not a known court .*Rechtbank "
+                                             r"Midden-Nederland|court 'Rechtbank Utreht'"):
+        court_uris("Rechtbank Utreht")
 
 
 # --------------------------------------------------------------------------- search_rulings
@@ -120,7 +142,7 @@ async def test_read_ruling_handles_metadata_only_and_generated_rulings(env: Plat
     meta_only = await env.call("read_ruling", ecli="ECLI:NL:CBB:1997:ZG0125")
     assert meta_only["has_text"] is False and meta_only["text"] == "" and meta_only["next_offset"] is None
     assert meta_only["references"] == ["Algemene wet bestuursrecht 1:3", "Warenwet 5"]
-    ruling = next(r for r in _rulings() if r.court_code == "CRVB" and not r.deleted)
+    ruling = next(r for r in _rulings() if r.court_code == "CRVB" and not r.deleted and r.summary != "-")
     generated = await env.call("read_ruling", ecli=ruling.ecli)
     assert generated["date"] == ruling.date.isoformat() and generated["summary"] == ruling.summary
     assert "Beslissing" in generated["text"] and generated["case_numbers"] == [ruling.case_number]
@@ -168,3 +190,59 @@ async def test_replica_ignores_unknown_parameters_and_checks_known_ones(env: Pla
     assert status == 400
     status, meta = await _get(env, "/uitspraken/content", [("id", "ECLI:NL:RBAMS:2010:BO3979"), ("return", "META")])
     assert status == 200 and "<uitspraak" not in meta and "dcterms:identifier" in meta
+
+
+# --------------------------------------------------------------------------- live fidelity (issue 11)
+
+
+def _placeholder_ruling() -> Ruling:
+    return next(r for r in _rulings() if r.summary == "-" and not r.deleted and r.has_doc)
+
+
+async def test_a_placeholder_summary_means_no_summary_when_read(env: PlatformHarness) -> None:
+    ruling = _placeholder_ruling()
+    read = await env.call("read_ruling", ecli=ruling.ecli)
+    assert read["summary"] == ""
+    assert not read["citation"]["text"].endswith(": -") and ": -" not in read["citation"]["text"]
+    found = await env.call("search_rulings", court=ruling.court_code, date_from=ruling.date.isoformat(),
+                           date_to=ruling.date.isoformat(), limit=50)
+    hit = next(r for r in found["results"] if r["ecli"] == ruling.ecli)
+    assert hit["summary"] == "" and ": -" not in hit["citation"]["text"]
+
+
+async def test_an_unknown_ecli_answered_by_a_redirect_is_unknown_not_a_bad_reply(env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match="no published ruling ECLI:NL:RVS:2099:12345"):
+        await env.call("read_ruling", ecli="ECLI:NL:RVS:2099:12345")
+    assert [r.path for r in env.requests] == ["/rechtspraak/uitspraken/content", "/rechtspraak/mededeling/404"]
+
+
+async def test_search_accepts_plain_words_and_refuses_unknown_areas_with_the_list(env: PlatformHarness) -> None:
+    result = await env.call("search_rulings", area_of_law="socialezekerheidsrecht", limit=5)
+    assert ("subject", AREA + "bestuursrecht_socialezekerheidsrecht") in env.only_request().pairs
+    assert result["precision"]["total"] > 0
+    assert "read as Bestuursrecht; Socialezekerheidsrecht" in result["precision"]["matched"]
+    crime = await env.call("search_rulings", area_of_law="strafrecht", limit=5)
+    assert crime["precision"]["total"] > 0  # the real URI ends in #strafrecht, not #strafRecht
+    with pytest.raises(ToolInputError, match=r"closest are: .*Socialezekerheidsrecht"):
+        await env.call("search_rulings", area_of_law="sociale zekerheidsrech")
+    assert env.requests == []
+
+
+async def test_replica_marks_placeholders_and_redirects_unknown_eclis(env: PlatformHarness) -> None:
+    ruling = _placeholder_ruling()
+    async with aiohttp.ClientSession() as session:
+        # The requests the old adapter sent.
+        params = {"creator": "http://standaarden.overheid.nl/owms/terms/" + "_".join(ruling.court.split()),
+                  "date": ruling.date.isoformat(), "return": "DOC", "max": "100"}
+        async with session.get(env.url + "/rechtspraak/uitspraken/zoeken", params=params) as resp:
+            feed = await resp.text()
+        assert f"<id>{ruling.ecli}</id>" in feed
+        assert re.search(re.escape(ruling.ecli) + r".*?<summary type=\"text\">-</summary>", feed, re.DOTALL)
+        url = env.url + "/rechtspraak/uitspraken/content"
+        async with session.get(url, params={"id": ruling.ecli}) as resp:
+            assert "<para>-</para></inhoudsindicatie>" in await resp.text()
+        async with session.get(url, params={"id": "ECLI:NL:HR:2099:1"}, allow_redirects=False) as resp:
+            assert resp.status == 302 and resp.headers["Location"].endswith("/rechtspraak/mededeling/404")
+        async with session.get(url, params={"id": "ECLI:NL:HR:2099:1"}) as resp:
+            assert resp.status == 200 and resp.content_type == "text/html"
+            assert (await resp.text()).startswith("<!DOCTYPE html>")

@@ -20,8 +20,10 @@ with defusedxml only.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
@@ -39,6 +41,7 @@ from proxy.platforms._common import (
     date_range_props,
     page,
 )
+from proxy.platforms._resolve import Resolved, Table
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NDATE, NSTR, STRINGS
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
@@ -58,46 +61,52 @@ EARLIEST = date(1913, 1, 1)  # the oldest published ruling; the lower end of an 
 ECLI_RE = re.compile(r"^ECLI:[A-Z]{2}:[A-Z0-9]{1,7}:[0-9]{4}:[A-Z0-9.]{1,25}$")
 COUNT_RE = re.compile(r"([0-9][0-9.]*)")
 TITLE_DATE_RE = re.compile(r"\b([0-3][0-9])-([01][0-9])-([0-9]{4})\b")
-
-# ECLI court codes → the owms term of the court (the creator URI ends in it).
-COURTS = {
-    "HR": "Hoge_Raad_der_Nederlanden", "PHR": "Parket_bij_de_Hoge_Raad", "RVS": "Raad_van_State",
-    "CRVB": "Centrale_Raad_van_Beroep", "CBB": "College_van_Beroep_voor_het_bedrijfsleven",
-    "GHAMS": "Gerechtshof_Amsterdam", "GHARL": "Gerechtshof_Arnhem-Leeuwarden", "GHDHA": "Gerechtshof_Den_Haag",
-    "GHSHE": "Gerechtshof_'s-Hertogenbosch", "RBAMS": "Rechtbank_Amsterdam", "RBDHA": "Rechtbank_Den_Haag",
-    "RBGEL": "Rechtbank_Gelderland", "RBLIM": "Rechtbank_Limburg", "RBMNE": "Rechtbank_Midden-Nederland",
-    "RBNHO": "Rechtbank_Noord-Holland", "RBNNE": "Rechtbank_Noord-Nederland", "RBOBR": "Rechtbank_Oost-Brabant",
-    "RBOVE": "Rechtbank_Overijssel", "RBROT": "Rechtbank_Rotterdam", "RBZWB": "Rechtbank_Zeeland-West-Brabant",
-    "RBASS": "Rechtbank_Assen",  # merged into Rechtbank Noord-Nederland in 2013; older rulings keep it
-}
+PLACEHOLDERS = frozenset({"-", "–", "—"})
 
 
 
 # --------------------------------------------------------------------------- arguments
 
 
-def court_uri(value: str) -> str:
-    """A court name ('Raad van State'), ECLI code ('RVS') or creator URI → the creator URI."""
-    value = value.strip()
-    if value.startswith(("http://", "https://")):
-        return value
-    if value.upper() in COURTS:
-        return COURT_BASE + COURTS[value.upper()]
-    if not re.fullmatch(r"[A-Za-z' .-]{3,80}", value):
-        raise ToolInputError(f"court must be a court name such as 'Raad van State', an ECLI court code such as "
-                             f"'RVS', or its creator URI; got {value!r}")
-    return COURT_BASE + "_".join(value.split())
+AREAS = Table.load(Path(__file__).with_name("rechtspraak_areas.json"), argument="area_of_law")
+COURT_TABLE = Table.load(Path(__file__).with_name("rechtspraak_courts.json"), argument="court")
+MAX_CHOSEN = 12  # a vague word ("rechtbank") may stand for this many courts or areas, sent OR'ed
 
 
-def area_uri(value: str) -> str:
-    """An area of law ('bestuursrecht_omgevingsrecht') or its URI → the subject URI."""
-    value = value.strip()
+def _resolve_many(table: Table, value: str, base: str) -> tuple[list[str], str]:
+    """URIs for a value as people write it, and what it was read as.
+
+    A URI is sent as given; a name, code or alias is its one entry; a word that several entries share
+    ("Gerechtshof", "mededingingsrecht") stands for all of them (the feed ORs repeated values) and the
+    answer says so; anything else is refused with the closest candidates."""
+    value = " ".join(value.split())
     if value.startswith(("http://", "https://")):
-        return value
-    if not re.fullmatch(r"[A-Za-z_]{3,80}", value):
-        raise ToolInputError(f"area_of_law must be an identifier such as 'bestuursrecht_omgevingsrecht' or "
-                             f"'civielRecht', or its URI; got {value!r}")
-    return AREA_BASE + value
+        return [value], value
+    entry = table.find(value)
+    if entry is not None:
+        note = Resolved(value, entry).note
+        return [base + entry.key], entry.label + (f" ({note})" if note else "")
+    several = table.partial(value)
+    if 1 < len(several) <= MAX_CHOSEN:
+        return [base + e.key for e in several], (f"{value!r} read as any of: " + ", ".join(e.label for e in several))
+    if len(several) == 1:
+        return [base + several[0].key], f"{several[0].label} ({value!r} read as it)"
+    raise table.refusal(value, hint=" (a name, code or key as listed), or the URI itself")
+
+
+def court_uris(value: str) -> tuple[list[str], str]:
+    """A court name ('Raad van State', 'Hof Den Haag'), ECLI code ('RVS') or creator URI → creator URIs."""
+    return _resolve_many(COURT_TABLE, value, COURT_BASE)
+
+
+def area_uris(value: str) -> tuple[list[str], str]:
+    """An area of law in plain words ('socialezekerheidsrecht'), its key or URI → subject URIs."""
+    return _resolve_many(AREAS, value, AREA_BASE)
+
+
+def _no_placeholder(text: str) -> str:
+    """The platform writes "-" where a ruling has no summary (inhoudsindicatie)."""
+    return "" if text.strip() in PLACEHOLDERS else text
 
 
 def normal_ecli(value: str) -> str:
@@ -169,7 +178,7 @@ RULING_ITEM = {
 
 def _ruling_item(ctx: PlatformContext, entry: dict[str, Any]) -> dict[str, Any]:
     court, day, case = _title_parts(entry["title"])
-    summary = "" if entry["summary"] == "-" else entry["summary"]
+    summary = _no_placeholder(entry["summary"])
     url = DETAILS + entry["ecli"]
     return {
         "ecli": entry["ecli"], "title": entry["title"], "court": court, "date": day, "case_number": case,
@@ -193,13 +202,13 @@ async def _search_rulings(call: ToolCall) -> dict[str, Any]:
         params.append(("type", str(args["type"])))
         matched.append(f"type {args['type']}")
     if args.get("court"):
-        uri = court_uri(str(args["court"]))
-        params.append(("creator", uri))
-        matched.append(f"court {uri}")
+        uris, said = court_uris(str(args["court"]))
+        params += [("creator", uri) for uri in uris]
+        matched.append(f"court {said}")
     if args.get("area_of_law"):
-        uri = area_uri(str(args["area_of_law"]))
-        params.append(("subject", uri))
-        matched.append(f"area of law {uri}")
+        uris, said = area_uris(str(args["area_of_law"]))
+        params += [("subject", uri) for uri in uris]
+        matched.append(f"area of law {said}")
     if start or end:
         today = call.ctx.today()
         low, high = start or EARLIEST, end or today
@@ -228,11 +237,15 @@ async def _search_rulings(call: ToolCall) -> dict[str, Any]:
 
 SEARCH_INPUT = object_schema({
     "court": {"type": "string", "maxLength": 120,
-              "description": "Court (instantie): a name such as 'Raad van State' or 'Rechtbank Amsterdam', an ECLI "
-                             "court code such as 'HR', 'RVS', 'CRVB', 'RBAMS', or the creator URI."},
+              "description": "Court (instantie) as people write it: 'Raad van State', 'Hoge Raad', 'Hof Den Haag', "
+                             "'Rechtbank Amsterdam', an ECLI court code ('HR', 'RVS', 'CRVB', 'RBAMS') or the "
+                             "creator URI. 'Gerechtshof' or 'Rechtbank' alone means all of them (said in "
+                             "precision.matched); an unknown name is refused with the closest courts."},
     "area_of_law": {"type": "string", "maxLength": 120,
-                    "description": "Area of law (rechtsgebied) such as 'bestuursrecht', 'civielRecht', 'strafRecht', "
-                                   "'bestuursrecht_omgevingsrecht', or its psi.rechtspraak.nl URI."},
+                    "description": "Area of law (rechtsgebied) in plain words, e.g. 'bestuursrecht', 'strafrecht', "
+                                   "'omgevingsrecht', 'socialezekerheidsrecht', 'familierecht', 'belastingrecht', its "
+                                   "key such as 'bestuursrecht_omgevingsrecht', or its psi.rechtspraak.nl URI; an "
+                                   "unknown word is refused with the closest areas."},
     "type": {"enum": ["Uitspraak", "Conclusie"],
              "description": "Uitspraak (a ruling) or Conclusie (an Advocate General's opinion)."},
     **date_range_props("Applies to the date of the ruling."),
@@ -266,6 +279,23 @@ def _block_text(el: Element | None) -> str:
         if line or (out and out[-1]):
             out.append(line)
     return "\n".join(out).strip()
+
+
+def _is_html(body: bytes) -> bool:
+    head = body[:512].lstrip().lower()
+    return head.startswith((b"<!doctype html", b"<html"))
+
+
+def content_parser(ecli: str) -> Callable[[bytes], dict[str, Any]]:
+    """read_content for one ECLI. An unknown ECLI may be answered by a redirect to an HTML notice
+    (https://mededeling.rechtspraak.nl/404, as openstate/open-rechtspraak's scraper handles): the
+    final answer is then HTML, which means "no such ruling", not a garbled reply."""
+    def parse(body: bytes) -> dict[str, Any]:
+        if _is_html(body):
+            raise ToolInputError(f"Rechtspraak has no published ruling {ecli} (it answered with its 'not found' "
+                                 "notice); check the ECLI (search_rulings finds them)")
+        return read_content(body)
+    return parse
 
 
 def read_content(body: bytes) -> dict[str, Any]:
@@ -306,7 +336,7 @@ def read_content(body: bytes) -> dict[str, Any]:
         "references": [_text(e) for e in meta.findall(f"{DCT}references") if _text(e)],
         "relations": [_text(e) for e in meta.findall(f"{DCT}relation") if _text(e)],
         "found_in": [_text(e) for e in meta.iter(f"{RDF}li") if _text(e)],
-        "summary": _block_text(root.find(f"{RS}inhoudsindicatie")),
+        "summary": _no_placeholder(_block_text(root.find(f"{RS}inhoudsindicatie"))),
         "text": _block_text(body_el),
     }
 
@@ -314,7 +344,7 @@ def read_content(body: bytes) -> dict[str, Any]:
 async def _read_ruling(call: ToolCall) -> dict[str, Any]:
     ecli = normal_ecli(str(call.arguments.get("ecli") or ""))
     try:
-        doc = await call.get("/uitspraken/content", read_content, params=[("id", ecli)])
+        doc = await call.get("/uitspraken/content", content_parser(ecli), params=[("id", ecli)])
     except UpstreamStatusError as exc:
         if exc.status == 404:
             raise ToolInputError(f"Rechtspraak has no published ruling {ecli}; check the ECLI (search_rulings "

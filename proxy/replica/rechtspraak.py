@@ -10,7 +10,16 @@ https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx). Served at the sam
   1000), `from`, `sort` (ASC|DESC by modification, default ASC). Invalid values answer 400 with an
   explanation; unknown parameters such as `q=` are silently ignored, as the real service does.
 * `GET /uitspraken/content?id=<ECLI>[&return=META]`: `<open-rechtspraak>` (RDF metadata,
-  `inhoudsindicatie`, `uitspraak`/`conclusie`); an unknown ECLI is 404.
+  `inhoudsindicatie`, `uitspraak`/`conclusie`). An unknown or withdrawn ECLI is a 302 redirect to
+  an HTML "not found" notice (documentation only: the real target is
+  https://mededeling.rechtspraak.nl/404, handled in openstate/open-rechtspraak's scraper; the
+  replica serves the notice on its own host at `/mededeling/404`).
+
+Quirks and where they come from: a summary of `-` where a ruling has none, in the feed and in the
+document's `inhoudsindicatie` (documentation only: research §5.2 and the findings; every seventh
+generated ruling has it, the recorded 2016 feed has empty summaries instead); areas of law are the
+fixed psi.rechtspraak.nl list (`strafrecht`, `civielRecht_personenEnFamilierecht`, … as
+digitalheir/rechtspraak-js accepts them); an unknown subject or creator URI simply matches nothing.
 
 Data: about 300 rulings of 18 courts, generated from a fixed seed around `anchor` (the newest is
 published the day before), plus the real records in `proxy/replica/data/rechtspraak/`: three
@@ -40,53 +49,60 @@ COURT_BASE = "http://standaarden.overheid.nl/owms/terms/"
 AREA_BASE = "http://psi.rechtspraak.nl/rechtsgebied#"
 XSS_SUMMARY = ("Weigering omgevingsvergunning voor een dakopbouw; het bouwplan vermeldt "
                "<script>alert(1)</script> en <img src=x onerror=alert(1)>. Beroep ongegrond.")
+PLACEHOLDER = "-"
+NOT_FOUND_PATH = "/mededeling/404"
+NOT_FOUND_PAGE = (  # the shape of the notice page; deliberately HTML, not XML (meta and br are not closed)
+    '<!DOCTYPE html>\n<html lang="nl"><head><meta charset="utf-8"><title>Pagina niet gevonden - Rechtspraak</title>'
+    "</head><body><h1>Deze pagina bestaat niet</h1><p>De uitspraak die u zoekt is niet gevonden.<br>"
+    "Controleer het ECLI-nummer.</p></body></html>\n")
 RECORDED = ("content_ECLI_NL_PHR_2011_BP5608.xml", "content_ECLI_NL_CBB_1997_ZG0125.xml",
             "content_ECLI_NL_RBAMS_2010_BO3979.xml")
 
 # code, name, seat, areas, share of Conclusie, case-number style
 COURTS = (
-    ("HR", "Hoge Raad der Nederlanden", "Den Haag", ("civielRecht", "strafRecht", "bestuursrecht_belastingrecht"),
+    ("HR", "Hoge Raad der Nederlanden", "Den Haag", ("civielRecht", "strafrecht", "bestuursrecht_belastingrecht"),
      0.0, "{yy}/{n:05d}"),
-    ("PHR", "Parket bij de Hoge Raad", "Den Haag", ("civielRecht", "strafRecht"), 1.0, "{yy}/{n:05d}"),
+    ("PHR", "Parket bij de Hoge Raad", "Den Haag", ("civielRecht", "strafrecht"), 1.0, "{yy}/{n:05d}"),
     ("RVS", "Raad van State", "Den Haag", ("bestuursrecht_omgevingsrecht", "bestuursrecht_vreemdelingenrecht",
                                            "bestuursrecht"), 0.0, "20{yy}0{n:04d}/1/R{r}"),
     ("CRVB", "Centrale Raad van Beroep", "Utrecht", ("bestuursrecht_socialezekerheidsrecht",
                                                      "bestuursrecht_ambtenarenrecht"), 0.0, "{yy}/{n} WIA"),
     ("CBB", "College van Beroep voor het bedrijfsleven", "Den Haag", ("bestuursrecht",), 0.0, "{yy}/{n}"),
-    ("GHAMS", "Gerechtshof Amsterdam", "Amsterdam", ("civielRecht", "strafRecht", "bestuursrecht_belastingrecht"),
+    ("GHAMS", "Gerechtshof Amsterdam", "Amsterdam", ("civielRecht", "strafrecht", "bestuursrecht_belastingrecht"),
      0.0, "200.{n:03d}.{yy}0"),
-    ("GHARL", "Gerechtshof Arnhem-Leeuwarden", "Arnhem", ("civielRecht", "strafRecht"), 0.0, "200.{n:03d}.{yy}1"),
-    ("GHDHA", "Gerechtshof Den Haag", "Den Haag", ("civielRecht", "strafRecht", "bestuursrecht_belastingrecht"),
+    ("GHARL", "Gerechtshof Arnhem-Leeuwarden", "Arnhem", ("civielRecht", "strafrecht"), 0.0, "200.{n:03d}.{yy}1"),
+    ("GHDHA", "Gerechtshof Den Haag", "Den Haag", ("civielRecht", "strafrecht", "bestuursrecht_belastingrecht"),
      0.0, "BK-{yy}/{n:05d}"),
-    ("GHSHE", "Gerechtshof 's-Hertogenbosch", "'s-Hertogenbosch", ("civielRecht", "strafRecht"), 0.0,
+    ("GHSHE", "Gerechtshof 's-Hertogenbosch", "'s-Hertogenbosch", ("civielRecht", "strafrecht"), 0.0,
      "200.{n:03d}.{yy}2"),
-    ("RBAMS", "Rechtbank Amsterdam", "Amsterdam", ("civielRecht_arbeidsrecht", "strafRecht",
-                                                   "bestuursrecht_vreemdelingenrecht", "civielRecht_familierecht"),
+    ("RBAMS", "Rechtbank Amsterdam", "Amsterdam", ("civielRecht_arbeidsrecht", "strafrecht",
+                                                   "bestuursrecht_vreemdelingenrecht",
+                                                   "civielRecht_personenEnFamilierecht"),
      0.0, "AMS {yy}/{n}"),
-    ("RBDHA", "Rechtbank Den Haag", "Den Haag", ("bestuursrecht_vreemdelingenrecht", "civielRecht", "strafRecht"),
+    ("RBDHA", "Rechtbank Den Haag", "Den Haag", ("bestuursrecht_vreemdelingenrecht", "civielRecht", "strafrecht"),
      0.0, "NL{yy}.{n:05d}"),
-    ("RBROT", "Rechtbank Rotterdam", "Rotterdam", ("strafRecht", "civielRecht_verbintenissenrecht",
+    ("RBROT", "Rechtbank Rotterdam", "Rotterdam", ("strafrecht", "civielRecht_verbintenissenrecht",
                                                    "bestuursrecht"), 0.0, "ROT {yy}/{n}"),
-    ("RBMNE", "Rechtbank Midden-Nederland", "Utrecht", ("civielRecht_familierecht", "strafRecht"), 0.0,
+    ("RBMNE", "Rechtbank Midden-Nederland", "Utrecht", ("civielRecht_personenEnFamilierecht", "strafrecht"), 0.0,
      "C/16/{n:06d}"),
     ("RBGEL", "Rechtbank Gelderland", "Arnhem", ("civielRecht_arbeidsrecht", "bestuursrecht_omgevingsrecht"), 0.0,
      "C/05/{n:06d}"),
-    ("RBNNE", "Rechtbank Noord-Nederland", "Groningen", ("bestuursrecht_omgevingsrecht", "strafRecht"), 0.0,
+    ("RBNNE", "Rechtbank Noord-Nederland", "Groningen", ("bestuursrecht_omgevingsrecht", "strafrecht"), 0.0,
      "LEE {yy}/{n}"),
-    ("RBOBR", "Rechtbank Oost-Brabant", "'s-Hertogenbosch", ("strafRecht", "civielRecht_verbintenissenrecht"), 0.0,
+    ("RBOBR", "Rechtbank Oost-Brabant", "'s-Hertogenbosch", ("strafrecht", "civielRecht_verbintenissenrecht"), 0.0,
      "01/{n:06d}-{yy}"),
     ("RBLIM", "Rechtbank Limburg", "Maastricht", ("civielRecht", "bestuursrecht_socialezekerheidsrecht"), 0.0,
      "C/03/{n:06d}"),
 )
 AREAS = {
-    "bestuursrecht": "Bestuursrecht", "civielRecht": "Civiel recht", "strafRecht": "Strafrecht",
+    "bestuursrecht": "Bestuursrecht", "civielRecht": "Civiel recht", "strafrecht": "Strafrecht",
     "bestuursrecht_omgevingsrecht": "Bestuursrecht; Omgevingsrecht",
     "bestuursrecht_vreemdelingenrecht": "Bestuursrecht; Vreemdelingenrecht",
     "bestuursrecht_socialezekerheidsrecht": "Bestuursrecht; Socialezekerheidsrecht",
     "bestuursrecht_ambtenarenrecht": "Bestuursrecht; Ambtenarenrecht",
     "bestuursrecht_belastingrecht": "Bestuursrecht; Belastingrecht",
-    "civielRecht_arbeidsrecht": "Civiel recht; Arbeidsrecht", "civielRecht_familierecht": "Civiel recht; Personen- en "
-                                                                                            "familierecht",
+    "civielRecht_arbeidsrecht": "Civiel recht; Arbeidsrecht",
+    "civielRecht_personenEnFamilierecht": "Civiel recht; Personen- en familierecht",
     "civielRecht_verbintenissenrecht": "Civiel recht; Verbintenissenrecht",
 }
 SUMMARIES = {
@@ -94,7 +110,7 @@ SUMMARIES = {
                       "Last onder dwangsom; overtreding niet aangetoond. Beroep gegrond, besluit vernietigd."),
     "civielRecht": ("Tussenuitspraak; bewijsopdracht over de totstandkoming van de koopovereenkomst.",
                     "Art. 81 RO. Verwerping cassatieberoep over de uitleg van een vaststellingsovereenkomst."),
-    "strafRecht": ("Diefstal met geweld; bewezenverklaring, strafoplegging gevangenisstraf.",
+    "strafrecht": ("Diefstal met geweld; bewezenverklaring, strafoplegging gevangenisstraf.",
                    "Witwassen; vrijspraak wegens onvoldoende wettig en overtuigend bewijs."),
     "bestuursrecht_omgevingsrecht": ("Omgevingsvergunning voor een windturbine; geluidsnormen; beroep ongegrond.",
                                      "Bestemmingsplan; stikstofdepositie op een Natura 2000-gebied niet uitgesloten."),
@@ -107,7 +123,8 @@ SUMMARIES = {
                                      "Naheffingsaanslag parkeerbelasting; parkeerrecht niet aangetoond."),
     "civielRecht_arbeidsrecht": ("Ontbinding arbeidsovereenkomst wegens verstoorde arbeidsverhouding; "
                                  "transitievergoeding.", "Ontslag op staande voet; dringende reden ontbreekt."),
-    "civielRecht_familierecht": ("Partneralimentatie; behoefte en draagkracht.", "Omgangsregeling na scheiding."),
+    "civielRecht_personenEnFamilierecht": ("Partneralimentatie; behoefte en draagkracht.",
+                                           "Omgangsregeling na scheiding."),
     "civielRecht_verbintenissenrecht": ("Wanprestatie bij aanneming van werk; schadevergoeding.",),
 }
 PROCEDURES = {"HR": "Cassatie", "PHR": "Cassatie", "RVS": "Hoger beroep", "CRVB": "Hoger beroep",
@@ -228,7 +245,12 @@ def _recorded() -> list[Ruling]:
 @lru_cache(maxsize=4)
 def build_rulings(anchor: date) -> dict[str, Ruling]:
     """Every ruling by ECLI (deterministic for an anchor), withdrawn ones included."""
-    rulings = [*_generated(anchor), *_recorded()]
+    generated = _generated(anchor)
+    for n, ruling in enumerate(generated):
+        # The platform writes "-" where a ruling has no summary, in the feed and in the document.
+        if n % 7 == 3 and ruling.summary != XSS_SUMMARY:
+            ruling.summary = PLACEHOLDER
+    rulings = [*generated, *_recorded()]
     for n, days in enumerate((4, 40)):
         stamp = datetime.combine(anchor - timedelta(days=days), datetime.min.time()) + timedelta(hours=7)
         rulings.append(Ruling(ecli=f"ECLI:NL:RBDHA:{anchor.year - 1}:{90000 + n}", court="Rechtbank Den Haag",
@@ -245,6 +267,7 @@ def create_app(anchor: date) -> web.Application:
     app[RULINGS] = build_rulings(anchor)
     app.router.add_get("/uitspraken/zoeken", _search)
     app.router.add_get("/uitspraken/content", _content)
+    app.router.add_get(NOT_FOUND_PATH, _not_found_page)
     return app
 
 
@@ -338,11 +361,18 @@ async def _content(request: web.Request) -> web.Response:
         return _bad("id (een ECLI) ontbreekt")
     ruling = request.app[RULINGS].get(ecli.upper())
     if ruling is None or ruling.deleted:
-        return web.Response(status=404, text=f"ECLI {ecli} niet gevonden", content_type="text/plain")
+        # The real service redirects an unknown ECLI to an HTML notice on mededeling.rechtspraak.nl/404; the
+        # replica keeps the notice on its own host (tests run offline) at the same path.
+        mount = request.path[:request.path.index("/uitspraken/content")]
+        raise web.HTTPFound(f"{request.url.origin()}{mount}{NOT_FOUND_PATH}")
     xml = ruling.recorded_xml or _document(ruling)
     if request.query.get("return") == "META":
         xml = re.sub(r"\s*<(inhoudsindicatie|uitspraak|conclusie)\b.*?</\1>", "", xml, flags=re.DOTALL)
     return web.Response(text=xml, content_type="application/xml", charset="utf-8")
+
+
+async def _not_found_page(request: web.Request) -> web.Response:
+    return web.Response(text=NOT_FOUND_PAGE, content_type="text/html", charset="utf-8")
 
 
 def _document(r: Ruling) -> str:
