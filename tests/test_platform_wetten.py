@@ -41,7 +41,7 @@ def in_force(identifier: str, on: date) -> Version:
 async def test_search_sends_a_title_query_with_the_date_filter(env: PlatformHarness) -> None:
     result = await env.call("search_regulations", title="wet bestuursrecht")
     assert [(s.method, s.path) for s in env.requests] == [("GET", "/wetten/sru/Search")]
-    assert env.requests[0].pairs == bwb(maximumRecords="10", startRecord="1", query=(
+    assert env.requests[0].pairs == bwb(maximumRecords="40", startRecord="1", query=(
         'overheidbwb.titel all "wet bestuursrecht" and overheidbwb.geldigheidsdatum==2026-10-05'))
     assert env.requests[0].headers["Accept"] == "application/xml"
     assert [r["identifier"] for r in result["results"]] == ["BWBR0005537"]
@@ -59,10 +59,16 @@ async def test_search_sends_a_title_query_with_the_date_filter(env: PlatformHarn
 async def test_search_by_kind_counts_one_record_per_regulation(env: PlatformHarness) -> None:
     result = await env.call("search_regulations", kind="wet", valid_on="2021-01-01", limit=5)
     assert env.requests[0].query["query"] == "dcterms.type==wet and overheidbwb.geldigheidsdatum==2021-01-01"
-    expected = {v.bwb for v in VERSIONS if v.kind == "wet" and v.start <= "2021-01-01"
-                and (not v.end or v.end >= "2021-01-01")}
-    assert result["precision"]["total"] == len(expected) > 5
-    assert result["precision"]["truncated"] is True and result["precision"]["next_offset"] == 5
+    records = [v for v in VERSIONS if v.kind == "wet" and v.start <= "2021-01-01"
+               and (not v.end or v.end >= "2021-01-01")]
+    expected = {v.bwb for v in records}
+    # Truncated: the total is the platform's count of records (zicht generations included), said to be so.
+    assert result["precision"]["total"] == len(records) > len(expected) > 5
+    assert result["precision"]["total_relation"] == "estimate" and "counts the platform's records" in \
+        result["precision"]["matched"]
+    identifiers = [r["identifier"] for r in result["results"]]
+    assert len(identifiers) == len(set(identifiers)) == 5
+    assert result["precision"]["truncated"] is True and result["precision"]["next_offset"] >= 5
     assert "BWBR0005252" in expected  # the Wob was still in force then
     assert all(r["kind"] == "wet" for r in result["results"])
 
@@ -79,7 +85,7 @@ async def test_search_needs_a_title_or_a_kind(env: PlatformHarness) -> None:
 async def test_read_regulation_defaults_to_today_and_fetches_the_toestand(env: PlatformHarness) -> None:
     current = in_force("BWBR0005537", ANCHOR)
     result = await env.call("read_regulation", identifier="BWBR0005537", length=400)
-    assert env.requests[0].pairs == bwb(maximumRecords="1", startRecord="1", query=(
+    assert env.requests[0].pairs == bwb(maximumRecords="8", startRecord="1", query=(
         "dcterms.identifier==BWBR0005537 and overheidbwb.geldigheidsdatum==2026-10-05"))
     assert env.requests[1].path == f"/wetten/bwb/BWBR0005537/{current.label}/xml/BWBR0005537_{current.label}.xml"
     assert env.requests[1].headers["Accept"] == "application/xml"
@@ -115,8 +121,8 @@ async def test_clear_errors_for_unknown_articles_dates_and_ids(env: PlatformHarn
         await env.call("read_regulation", identifier="BWBR0005252")  # the Wob, repealed in 2022
     with pytest.raises(ToolInputError, match="no regulation BWBR9999999"):
         await env.call("read_regulation", identifier="BWBR9999999")
-    with pytest.raises(ToolInputError, match="not a BWB identifier"):
-        await env.call("read_regulation", check_input=False, identifier="CVDR123")
+    with pytest.raises(ToolInputError, match="'CVDR123' is not a known regulation"):
+        await env.call("read_regulation", identifier="CVDR123")
 
 
 # --------------------------------------------------------------------------- SRU replies
@@ -146,3 +152,78 @@ async def test_measure_load_finds_the_newest_version_date(env: PlatformHarness) 
                                                         "dcterms.modified>=2026-10-04"]
     _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 50)
     assert count == 2
+
+
+# --------------------------------------------------------------------------- live fidelity (issue 11)
+
+
+def _generations(identifier: str, on: date) -> list[Version]:
+    day = on.isoformat()
+    return [v for v in VERSIONS if v.bwb == identifier and v.start <= day and (not v.end or day <= v.end)]
+
+
+async def test_reading_takes_the_newest_zicht_generation(env: PlatformHarness) -> None:
+    on = date.fromisoformat(max(v.start for v in VERSIONS if v.bwb == "BWBR0011353"))  # its last version
+    generations = _generations("BWBR0011353", on)
+    assert [v.generation for v in generations] == [0, 1, 2, 3]
+    newest = generations[-1]
+    result = await env.call("read_regulation", identifier="BWBR0011353", date=on.isoformat(), length=20000)
+    assert env.requests[1].path.endswith(f"/BWBR0011353_{newest.label}.xml")
+    assert result["valid_to"] is None  # an open end (9999-12-31 upstream) reads as no end
+    article = next(a for a in result["articles"] if a.endswith("1"))
+    text = (await env.call("read_article", identifier="BWBR0011353", article=article, date=on.isoformat()))["text"]
+    amounts = {v.generation: v.xml for v in generations}
+    assert "€" in text and text.split("€")[1].split(",")[0].strip() in amounts[3]
+    assert text.split("€")[1].split(",")[0].strip() not in amounts[0]
+
+
+async def test_search_lists_each_regulation_once_and_says_what_the_total_counts(env: PlatformHarness) -> None:
+    result = await env.call("search_regulations", title="inkomstenbelasting", valid_on="2026-12-01")
+    assert [r["identifier"] for r in result["results"]] == ["BWBR0011353"]
+    hit = result["results"][0]
+    assert hit["valid_to"] is None and hit["version"].endswith("/0")
+    assert result["precision"]["total"] == 1 and result["precision"]["total_relation"] == "exact"
+    paged = await env.call("search_regulations", kind="wet", limit=3)
+    seen = [r["identifier"] for r in paged["results"]]
+    following = await env.call("search_regulations", kind="wet", limit=3,
+                               offset=paged["precision"]["next_offset"])
+    seen += [r["identifier"] for r in following["results"]]
+    assert len(seen) == len(set(seen)) == 6  # no regulation twice, across pages either
+
+
+async def test_regulations_by_abbreviation_and_short_title(env: PlatformHarness) -> None:
+    awb = await env.call("read_article", identifier="Awb", article="1:1")
+    assert awb["identifier"] == "BWBR0005537"
+    assert awb["resolved"] == "'Awb' read as Algemene wet bestuursrecht (BWBR0005537)"
+    assert (await env.call("read_regulation", identifier="gemeentewet", length=100))["identifier"] == "BWBR0005416"
+    assert (await env.call("read_regulation", identifier="Sr", length=100))["identifier"] == "BWBR0001854"
+    book6 = await env.call("read_article", identifier="BW", article="6:1")
+    assert book6["identifier"] == "BWBR0005289" and "Boek 6" in book6["resolved"]
+    woo = await env.call("search_regulations", title="Woo")
+    assert env.requests[0].query["query"].startswith("dcterms.identifier==BWBR0045754 and ")
+    assert [r["identifier"] for r in woo["results"]] == ["BWBR0045754"]
+    assert "'Woo' read as Wet open overheid" in woo["precision"]["matched"]
+    everything = await env.call("search_regulations", title="BW")
+    assert env.requests[0].query["query"].startswith("(dcterms.identifier==BWBR0002656 or ")
+    assert [r["identifier"] for r in everything["results"]] == ["BWBR0005289"]  # the one book the replica has
+    with pytest.raises(ToolInputError, match=r"'BW' is the Burgerlijk Wetboek.*BW6 \(BWBR0005289\)"):
+        await env.call("read_regulation", identifier="BW")
+    with pytest.raises(ToolInputError, match=r"'Gemeentewt' is not a known regulation; the closest are: "
+                                             r"Gemeentewet \(BWBR0005416\)"):
+        await env.call("read_regulation", identifier="Gemeentewt")
+    assert env.requests == []
+
+
+async def test_replica_answers_a_record_per_zicht_generation_with_open_ends(env: PlatformHarness) -> None:
+    # The request the old adapter sent to read a regulation: one record, which is the oldest generation.
+    parse = reply_parser(KEY, "Legislation", default_relation="exact")
+    old = await env.ctx.upstream.get("", parse, params=bwb_params(
+        "dcterms.identifier==BWBR0011353 and overheidbwb.geldigheidsdatum==2026-10-05", start=1, maximum=1),
+        caller=Caller.session("test"))
+    assert old.total == 4
+    raw = await env.ctx.upstream.get("", lambda body: body.decode(), params=bwb_params(
+        "dcterms.identifier==BWBR0011353 and overheidbwb.geldigheidsdatum==2026-12-01", start=1, maximum=10),
+        caller=Caller.session("test"))
+    assert [f"_{n}.xml</overheidbwb:locatie_toestand>" in raw for n in range(4)] == [True] * 4
+    assert raw.index("_0.xml<") < raw.index("_3.xml<")  # the superseded generation comes first
+    assert "<overheidbwb:geldigheidsperiode_einddatum>9999-12-31</overheidbwb:geldigheidsperiode_einddatum>" in raw

@@ -15,12 +15,14 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
 from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, page, parse_date
+from proxy.platforms._resolve import Table
 from proxy.platforms._sru import (
     XML_ACCEPT,
     SruReply,
@@ -59,6 +61,32 @@ def bwb_params(query: str, *, start: int, maximum: int) -> list[tuple[str, str]]
 # --------------------------------------------------------------------------- records
 
 
+OPEN_END = "9999-12-31"  # the BWB's "no end date"
+GENERATION_RE = re.compile(r"_(\d+)(?:/|\.xml$)")
+
+
+def _end(value: str | None) -> str | None:
+    """An end date; the BWB writes an open end as 9999-12-31 (or leaves it empty)."""
+    return None if not value or value.startswith(OPEN_END) else value
+
+
+def _generation(record: dict[str, Any]) -> tuple[str, int]:
+    """How recent a record's zicht generation is: its zichtdatum_start, then the `_<n>` of its text label."""
+    found = GENERATION_RE.search(str(record.get("text_url") or ""))
+    return str(record.get("seen_from") or ""), int(found.group(1)) if found else 0
+
+
+def newest_per_regulation(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per BWB id, in first-seen order: the newest zicht generation of each (a query on a date can
+    answer one record per generation of the same toestand; the older ones are superseded text)."""
+    best: dict[str, dict[str, Any]] = {}
+    for record in records:
+        known = best.get(record["identifier"])
+        if known is None or _generation(record) > _generation(known):
+            best[record["identifier"]] = record
+    return list(best.values())
+
+
 def _record(gzd: Element) -> dict[str, Any]:
     original = child(gzd, "originalData")
     enriched = child(gzd, "enrichedData")
@@ -70,7 +98,8 @@ def _record(gzd: Element) -> dict[str, Any]:
         "authority": first_text(original, "authority"),
         "areas": all_texts(original, "rechtsgebied"),
         "valid_from": first_text(original, "geldigheidsperiode_startdatum"),
-        "valid_to": first_text(original, "geldigheidsperiode_einddatum"),
+        "valid_to": _end(first_text(original, "geldigheidsperiode_einddatum")),
+        "seen_from": first_text(original, "zichtdatum_start"),
         "version": first_text(original, "toestand"),
         "modified": first_text(original, "modified"),
         "text_url": first_text(enriched, "locatie_toestand"),
@@ -96,12 +125,29 @@ def _on_date(call: ToolCall, name: str) -> date:
     return parse_date(call.arguments.get(name), name) or call.ctx.today()
 
 
-def _bwb_id(raw: Any) -> str:
-    identifier = str(raw or "").strip().upper()
-    if not BWB_ID.fullmatch(identifier):
-        raise ToolInputError(f"{raw!r} is not a BWB identifier; expected e.g. BWBR0005537 (search_regulations "
-                             "finds them)")
-    return identifier
+REGULATIONS = Table.load(Path(__file__).with_name("wetten_regulations.json"), argument="identifier")
+
+
+def regulation(raw: Any, article: str | None = None) -> tuple[str, str | None]:
+    """A BWB identifier, or a regulation as people name it ('Awb', 'Gemeentewet', 'BW6') → (BWB id, how it was
+    read). The Burgerlijk Wetboek is ten regulations: an article number such as 6:162 picks its book."""
+    text = " ".join(str(raw or "").split())
+    if BWB_ID.fullmatch(text.upper()):
+        return text.upper(), None
+    entry = REGULATIONS.find(text)
+    if entry is None:
+        raise REGULATIONS.refusal(text, hint=" (an abbreviation or short title as listed, or a BWB identifier such "
+                                             "as BWBR0005537), or find it with search_regulations")
+    if len(entry.sends) == 1:
+        return entry.sends[0], f"{text!r} read as {entry.label} ({entry.sends[0]})"
+    books: dict[str, str] = dict(entry.extra.get("books") or {})
+    book = (article or "").split(":")[0].upper() if article and ":" in article else ""
+    if book in books:
+        return books[book], f"{text!r} with article {article} read as {entry.label} Boek {book} ({books[book]})"
+    listed = ", ".join(f"BW{nr} ({bwb})" for nr, bwb in books.items())
+    raise ToolInputError(f"{text!r} is the {entry.label}, which the BWB keeps as {len(books)} regulations (one per "
+                         f"book); send one of {listed}, or with read_article an article number such as 6:162, "
+                         "whose book number picks the book")
 
 
 # --------------------------------------------------------------------------- search_regulations
@@ -123,7 +169,8 @@ SEARCH_INPUT = {
     "properties": {
         "title": {"type": "string", "maxLength": 300,
                   "description": "Words that must all occur in the title (overheidbwb.titel); titles only, not the "
-                                 "text."},
+                                 "text. An abbreviation or short title people use ('Awb', 'Woo', 'Sr', "
+                                 "'Gemeentewet', 'BW') finds that regulation itself."},
         "kind": {"type": "string", "maxLength": 40, "pattern": r"^[A-Za-z][A-Za-z-]*$",
                  "description": "Kind of regulation (dcterms.type), e.g. wet, AMvB, ministeriele-regeling, "
                                 "rijkswet, wet-BES."},
@@ -147,7 +194,13 @@ async def _search(call: ToolCall) -> dict[str, Any]:
     on = _on_date(call, "valid_on").isoformat()
     limit, offset, notes = page(call)
     clauses, words = [], []
-    if title:
+    named = REGULATIONS.find(title) if title else None
+    if named is not None:
+        # 'Awb', 'Woo', 'BW': the regulation people mean, by its identifier rather than by title words.
+        ids = named.sends
+        clauses.append(ids_clause(ids))
+        words.append(f"{title!r} read as {named.label} ({', '.join(ids)}), by identifier")
+    elif title:
         clauses.append(f"overheidbwb.titel all {cql_quote(title)}")
         words.append(f"title contains all of the words {title!r} (titles only, no full-text search)")
     if kind:
@@ -156,23 +209,61 @@ async def _search(call: ToolCall) -> dict[str, Any]:
     clauses.append(f"overheidbwb.geldigheidsdatum=={on}")
     words.append(f"the version in force on {on}, one per regulation")
     query = " and ".join(clauses)  # lower-case booleans, as in the documented BWB examples
-    reply = await call.get("", _parser(call.ctx), params=bwb_params(query, start=offset + 1, maximum=limit),
-                                     headers=XML_ACCEPT)
+    # A regulation can answer several records on one date (one per zicht generation): fetch more records than
+    # regulations wanted and keep the newest generation of each; `offset` counts records, as the service does.
+    fetch = min(limit * RECORDS_PER_REGULATION, MAX_RECORDS)
+    reply = await call.get("", _parser(call.ctx), params=bwb_params(query, start=offset + 1, maximum=fetch),
+                           headers=XML_ACCEPT)
+    records = [_record(gzd) for gzd in reply.records]
+    used, consumed = _take_regulations(records, limit, page_full=len(records) >= fetch)
     results = []
-    for gzd in reply.records:
-        reg = _record(gzd)
+    for reg in newest_per_regulation(used):
         results.append({**{k: reg[k] for k in REGULATION_HIT if k != "url"},
                         "url": _url(reg["identifier"], on),
                         "citation": cite(call.ctx, uri=_url(reg["identifier"], on), title=reg["title"],
                                          text=_cite_text(reg, on))})
-    shown = offset + len(results)
-    truncated = reply.total is not None and shown < reply.total
-    next_offset = reply.next_position - 1 if reply.next_position else (shown if truncated else None)
+    seen = offset + consumed
+    truncated = reply.total is not None and seen < reply.total
     not_applied = [*notes, *(f"the platform ignored part of the query: {t}" for t in reply.ignored)]
+    total, relation = reply.total, reply.relation
+    if total is not None and offset == 0 and not truncated:
+        total, relation = len(results), "exact"  # every record seen: the regulations are counted
+    elif total is not None:
+        relation = "estimate"
+        words.append(f"the total ({reply.total}) counts the platform's records, one per version and zicht "
+                     "generation, so it can exceed the number of regulations; next_offset counts records too")
+    words.append("each regulation once, its newest zicht generation")
     return {"results": results, "valid_on": on,
-            "precision": precision(total=reply.total, total_relation=reply.relation, returned=len(results),
+            "precision": precision(total=total, total_relation=relation, returned=len(results),
                                    truncated=truncated, matched="; ".join(words), not_applied=not_applied,
-                                   next_offset=next_offset)}
+                                   next_offset=seen if truncated else None)}
+
+
+def ids_clause(ids: tuple[str, ...]) -> str:
+    clauses = [f"dcterms.identifier=={i}" for i in ids]
+    return clauses[0] if len(clauses) == 1 else "(" + " or ".join(clauses) + ")"
+
+
+RECORDS_PER_REGULATION = 4  # zicht generations seen on one date (BWBR0011353 has four)
+MAX_RECORDS = 200
+
+
+def _take_regulations(records: list[dict[str, Any]], limit: int, *,
+                      page_full: bool) -> tuple[list[dict[str, Any]], int]:
+    """The records of the first `limit` regulations and how many records that is. A regulation whose records
+    may go on past a full page is left for the next page (unless it is the only one), so none is listed twice."""
+    groups: list[list[dict[str, Any]]] = []
+    for record in records:
+        if groups and groups[-1][0]["identifier"] == record["identifier"]:
+            groups[-1].append(record)
+        elif len(groups) < limit:
+            groups.append([record])
+        else:
+            break
+    if page_full and len(groups) > 1 and sum(map(len, groups)) == len(records):
+        groups.pop()
+    used = [r for group in groups for r in group]
+    return used, len(used)
 
 
 # --------------------------------------------------------------------------- reading a version
@@ -232,7 +323,9 @@ async def _version(call: ToolCall, identifier: str, on: date) -> Version:
     """The SRU record of the version in force on `on`, then its XML text."""
     parse = _parser(call.ctx)
     query = f"dcterms.identifier=={identifier} and overheidbwb.geldigheidsdatum=={on.isoformat()}"
-    reply = await call.get("", parse, params=bwb_params(query, start=1, maximum=1), headers=XML_ACCEPT)
+    # Several records can answer (one per zicht generation); the newest generation is the current text.
+    reply = await call.get("", parse, params=bwb_params(query, start=1, maximum=RECORDS_PER_REGULATION * 2),
+                           headers=XML_ACCEPT)
     if not reply.records:
         exists = await call.get("", parse, params=bwb_params(f"dcterms.identifier=={identifier}", start=1, maximum=1),
                                 headers=XML_ACCEPT)
@@ -243,7 +336,7 @@ async def _version(call: ToolCall, identifier: str, on: date) -> Version:
         raise ToolInputError(f"{identifier} ({first['title']}) has no version in force on {on.isoformat()}: it was "
                              "not yet in force or already repealed then; try another date (one of its versions "
                              f"starts {first['valid_from']})")
-    record = _record(reply.records[0])
+    record = newest_per_regulation([_record(r) for r in reply.records])[0]
     if not record["text_url"]:
         raise ToolInputError(f"the Basiswettenbestand gives no text location for {identifier} on {on.isoformat()}")
     root = await fetch_linked(call, record["text_url"], as_element, real_base=BWB_BASE, hosts=BWB_DOCUMENT_HOSTS)
@@ -260,13 +353,18 @@ REGULATION_META = {
     "valid_to": NSTR,
     "version": {"type": ["string", "null"], "description": "The version (toestand) in force on valid_on."},
     "url": {"type": "string"},
+    "resolved": {"type": ["string", "null"],
+                 "description": "How a name was read, e.g. \"'Awb' read as Algemene wet bestuursrecht "
+                                "(BWBR0005537)\"; null when a BWB identifier was given."},
 }
 
 READ_INPUT = {
     "type": "object",
     "properties": {
-        "identifier": {"type": "string", "pattern": r"^\s*[Bb][Ww][Bb][RrVv]\d{7}\s*$",
-                       "description": "BWB identifier, e.g. BWBR0005537."},
+        "identifier": {"type": "string", "minLength": 1, "maxLength": 120,
+                       "description": "BWB identifier (e.g. BWBR0005537) or the regulation as people name it: an "
+                                      "abbreviation or short title such as 'Awb', 'Gemeentewet', 'Woo', 'Sr', 'BW6' "
+                                      "(Boek 6 BW). An unknown name is refused with the closest ones."},
         "date": {"type": "string", "format": "date",
                  "description": "Read the regulation as in force on this date, YYYY-MM-DD (default: today)."},
         **CHUNK_PROPS,
@@ -286,11 +384,12 @@ READ_OUTPUT = object_schema({
 })
 
 
-def _meta(version: Version, title: str) -> dict[str, Any]:
+def _meta(version: Version, title: str, resolved: str | None) -> dict[str, Any]:
     rec = version.record
     return {"identifier": rec["identifier"], "title": title, "kind": rec["kind"] or version.wetgeving.get("soort"),
             "authority": rec["authority"], "valid_on": version.on, "valid_from": rec["valid_from"],
-            "valid_to": rec["valid_to"], "version": rec["version"], "url": _url(rec["identifier"], version.on)}
+            "valid_to": rec["valid_to"], "version": rec["version"], "url": _url(rec["identifier"], version.on),
+            "resolved": resolved}
 
 
 def _citeertitel(version: Version) -> str:
@@ -303,13 +402,13 @@ def _citeertitel(version: Version) -> str:
 
 
 async def _read_regulation(call: ToolCall) -> dict[str, Any]:
-    identifier = _bwb_id(call.arguments.get("identifier"))
+    identifier, resolved = regulation(call.arguments.get("identifier"))
     version = await _version(call, identifier, _on_date(call, "date"))
     title = _citeertitel(version)
     units = list(_units(version.wetgeving))
     toc = ["  " * u.depth + u.label + (f" {u.heading}" if u.heading else "") for u in units]
     articles = [u.number for u in units if u.kind == "artikel" and u.number]
-    meta = _meta(version, title)
+    meta = _meta(version, title, resolved)
     return {**meta, "toc": toc, "articles": articles, **chunk(xml_text(version.wetgeving), call),
             "citation": cite(call.ctx, uri=meta["url"], title=title, text=_cite_text(meta, version.on))}
 
@@ -337,10 +436,10 @@ ARTICLE_OUTPUT = object_schema({
 
 
 async def _read_article(call: ToolCall) -> dict[str, Any]:
-    identifier = _bwb_id(call.arguments.get("identifier"))
     wanted = _norm_article(str(call.arguments.get("article") or ""))
     if not wanted:
         raise ToolInputError("give an article number, e.g. 1 or 8:1")
+    identifier, resolved = regulation(call.arguments.get("identifier"), wanted)
     version = await _version(call, identifier, _on_date(call, "date"))
     articles = [u for u in _units(version.wetgeving) if u.kind == "artikel"]
     unit = next((u for u in articles if _norm_article(u.number) == wanted), None)
@@ -349,7 +448,7 @@ async def _read_article(call: ToolCall) -> dict[str, Any]:
         known = ", ".join(u.number for u in articles[:30]) + (" …" if len(articles) > 30 else "")
         raise ToolInputError(f"{title} ({identifier}) has no article {call.arguments.get('article')!r} on "
                              f"{version.on}; its articles are {known or 'none'}")
-    meta = _meta(version, title)
+    meta = _meta(version, title, resolved)
     url = f"https://wetten.overheid.nl/jci1.3:c:{identifier}&artikel={unit.number}&g={version.on}"
     text = xml_text(unit.element)
     return {**meta, "url": url, "article": unit.number, "label": unit.label, "path": " > ".join(unit.path),

@@ -14,7 +14,17 @@ Serves, under the platform's real paths:
 * `GET /bwb/<BWBR>/<date>_<n>/xml/<BWBR>_<date>_<n>.xml`: the toestand XML (the record's
   `overheidbwb:locatie_toestand` on repository.officiele-overheidspublicaties.nl).
 
-Data: 30 regulations with one to five versions each (about a hundred), dated around `anchor` (some versions start in
+Quirks of the real service, and what each rests on:
+
+* one version (toestand) can come back as several records, one per "zicht" generation (labels
+  `<date>_0`, `_1`, …, each with `zichtdatum_start`/`zichtdatum_eind`; a later generation corrects
+  the text), in generation order, so the first record on a date can be superseded text
+  (documentation only: a third-party write-up shows four records `_0…_3` for BWBR0011353 on one
+  date; the `zichtdatum_*` fields come from the recorded manifest, their place in the SRU record is
+  inferred). `numberOfRecords` counts these records;
+* an open end date is `9999-12-31` (recorded: the manifest's `einddatum`).
+
+Data: 31 regulations with one to five versions each (about a hundred), dated around `anchor` (some versions start in
 the future, as announced versions do), articles whose text changes between versions, generated
 with a seeded `random.Random`; plus the real toestand of BWBR0003984 and the real version dates of
 the Wet open overheid (BWBR0045754) from `data/wetten/`. The newest `dcterms.modified` is
@@ -24,6 +34,7 @@ the Wet open overheid (BWBR0045754) from `data/wetten/`. The newest `dcterms.mod
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -108,13 +119,20 @@ REGULATIONS: tuple[tuple[str, str, str, str, str, str], ...] = (
      "Klimaat en Groene Groei", "Subsidierecht", "tegemoetkomingen"),
     ("BWBR0050456", "Tijdelijke wet Groningen", "wet", "Binnenlandse Zaken en Koninkrijksrelaties",
      "Bestuursrecht", "schade door gaswinning"),
+    ("BWBR0005289", "Burgerlijk Wetboek Boek 6", "wet", "Justitie en Veiligheid", "Burgerlijk recht",
+     "verbintenissen"),
 )
+OPEN_END = "9999-12-31"  # how the BWB writes "no end" (the recorded manifest's einddatum)
+# Zicht generations per version: the Wet IB 2001 has four on one date (the findings' example), every
+# third other regulation two; the rest one.
+_GENERATIONS = {"BWBR0011353": 4}
 # Real version dates: the Wet open overheid's manifest; the Wob ended when the Woo started.
 _FIXED_STARTS = {"BWBR0045754": ("2022-05-01", "2022-08-01", "2023-02-18", "2023-04-01"),
                  "BWBR0003984": ("1986-06-26",),
                  "BWBR0005252": ("2016-07-01", "2018-07-28", "2020-01-01")}
 _FIXED_END = {"BWBR0005252": "2022-04-30"}
 _CHAPTER_STYLE = {"BWBR0005537", "BWBR0037885", "BWBR0041330", "BWBR0045528"}  # articles numbered 1:1, 1:2, …
+_BOOK_STYLE = {"BWBR0005289": "6"}  # a book of the Burgerlijk Wetboek numbers its articles 6:1, 6:2, …
 _HEADINGS = ("Algemene bepalingen", "Reikwijdte en begripsbepalingen", "Bevoegdheden", "Procedures",
              "Toezicht en handhaving", "Financiële bepalingen", "Overgangs- en slotbepalingen")
 
@@ -133,6 +151,9 @@ class Version(Record):
     modified: str
     label: str
     xml: str = field(repr=False, default="")
+    generation: int = 0  # the zicht generation: a later one corrects the text of the same toestand
+    zicht_start: str = ""
+    zicht_end: str = OPEN_END
 
     def values(self, index: str) -> Sequence[str]:
         return {
@@ -188,7 +209,8 @@ def _toestand(bwb: str, title: str, kind: str, topic: str, start: str, version: 
         articles = []
         for i in range(1, rng.randint(2, 5) + 1):
             number += 1
-            label = f"{chapter}:{i}" if bwb in _CHAPTER_STYLE else str(number)
+            label = f"{chapter}:{i}" if bwb in _CHAPTER_STYLE else f"{_BOOK_STYLE[bwb]}:{number}" \
+                if bwb in _BOOK_STYLE else str(number)
             articles.append(_article_xml(label, topic, version, random.Random(f"{seed}:{label}")))
             if version >= 2 and i == 1:
                 articles.append(_article_xml(f"{label}a", topic, version, random.Random(f"{seed}:{label}a")))
@@ -229,13 +251,23 @@ def build_versions(anchor: date, *, seed: int = 20260303) -> list[Version]:
                            anchor - timedelta(days=NEWEST_MODIFIED_DAYS + 1))
             if start > anchor:
                 modified = anchor - timedelta(days=NEWEST_MODIFIED_DAYS)
-            label = f"{start.isoformat()}_0"
             if bwb == "BWBR0003984":
                 xml = (DATA / "toestand_BWBR0003984_1986-06-26_0.xml").read_text(encoding="utf-8")
             else:
                 xml = _toestand(bwb, title, kind, topic, start.isoformat(), index, seed=position * 101)
-            out.append(Version(bwb=bwb, title=title, kind=kind, authority=authority, area=area,
-                               start=start.isoformat(), end=end, modified=modified.isoformat(), label=label, xml=xml))
+            generations = _GENERATIONS.get(bwb, 2 if position % 3 == 1 else 1)
+            seen = [start + timedelta(days=9 * n) for n in range(generations)]
+            for n in range(generations):
+                # Generation n corrects the amounts of generation 0; each is visible from its zicht date.
+                text = xml if n == 0 else re.sub(r"€ (\d+),–", lambda m, n=n: f"€ {int(m.group(1)) + n},–", xml)
+                changed = modified if start > anchor else min(modified + timedelta(days=9 * n),
+                                                              anchor - timedelta(days=NEWEST_MODIFIED_DAYS + 1))
+                out.append(Version(bwb=bwb, title=title, kind=kind, authority=authority, area=area,
+                                   start=start.isoformat(), end=end, modified=changed.isoformat(),
+                                   label=f"{start.isoformat()}_{n}", xml=text, generation=n,
+                                   zicht_start=seen[n].isoformat(),
+                                   zicht_end=(seen[n + 1] - timedelta(days=1)).isoformat() if n + 1 < generations
+                                   else OPEN_END))
     return out
 
 
@@ -272,7 +304,9 @@ def _gzd(v: Version) -> str:
         f"<overheidbwb:toestand>http://wetten.overheid.nl/id/{v.bwb}/{v.start}/0</overheidbwb:toestand>"
         f"<overheidbwb:rechtsgebied>{x(v.area)}</overheidbwb:rechtsgebied>"
         f"<overheidbwb:geldigheidsperiode_startdatum>{v.start}</overheidbwb:geldigheidsperiode_startdatum>"
-        f"<overheidbwb:geldigheidsperiode_einddatum>{v.end}</overheidbwb:geldigheidsperiode_einddatum>"
+        f"<overheidbwb:geldigheidsperiode_einddatum>{v.end or OPEN_END}</overheidbwb:geldigheidsperiode_einddatum>"
+        f"<overheidbwb:zichtdatum_start>{v.zicht_start}</overheidbwb:zichtdatum_start>"
+        f"<overheidbwb:zichtdatum_eind>{v.zicht_end}</overheidbwb:zichtdatum_eind>"
         "</bwbipm></overheidbwb:meta></originalData><enrichedData>"
         f"<overheidbwb:locatie_toestand>{x(v.text_url)}</overheidbwb:locatie_toestand></enrichedData></gzd>"
     )
@@ -308,7 +342,7 @@ def create_app(anchor: date) -> web.Application:
     """The replica app; mounted by `create_replicas_app` under /wetten."""
     versions = build_versions(anchor)
     by_label = {(v.bwb, v.label): v for v in versions}
-    ordered = sorted(versions, key=lambda v: (v.title, v.start))
+    ordered = sorted(versions, key=lambda v: (v.title, v.start, v.generation))
 
     async def search(request: web.Request) -> web.Response:
         params = await request_params(request)
