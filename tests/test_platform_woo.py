@@ -48,7 +48,8 @@ async def test_search_sends_the_site_query_with_double_encoded_filters(env: Plat
     result = await env.call("search_publications", query="Woo-verzoek  gemeente", organisation="gemeente Utrecht",
                             information_category="Woo-verzoeken en -besluiten", date_from="2024-01-01",
                             date_to="2026-10-31", sort="newest", limit=8)
-    request = env.only_request()
+    listing, request = env.requests  # the platform's list of bodies, to check the name against; then the search
+    assert listing.raw_path == f"{API}/zoek?zoektekst=&start=0&aantalResultaten=10"
     assert request.raw_path == (
         f"{API}/zoek?zoektekst=Woo-verzoek%20gemeente&start=0&aantalResultaten=10&sort=publicatiedatum"
         "&publicatiedatumVan=01-01-2024&publicatiedatumTot=31-10-2026"
@@ -150,3 +151,45 @@ async def test_replica_enforces_page_sizes_and_bare_ids(env: PlatformHarness) ->
             assert resp.status == 404
         async with session.get(f"{env.url}{API}/zoek/{some.id}") as resp:
             assert resp.status == 200 and (await resp.json())["document"]["pid"] == some.pid
+
+
+# --------------------------------------------------------------------------- live fidelity (issue 11)
+
+
+def _count(body: str) -> int:
+    return sum(1 for p in _publications() if p.body[0] == body)
+
+
+async def test_organisations_by_abbreviation_or_part_of_the_name(env: PlatformHarness) -> None:
+    bzk = "ministerie van Binnenlandse Zaken en Koninkrijksrelaties"
+    for written in ("BZK", "ministerie van BZK", "min. BZK", "Binnenlandse Zaken"):
+        result = await env.call("search_publications", organisation=written, limit=10, ctx=env.context())
+        assert env.requests[-1].raw_path.endswith("&organisatie=" + bzk.replace(" ", "%2520")), written
+        assert result["precision"]["total"] == _count(bzk) > 0, written
+        assert f"{written!r} read as {bzk!r}" in result["precision"]["matched"]
+    vws = await env.call("search_publications", organisation="VWS")
+    assert vws["precision"]["total"] == _count("ministerie van Volksgezondheid, Welzijn en Sport") > 0
+    # Two bodies are called Utrecht: the one with more publications is chosen, and the other is named.
+    utrecht = await env.call("search_publications", organisation="Utrecht")
+    chosen = max(("gemeente Utrecht", "provincie Utrecht"), key=_count)
+    other = ({"gemeente Utrecht", "provincie Utrecht"} - {chosen}).pop()
+    assert utrecht["precision"]["total"] == _count(chosen)
+    assert f"read as {chosen!r}" in utrecht["precision"]["matched"] and other in utrecht["precision"]["matched"]
+
+
+async def test_an_unknown_organisation_is_refused_with_the_closest_names(env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match=r"organisation 'gemeente Utrehct' is not a known organisation; the "
+                                             r"closest are: gemeente Utrecht"):
+        await env.call("search_publications", organisation="gemeente Utrehct")
+    assert len(env.requests) == 1  # only the list of bodies was asked for
+
+
+async def test_read_by_any_id_form_the_platform_issues(env: PlatformHarness) -> None:
+    known = "eef2edec-019e-4085-8e2e-4d3f42686431"
+    for written in (known.upper(), f"{known}_1", f"https://open.overheid.nl/details/{known}",
+                    f"https://open.overheid.nl/documenten/{known.upper()}/file"):
+        result = await env.call("read_publication", id=written)
+        assert result["publication"]["id"] == known, written
+    with pytest.raises(ToolInputError, match=r"no publication 'oep-0000000000000000000000000000000000000000' "
+                                             r"\(for oep-… ids the detail service may not resolve them"):
+        await env.call("read_publication", id="oep-0000000000000000000000000000000000000000")

@@ -23,12 +23,14 @@ from __future__ import annotations
 import json
 import re
 from datetime import date
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, page
+from proxy.platforms._resolve import Entry, Table, norm
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NDATE, NINT, NSTR, STRINGS
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
@@ -40,6 +42,8 @@ ACCEPT = {"Accept": "application/json"}
 DOCUMENT_PAGE = "https://open.overheid.nl/documenten/"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{5,150}$")
 VERSION_RE = re.compile(r"_(\d+)$")
+UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+ID_FAMILIES = ("oep-", "ronl-", "plooi-")
 HIGHLIGHT_RE = re.compile(r"</?(?:b|em|strong)>")
 ROLES = {
     "https://identifier.overheid.nl/tooi/def/thes/kern/c_05f4a5f3": "heeft bijlage",
@@ -97,6 +101,8 @@ def publication_id(value: str) -> str:
         parts = [p for p in value.split("?")[0].split("/") if p]
         value = parts[-2] if parts and parts[-1] == "file" else parts[-1] if parts else ""
     bare, _ = _split_id(value)
+    if UUID_RE.match(bare):
+        bare = bare.lower()  # the platform's UUIDs are lower case; a pasted upper-case one is the same id
     if not ID_RE.match(bare):
         raise ToolInputError(f"id must be an open.overheid.nl publication id such as oep-0b03…, a UUID or its "
                              f"https://open.overheid.nl/documenten/… link; got {value!r}")
@@ -109,6 +115,59 @@ def _labels(items: Any) -> list[str]:
 
 def _label(item: Any) -> str | None:
     return str(item["label"]) if isinstance(item, dict) and item.get("label") else None
+
+
+# --------------------------------------------------------------------------- organisations
+
+ABBREVIATIONS = Table.load(Path(__file__).with_name("woo_organisations.json"), argument="organisation")
+_MINISTRY_PREFIX = re.compile(r"^(?:het\s+)?(?:ministerie|min\.?)\s+(?:van\s+)?", re.IGNORECASE)
+
+
+async def platform_organisations(call: ToolCall) -> list[tuple[str, int]]:
+    """The platform's own list of publishing bodies with their publication counts: the `organisatie` facet
+    of an unfiltered search (cached like any answer; whether the live facet lists every body is not
+    documented)."""
+    path = "/zoek?" + _query([("zoektekst", ""), ("start", "0"), ("aantalResultaten", "10")])
+    data = await call.get(path, read_search, headers=ACCEPT)
+    facets = data.get("filters") if isinstance(data.get("filters"), dict) else {}
+    out = []
+    for item in facets.get("organisatie") or []:
+        if isinstance(item, dict) and isinstance(item.get("naam"), str) and item["naam"].strip():
+            count = item.get("aantal")
+            out.append((item["naam"], count if isinstance(count, int) else 0))
+    return out
+
+
+async def resolve_organisation(call: ToolCall, written: str) -> tuple[str, str | None]:
+    """The organisation name to filter on, and what it was read as (None when written exactly so).
+
+    People write 'BZK', 'ministerie van BZK' or 'Utrecht'; the platform filters on its exact label
+    ('ministerie van Binnenlandse Zaken en Koninkrijksrelaties'). Abbreviations come from a table kept
+    as data; every name is checked against the platform's own list. Several matches: the body with the
+    most publications, and the answer names the others; none: refused with the closest names."""
+    known = await platform_organisations(call)
+    by_norm = {norm(name): name for name, _ in known}
+    if norm(written) in by_norm:
+        exact = by_norm[norm(written)]
+        return exact, None if exact == written else f"{written!r} read as {exact!r}"
+    stripped = _MINISTRY_PREFIX.sub("", written).strip()
+    entry = ABBREVIATIONS.find(written) or (ABBREVIATIONS.find(stripped) if stripped else None)
+    if entry is not None:
+        name = by_norm.get(norm(entry.key), entry.key)
+        note = "" if norm(entry.key) in by_norm or not known else "; not in the platform's current list of bodies"
+        return name, f"{written!r} read as {name!r}{note}"
+    table = Table("organisation", "organisation",
+                  [Entry(key=name, label=name, extra={"count": count}) for name, count in known])
+    several = table.partial(stripped or written)
+    if several:
+        several.sort(key=lambda e: -int(e.extra.get("count") or 0))
+        chosen = several[0].key
+        others = [e.key for e in several[1:6]]
+        return chosen, (f"{written!r} read as {chosen!r}, the body with the most publications of those it names"
+                        + (f"; others: {', '.join(others)}" if others else ""))
+    if not known:
+        return written, None  # no list to check against: send it as written
+    raise table.refusal(written, hint=" exactly as listed, or an abbreviation such as BZK or VWS")
 
 
 # --------------------------------------------------------------------------- search_publications
@@ -174,12 +233,15 @@ async def _search_publications(call: ToolCall) -> dict[str, Any]:
         pairs.append(("publicatiedatumTot", _dutch(end)))
     if start or end:
         matched.append(f"disclosed from {start or 'any'} to {end or 'any'}")
-    for arg, param, what in (("information_category", "informatiecategorie", "information category"),
-                             ("organisation", "organisatie", "organisation")):
-        value = " ".join(str(args.get(arg) or "").split())
-        if value:
-            pairs.append((param, _filter_value(value)))
-            matched.append(f"{what} is {value!r}")
+    category = " ".join(str(args.get("information_category") or "").split())
+    if category:
+        pairs.append(("informatiecategorie", _filter_value(category)))
+        matched.append(f"information category is {category!r}")
+    organisation = " ".join(str(args.get("organisation") or "").split())
+    if organisation:
+        name, said = await resolve_organisation(call, organisation)
+        pairs.append(("organisatie", _filter_value(name)))
+        matched.append(f"organisation is {name!r}" + (f" ({said})" if said else ""))
     data = await call.get("/zoek?" + _query(pairs), read_search, headers=ACCEPT)
     items = [_hit(call.ctx, h) for h in data["resultaten"][:limit] if isinstance(h, dict)]
     total = data.get("totaal") if isinstance(data.get("totaal"), int) else None
@@ -201,8 +263,11 @@ SEARCH_INPUT = object_schema({
                                             "'Woo-verzoeken en -besluiten', 'adviezen', 'convenanten', "
                                             "'onderzoeksrapporten', 'jaarplannen en jaarverslagen'."},
     "organisation": {"type": "string", "maxLength": 160,
-                     "description": "Publishing body exactly as open.overheid.nl names it, e.g. 'ministerie van "
-                                    "Algemene Zaken', 'gemeente Utrecht', 'provincie Gelderland'."},
+                     "description": "Publishing body as people write it: its name on open.overheid.nl ('gemeente "
+                                    "Utrecht', 'provincie Gelderland'), a ministry's abbreviation ('BZK', 'VWS', "
+                                    "'J&V', 'ministerie van OCW') or part of a name; checked against the platform's "
+                                    "own list, the choice said in precision.matched, an unknown name refused with "
+                                    "the closest."},
     **date_range_props("Applies to the date of disclosure."),
     "sort": {"enum": ["relevance", "newest", "oldest"],
              "description": "Order: by relevance (default with search words) or by date of disclosure (newest is "
@@ -285,8 +350,12 @@ async def _read_publication(call: ToolCall) -> dict[str, Any]:
         data = await call.get("/zoek/" + quote(pid, safe=""), read_detail, headers=ACCEPT)
     except UpstreamStatusError as exc:
         if exc.status == 404:
-            raise ToolInputError(f"open.overheid.nl has no publication {pid!r}; search_publications finds ids") \
-                from exc
+            family = next((f for f in ID_FAMILIES if pid.startswith(f)), None)
+            # One client notes that the detail service resolves only UUIDs; say so for the other families.
+            extra = (f" (for {family}… ids the detail service may not resolve them; the publication's page is "
+                     f"{DOCUMENT_PAGE}{pid})") if family else ""
+            raise ToolInputError(f"open.overheid.nl has no publication {pid!r}{extra}; search_publications finds "
+                                 "ids") from exc
         raise
     doc = data["document"]
     versions = [v for v in data.get("versies") or [] if isinstance(v, dict)]
