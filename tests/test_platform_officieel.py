@@ -127,3 +127,24 @@ async def test_startrecord_past_the_window_is_the_platform_504(env: PlatformHarn
     with pytest.raises(UpstreamStatusError, match="HTTP 504"):
         await env.ctx.upstream.get("", parse, params=koop_params("dt.title=wet", start=10_000, maximum=1),
                                    caller=Caller.session("test"))
+
+
+# --------------------------------------------------------------------------- live fidelity (issue 11)
+
+
+async def test_handelingen_are_cited_with_session_year_and_item(env: PlatformHarness) -> None:
+    result = await env.call("read_publication", identifier="h-tk-20202021-101-5")
+    assert result["session_year"] == "2020-2021" and result["item"] == "5"
+    assert result["citation"]["text"].startswith(
+        "Handelingen II 2020/21, nr. 101, item 5, vergadering van 2021-08-18 (h-tk-20202021-101-5)")
+    senate = await env.call("read_publication", identifier="h-ek-20212022-2-7")
+    assert senate["citation"]["text"].startswith("Handelingen I 2021/22, nr. 2, item 7")
+
+
+async def test_appendices_are_cited_as_appendices(env: PlatformHarness) -> None:
+    result = await env.call("read_publication", identifier="blg-998035")
+    assert result["main_document"] == "kst-27926-347"
+    assert result["citation"]["text"].startswith(
+        "Bijlage bij Kamerstukken 27926, nr. 347 (kst-27926-347) (blg-998035)")
+    loose = await env.call("read_publication", identifier="blg-1000226")  # no main document recorded
+    assert loose["citation"]["text"].startswith("Bijlage bij Kamerstukken 32813, nr. 864 (blg-1000226)")

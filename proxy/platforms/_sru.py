@@ -348,6 +348,10 @@ def read_publication_record(gzd: Element, source: KoopSource) -> dict[str, Any]:
         "year": first_text(original, "jaargang"),
         "number": first_text(original, "publicatienummer") or first_text(original, "ondernummer"),
         "dossier": first_text(original, "dossiernummer"),
+        "session_year": first_text(original, "vergaderjaar"),
+        "item": first_text(original, "handelingenitemnummer"),
+        "main_document": first_text(original, "hoofddocument"),
+        "meeting_date": first_text(original, "datumVergadering"),
         "subjects": all_texts(original, "subject"),
         "abstract": first_text(original, "abstract"),
         "url": first_text(enriched, "preferredUrl") or f"https://zoek.officielebekendmakingen.nl/{identifier}.html",
@@ -356,10 +360,32 @@ def read_publication_record(gzd: Element, source: KoopSource) -> dict[str, Any]:
     }
 
 
+def _short_session(year: str | None) -> str | None:
+    """'2020-2021' → '2020/21', as parliamentary papers are cited."""
+    found = re.fullmatch(r"(\d{4})-(\d{2})(\d{2})", year or "")
+    return f"{found.group(1)}/{found.group(3)}" if found else year
+
+
 def publication_cite_text(pub: Mapping[str, Any]) -> str:
-    """The attribution line of research §3.4 (without the licence, which the label carries)."""
+    """The attribution line of research §3.4 (without the licence, which the label carries). Parliamentary
+    papers as they are cited: Handelingen with chamber, session year, meeting number and item
+    ("Handelingen II 2020/21, nr. 101, item 5"); an appendix (blg-) as an appendix to its main document."""
     name = pub.get("publication_name") or "Officiële bekendmakingen"
-    if name == "Kamerstuk" and pub.get("dossier"):
+    identifier = str(pub.get("identifier") or "")
+    if identifier.startswith("blg-"):
+        main = str(pub.get("main_document") or "")
+        found = re.fullmatch(r"kst-(.+)-([^-]+)", main)
+        dossier, number = (found.group(1), found.group(2)) if found else (pub.get("dossier"), pub.get("number"))
+        where = "Bijlage" + (f" bij Kamerstukken {dossier}" if dossier else "") + (f", nr. {number}" if number else "")
+        number = f" ({main})" if main else ""
+    elif name == "Handelingen" and identifier.startswith(("h-tk-", "h-ek-")):
+        chamber = "II" if identifier.startswith("h-tk-") else "I"
+        session = _short_session(pub.get("session_year")) or identifier.split("-")[2]
+        where = f"Handelingen {chamber} {session}"
+        number = (f", nr. {pub['number']}" if pub.get("number") else "") + \
+                 (f", item {pub['item']}" if pub.get("item") else "") + \
+                 (f", vergadering van {pub['meeting_date']}" if pub.get("meeting_date") else "")
+    elif name == "Kamerstuk" and pub.get("dossier"):
         where, number = f"Kamerstukken {pub['dossier']}", f", nr. {pub['number']}" if pub.get("number") else ""
     else:
         where = " ".join(p for p in (name, pub.get("year")) if p)
@@ -494,6 +520,10 @@ READ_OUTPUT = object_schema({
     "year": NSTR,
     "number": {**NSTR, "description": "Publication number within the gazette and year."},
     "dossier": {**NSTR, "description": "Parliamentary dossier number (Kamerstukken)."},
+    "session_year": {**NSTR, "description": "Parliamentary session year (vergaderjaar), e.g. 2020-2021."},
+    "item": {**NSTR, "description": "Item number within a Handelingen meeting."},
+    "main_document": {**NSTR, "description": "For an appendix (blg-): the document it belongs to."},
+    "meeting_date": {**NSTR, "description": "For Handelingen: the date of the meeting."},
     "subjects": {"type": "array", "items": {"type": "string"}},
     "xml_url": {**NSTR, "description": "The XML text in KOOP's repository (what the text below was read from)."},
     "pdf_url": NSTR,
