@@ -1,4 +1,4 @@
-"""Command line: `python -m proxy validate|serve|replicas|registry ...`."""
+"""Command line: `python -m proxy validate|serve|replicas|registry|check-live ...`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,14 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from proxy.errors import BesluitBronError
+
+if TYPE_CHECKING:
+    from proxy.registry import Registry
 
 DEFAULT_REGISTRY = Path("registry.json")
 SWITCHES = {
@@ -51,6 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("slug")
     p.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY)
 
+    p = sub.add_parser("check-live", help="send a few canary requests per platform and say per platform 'ok' or "
+                                          "what drifted; exit 1 on drift, 2 when a platform cannot be reached")
+    p.add_argument("slugs", nargs="*", metavar="SLUG", help="platform keys or connector slugs (default: all)")
+    p.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY)
+    p.add_argument("--replicas-at", metavar="URL",
+                   help="check the replicas served at URL (`python -m proxy replicas`) instead of the platforms")
+    p.add_argument("--redis", default=os.environ.get("BESLUITBRON_REDIS_URL"),
+                   help="store the result where the server's /status and Laadstatus read it")
+
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -58,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
             return _validate(args.path)
         if args.command == "registry":
             return _switch(args.registry, args.action, args.slug)
+        if args.command == "check-live":
+            return asyncio.run(_check_live(args))
         if args.command == "replicas":
             asyncio.run(_serve_replicas(args.host, args.port))
             return 0
@@ -91,6 +106,64 @@ def _switch(path: Path, action: str, slug: str) -> int:
     print(f"{slug}: {field} = {str(value).lower()}. A server started with --watch picks this up; "
           "otherwise send it SIGHUP.")
     return 0
+
+
+async def _check_live(args: argparse.Namespace) -> int:
+    from proxy.catalog import load_plugin
+    from proxy.checklive import check_platform, render, summary_record
+    from proxy.clock import utc_now
+    from proxy.registry import load_registry
+    from proxy.replica import replica_base_urls
+    from proxy.state import MemoryStore
+    from proxy.toolkit import PlatformContext
+    from proxy.upstream import Upstream
+
+    registry = load_registry(args.registry)
+    if args.replicas_at:
+        registry = registry.with_base_urls(replica_base_urls({k: p.base_url for k, p in registry.platforms.items()},
+                                                             args.replicas_at))
+    keys = _platform_keys(registry, args.slugs)
+    results = []
+    for key in keys:
+        # Its own empty cache: every canary must reach the platform.
+        upstream = Upstream(registry.platforms[key], store=MemoryStore())
+        ctx = PlatformContext(platform=registry.platforms[key], upstream=upstream, now=utc_now,
+                              stalled_after_days=registry.load_status.stalled_after_days)
+        try:
+            results.append(await check_platform(load_plugin(key), ctx))
+        finally:
+            await upstream.close()
+    print(render(results), flush=True)
+    if args.redis:
+        from proxy.state_redis import RedisStore
+
+        store = RedisStore(args.redis)
+        try:
+            await store.set_live_check(summary_record(results))
+        finally:
+            await store.close()
+        print("stored: /status and the Laadstatus page of servers sharing this Redis show it")
+    else:
+        print("not stored: pass --redis (or set BESLUITBRON_REDIS_URL) to show it on the Laadstatus page")
+    if any(r.status == "drift" for r in results):
+        return 1
+    return 2 if any(r.status == "unreachable" for r in results) else 0
+
+
+def _platform_keys(registry: Registry, slugs: list[str]) -> list[str]:
+    """Platform keys for the given platform keys or connector slugs (all platforms when none are given)."""
+    if not slugs:
+        return list(registry.platforms)
+    by_slug = {c.slug: c.platform for c in registry.connectors if c.platform}
+    keys = []
+    for slug in slugs:
+        key = slug if slug in registry.platforms else by_slug.get(slug)
+        if key is None:
+            known = ", ".join(sorted({*registry.platforms, *by_slug}))
+            raise BesluitBronError(f"{slug!r} is neither a platform nor a connector; known: {known}")
+        if key not in keys:
+            keys.append(key)
+    return keys
 
 
 async def _serve_replicas(host: str, port: int) -> None:

@@ -131,6 +131,7 @@ async def status(request: web.Request) -> web.Response:
         "stalled_after_days": registry.load_status.stalled_after_days,
         "interval_minutes": registry.load_status.interval_minutes,
         "sources": sources,
+        "live_check": await runtime.store.live_check(),  # the last `check-live` run, when one has run
     })
 
 

@@ -17,6 +17,7 @@ from typing_extensions import TypedDict  # pydantic needs this one on Python < 3
 __all__ = [
     "CallRecord",
     "Citation",
+    "LiveCheck",
     "OrganStatus",
     "Precision",
     "ShapeError",
@@ -104,6 +105,21 @@ class SourceStatus(TypedDict):
     stalled_organs: NotRequired[list[OrganStatus]]
 
 
+class LiveCheckPlatform(TypedDict):
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    status: Literal["ok", "drift", "unreachable", "skipped"]
+    findings: list[str]
+
+
+class LiveCheck(TypedDict):
+    """The last live contract check (`python -m proxy check-live`): when it ran and what it found."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    checked_at: str
+    ok: bool
+    platforms: dict[str, LiveCheckPlatform]
+
+
 class StatusReport(TypedDict):
     """The Laadstatus of every served source (GET /status, and the snapshot a site build reads)."""
 
@@ -111,6 +127,7 @@ class StatusReport(TypedDict):
     stalled_after_days: NotRequired[int]
     interval_minutes: NotRequired[int]
     sources: list[SourceStatus]
+    live_check: NotRequired[LiveCheck | None]
 
 
 class ShapeError(ValueError):

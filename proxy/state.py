@@ -37,6 +37,8 @@ class StateStore(Protocol):
     async def availability(self, platform: str) -> JsonDict | None: ...
     async def set_load_status(self, platform: str, status: JsonDict) -> None: ...
     async def load_status(self, platform: str) -> JsonDict | None: ...
+    async def set_live_check(self, record: JsonDict) -> None: ...
+    async def live_check(self) -> JsonDict | None: ...
     async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]: ...
     async def shared_secret(self) -> bytes: ...
     async def create_session(self, slug: str, idle_seconds: float) -> str: ...
@@ -54,6 +56,7 @@ class MemoryStore:
         self._calls: dict[str, tuple[float, deque[str]]] = {}
         self._availability: dict[str, JsonDict] = {}
         self._load: dict[str, JsonDict] = {}
+        self._live_check: JsonDict | None = None
         self._buckets: dict[str, tuple[float, float]] = {}
         self._sessions: dict[str, tuple[str, float]] = {}
         self._max_sessions = max_sessions
@@ -115,6 +118,13 @@ class MemoryStore:
     async def load_status(self, platform: str) -> JsonDict | None:
         status = self._load.get(platform)
         return json.loads(json.dumps(status)) if status else None
+
+    async def set_live_check(self, record: JsonDict) -> None:
+        """The last live contract check (`python -m proxy check-live`): when it ran and what it found."""
+        self._live_check = json.loads(json.dumps(record))
+
+    async def live_check(self) -> JsonDict | None:
+        return json.loads(json.dumps(self._live_check)) if self._live_check else None
 
     async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
         """Reserve a call in a token bucket of `per_minute`: (True, seconds to wait before sending), or

@@ -83,6 +83,13 @@ class RedisStore:
         raw = await self._redis.get(self._k("load", platform))
         return json.loads(raw) if raw else None
 
+    async def set_live_check(self, record: JsonDict) -> None:
+        await self._redis.set(self._k("live_check", "last"), json.dumps(record))
+
+    async def live_check(self) -> JsonDict | None:
+        raw = await self._redis.get(self._k("live_check", "last"))
+        return json.loads(raw) if raw else None
+
     async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
         answer = await self._take(keys=[self._k("bucket", platform)],
                                   args=[per_minute, per_minute / 60.0, time.time(), max_wait])

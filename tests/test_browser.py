@@ -445,9 +445,16 @@ async def test_laadstatus_live_sources_chart_and_sortable_organs(env: Env, conte
     statuses = {key: await stored_status(runtime.generation, runtime.store, key) for key in served}
     local = [key for key in served if statuses[key]["organs_total"] is not None]
     assert len(local) == 2
+    await runtime.store.set_live_check({"checked_at": "2026-12-01T10:00:00+00:00", "ok": False, "platforms": {
+        "tweedekamer": {"status": "ok", "findings": []},
+        "woo": {"status": "drift", "findings": ["search: totaal: the total is None, expected an integer"]}}})
     await page.goto(f"{env.proxy.base}/{PREFIX[lang]}laadstatus.html")
     await expect(page.locator("#besluitbron-load-status [role=status]")).to_have_attribute(
         "data-bb-status-state", "live", timeout=15000)
+    check = page.locator("[data-bb-live-check]")  # the last `check-live` run, from /status
+    await expect(check).to_have_attribute("data-bb-live-check", "drift")
+    await expect(check).to_contain_text("2026-12-01 10:00 UTC")
+    await expect(check).to_contain_text("search: totaal: the total is None, expected an integer")
     await expect(page.locator("#besluitbron-load-status-snapshot")).to_be_hidden()
     rows = page.locator("[data-bb-source]")
     assert await rows.evaluate_all("rows => rows.map(r => r.dataset.bbSource)") == served

@@ -63,6 +63,14 @@ async def test_availability_and_load_status_roundtrip(store: StateStore) -> None
     assert (await store.load_status("ori"))["organs"] == [{"organ": "ori_delft"}]
 
 
+async def test_the_last_live_check_roundtrips(store: StateStore) -> None:
+    assert await store.live_check() is None
+    record = {"checked_at": "2026-12-01T11:00:00+00:00", "ok": False,
+              "platforms": {"woo": {"status": "drift", "findings": ["search: totaal is missing"]}}}
+    await store.set_live_check(record)
+    assert await store.live_check() == record
+
+
 async def test_token_bucket_limits_the_rate(store: StateStore) -> None:
     answers = [await store.take_token("wetten", 3, 2.0) for _ in range(4)]
     assert answers[:3] == [(True, 0.0)] * 3

@@ -40,7 +40,7 @@ from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list
 from proxy.schema_atoms import NSTR
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
-__all__ = ["PLATFORM", "TOOLS", "bwb_params", "measure_load"]
+__all__ = ["PLATFORM", "TOOLS", "bwb_params", "measure_load", "newest_per_regulation", "record_fields", "regulation"]
 
 BWB_BASE = "https://zoekservice.overheid.nl/sru/Search"
 BWB_DOCUMENT_HOSTS = frozenset({"repository.officiele-overheidspublicaties.nl"})
@@ -87,7 +87,7 @@ def newest_per_regulation(records: list[dict[str, Any]]) -> list[dict[str, Any]]
     return list(best.values())
 
 
-def _record(gzd: Element) -> dict[str, Any]:
+def record_fields(gzd: Element) -> dict[str, Any]:
     original = child(gzd, "originalData")
     enriched = child(gzd, "enrichedData")
     identifier = first_text(original, "identifier") or ""
@@ -214,7 +214,7 @@ async def _search(call: ToolCall) -> dict[str, Any]:
     fetch = min(limit * RECORDS_PER_REGULATION, MAX_RECORDS)
     reply = await call.get("", _parser(call.ctx), params=bwb_params(query, start=offset + 1, maximum=fetch),
                            headers=XML_ACCEPT)
-    records = [_record(gzd) for gzd in reply.records]
+    records = [record_fields(gzd) for gzd in reply.records]
     used, consumed = _take_regulations(records, limit, page_full=len(records) >= fetch)
     results = []
     for reg in newest_per_regulation(used):
@@ -332,11 +332,11 @@ async def _version(call: ToolCall, identifier: str, on: date) -> Version:
         if not exists.records:
             raise ToolInputError(f"the Basiswettenbestand has no regulation {identifier}; check the identifier "
                                  "(search_regulations finds them)")
-        first = _record(exists.records[0])
+        first = record_fields(exists.records[0])
         raise ToolInputError(f"{identifier} ({first['title']}) has no version in force on {on.isoformat()}: it was "
                              "not yet in force or already repealed then; try another date (one of its versions "
                              f"starts {first['valid_from']})")
-    record = newest_per_regulation([_record(r) for r in reply.records])[0]
+    record = newest_per_regulation([record_fields(r) for r in reply.records])[0]
     if not record["text_url"]:
         raise ToolInputError(f"the Basiswettenbestand gives no text location for {identifier} on {on.isoformat()}")
     root = await fetch_linked(call, record["text_url"], as_element, real_base=BWB_BASE, hosts=BWB_DOCUMENT_HOSTS)
@@ -477,7 +477,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
         reply = await ctx.upstream.get("", _parser(ctx), params=bwb_params(f"dcterms.modified>={since}", start=1,
                                                                            maximum=50),
                                        headers=XML_ACCEPT, caller=SYSTEM_CALLER)
-        dates = [d for d in (_record(r)["modified"] for r in reply.records) if d]
+        dates = [d for d in (record_fields(r)["modified"] for r in reply.records) if d]
         if dates:
             return LoadReport(current_through=date.fromisoformat(max(dates)[:10]),
                               note=f"newest version date (dcterms.modified) among versions changed since {since}")

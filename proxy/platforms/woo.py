@@ -35,7 +35,7 @@ from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list
 from proxy.schema_atoms import NDATE, NINT, NSTR, STRINGS
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
-__all__ = ["PLATFORM", "TOOLS", "measure_load"]
+__all__ = ["PLATFORM", "TOOLS", "measure_load", "publication_id", "query_string", "resolve_organisation"]
 
 PAGE_SIZES = (10, 20, 50)
 ACCEPT = {"Accept": "application/json"}
@@ -55,7 +55,7 @@ ROLES = {
 # --------------------------------------------------------------------------- request and reply pieces
 
 
-def _query(pairs: list[tuple[str, str]]) -> str:
+def query_string(pairs: list[tuple[str, str]]) -> str:
     return "&".join(f"{key}={quote(value, safe='')}" for key, value in pairs)
 
 
@@ -127,7 +127,7 @@ async def platform_organisations(call: ToolCall) -> list[tuple[str, int]]:
     """The platform's own list of publishing bodies with their publication counts: the `organisatie` facet
     of an unfiltered search (cached like any answer; whether the live facet lists every body is not
     documented)."""
-    path = "/zoek?" + _query([("zoektekst", ""), ("start", "0"), ("aantalResultaten", "10")])
+    path = "/zoek?" + query_string([("zoektekst", ""), ("start", "0"), ("aantalResultaten", "10")])
     data = await call.get(path, read_search, headers=ACCEPT)
     facets = data.get("filters") if isinstance(data.get("filters"), dict) else {}
     out = []
@@ -242,7 +242,7 @@ async def _search_publications(call: ToolCall) -> dict[str, Any]:
         name, said = await resolve_organisation(call, organisation)
         pairs.append(("organisatie", _filter_value(name)))
         matched.append(f"organisation is {name!r}" + (f" ({said})" if said else ""))
-    data = await call.get("/zoek?" + _query(pairs), read_search, headers=ACCEPT)
+    data = await call.get("/zoek?" + query_string(pairs), read_search, headers=ACCEPT)
     items = [_hit(call.ctx, h) for h in data["resultaten"][:limit] if isinstance(h, dict)]
     total = data.get("totaal") if isinstance(data.get("totaal"), int) else None
     truncated = offset + len(items) < total if total is not None else len(items) >= limit
@@ -412,7 +412,7 @@ TOOLS: tuple[ToolImpl, ...] = (
 
 async def measure_load(ctx: PlatformContext) -> LoadReport:
     """The newest date of disclosure: one search, newest first."""
-    path = "/zoek?" + _query([("zoektekst", ""), ("start", "0"), ("aantalResultaten", "10"),
+    path = "/zoek?" + query_string([("zoektekst", ""), ("start", "0"), ("aantalResultaten", "10"),
                               ("sort", "publicatiedatum")])
     data = await ctx.upstream.get(path, read_search, headers=ACCEPT, caller=SYSTEM_CALLER)
     days = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -27,6 +27,9 @@ class Faults:
     malformed: bool = False  # answer 200 with a garbled body
     oversize_bytes: int = 0  # answer 200 with this many bytes of padding
     slow_body_ms: int = 0  # send the body in pieces with this pause between them
+    # A platform whose answers changed shape: every 200 answer's body with each key replaced by its value
+    # (e.g. {"DocumentNummer": "Documentnummer"}), for the live contract check's drift test.
+    drift: dict[str, str] = field(default_factory=dict)
     seed: int = 7
 
     def update(self, values: dict[str, object]) -> None:
@@ -61,6 +64,11 @@ async def fault_middleware(request: web.Request, handler: Handler) -> web.Stream
     if faults.oversize_bytes:
         return web.Response(status=200, body=b" " * faults.oversize_bytes, content_type="application/json")
     response = await handler(request)
+    if faults.drift and isinstance(response, web.Response) and response.status == 200 and response.body:
+        text = bytes(response.body).decode("utf-8", "replace")  # type: ignore[arg-type]
+        for old, new in faults.drift.items():
+            text = text.replace(old, new)
+        response.body = text.encode()
     if faults.slow_body_ms and isinstance(response, web.Response) and response.body:
         body = bytes(response.body)  # type: ignore[arg-type]
         slow = web.StreamResponse(status=response.status, headers=response.headers)

@@ -73,6 +73,19 @@ class LoadStatus {
     this.status.textContent = [t("ls_live", {url: data.url, time}),
       this.sameMeasurement ? t("ls_measured_at", {when: measured[0]}) : ""].join(" ").trim();
     this.render(data.status);
+    this.liveCheck(data.status.live_check);
+  }
+
+  /** The last `python -m proxy check-live` run, when one has run: when, and which platforms drifted. */
+  liveCheck(check) {
+    if (!check || typeof check !== "object" || !check.checked_at) return;
+    const platforms = Object.entries(check.platforms || {});
+    const drifted = platforms.filter(([, p]) => p && (p.status === "drift" || p.status === "unreachable"))
+      .map(([key, p]) => `${this.titles[key] || key} (${(p.findings || []).join("; ") || p.status})`);
+    const when = this.when(check.checked_at);
+    this.status.after(el("p", {class: "bb-live-check", dataset: {bbLiveCheck: drifted.length ? "drift" : "ok"}},
+      drifted.length ? this.t("ls_live_check_drift", {when, list: drifted.join(", ")})
+        : this.t("ls_live_check_ok", {when})));
   }
 
   /** /status of this origin, else of the registry's public address; null when neither answers. */

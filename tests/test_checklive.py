@@ -1,0 +1,92 @@
+"""The live contract check (`python -m proxy check-live`) against the replicas: all ok as they are, the drift
+named and a non-zero exit when a replica answers in a changed shape, and the result on /status."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from proxy.catalog import load_plugin
+from proxy.checklive import CANARIES, check_platform
+from proxy.clock import utc_now
+from proxy.registry import load_registry
+from proxy.state import MemoryStore
+from proxy.toolkit import PlatformContext
+from proxy.upstream import Upstream
+from tests.conftest import REGISTRY, ROOT, Replicas, serve
+from tests.redis_server import redis_server
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+async def _cli(*args: str) -> tuple[int, str]:
+    """`python -m proxy check-live ARGS` in a child process (the replicas keep serving in this loop)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("BESLUITBRON_REDIS_URL", None)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "proxy", "check-live", *args, cwd=ROOT, env=env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
+    return proc.returncode or 0, out.decode()
+
+
+async def test_every_platform_is_ok_against_the_replicas(replicas: Replicas) -> None:
+    registry = load_registry(REGISTRY).with_base_urls(replicas.base_urls)
+    results = {}
+    for key, platform in registry.platforms.items():
+        upstream = Upstream(platform, store=MemoryStore())
+        ctx = PlatformContext(platform=platform, upstream=upstream, now=utc_now)
+        try:
+            results[key] = await check_platform(load_plugin(key), ctx)
+        finally:
+            await upstream.close()
+    assert {k: (r.status, r.findings) for k, r in results.items() if k in CANARIES} == \
+        {k: ("ok", ()) for k in CANARIES}
+    assert all(r.requests >= 3 for k, r in results.items() if k in CANARIES)  # a search, a read, the load query
+    assert results["ori"].status == "skipped"  # replaced by issue 10's adapter, which brings its own canaries
+
+
+async def test_a_drifted_replica_is_named_and_the_exit_is_non_zero(replicas: Replicas) -> None:
+    code, out = await _cli("tweedekamer", "wetten", "--replicas-at", replicas.url)
+    assert code == 0, out
+    assert "tweedekamer: ok" in out and "wetten: ok" in out
+    try:
+        # The Gegevensmagazijn renames a field; BWB answers its end dates in another form.
+        replicas.faults("tweedekamer").update({"drift": {'"DocumentNummer"': '"Documentnummer"'}})
+        replicas.faults("wetten").update({"drift": {"<overheidbwb:geldigheidsperiode_startdatum>":
+                                                    "<overheidbwb:geldigheidsperiode_startdatum>d:"}})
+        code, out = await _cli("tweedekamer", "wetten", "woo", "--replicas-at", replicas.url)
+    finally:
+        replicas.clear_faults()
+    assert code == 1, out
+    assert "tweedekamer: DRIFT" in out and "search: value[0]: field 'DocumentNummer' is missing" in out
+    assert "wetten: DRIFT" in out and "geldigheidsperiode_startdatum 'd:" in out and "is not a date" in out
+    assert "woo: ok" in out
+
+
+async def test_an_unknown_slug_is_refused_naming_the_known_ones(replicas: Replicas) -> None:
+    code, out = await _cli("tweedekamr", "--replicas-at", replicas.url)
+    assert code == 1 and "'tweedekamr' is neither a platform nor a connector; known: " in out
+    assert "tweedekamer" in out
+
+
+async def test_status_shows_the_last_live_check(replicas: Replicas, redis_url: str, tmp_path: Path) -> None:
+    code, out = await _cli("woo", "--replicas-at", replicas.url, "--redis", redis_url)
+    assert code == 0 and "stored:" in out, out
+    registry = tmp_path / "registry.json"
+    registry.write_bytes(REGISTRY.read_bytes())
+    async with serve(registry, replicas, redis_url=redis_url) as live, aiohttp.ClientSession() as http, \
+            http.get(f"{live.base}/status") as resp:
+        status = await resp.json()
+    check = status["live_check"]
+    assert check["ok"] is True and check["platforms"] == {"woo": {"status": "ok", "findings": []}}
+    assert check["checked_at"][:10] == utc_now().date().isoformat()
