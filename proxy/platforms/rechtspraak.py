@@ -13,6 +13,11 @@ https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx; research §5):
 * `GET /uitspraken/content?id=<ECLI>` answers `<open-rechtspraak>`: an RDF block with the metadata,
   then `inhoudsindicatie` and `uitspraak` or `conclusie`; an unknown ECLI is HTTP 404.
 
+Unknown ECLIs can also be answered by a redirect to an HTML notice (mededeling.rechtspraak.nl/404):
+the final answer being HTML means "unknown ECLI". A summary of "-" means none, everywhere. Courts
+and areas of law are accepted in plain words through `rechtspraak_courts.json` and
+`rechtspraak_areas.json` (the platform's fixed URI lists), or refused with the closest.
+
 The human page of a ruling is `https://uitspraken.rechtspraak.nl/details?id=<ECLI>`. XML is parsed
 with defusedxml only.
 """

@@ -11,7 +11,10 @@ the database, research §0) and pages with `$top`/`$skip` itself, because the se
 Human links are on www.tweedekamer.nl: `/downloads/document?id=<DocumentNummer>` (the file),
 `/kamerstukken/detail?id=<Zaak.Nummer>&did=<DocumentNummer>` (a case), and the activity pages under
 `/debat_en_vergadering/…/details?id=<Activiteit.Nummer>` (inferred from the site, research §2.4).
-Members have no stable human page; their citation is the OData record itself.
+Members have no stable human page; their citation is the OData record itself. Names are matched as
+people write them: a tussenvoegsel ("van der") is its own field upstream and is matched there. A
+`$filter` over the service's node limit (100, TK issue #187) is refused here with an input error
+naming what to drop, before anything is sent. Decisions are tied to their agenda item and meeting.
 """
 
 from __future__ import annotations

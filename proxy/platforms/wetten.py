@@ -7,6 +7,12 @@ and the "Handleiding SRU" of the BWB dataset on data.overheid.nl). A record ther
 which leaves one record per regulation in force on that date; search is on titles only
 (`overheidbwb.titel`). The text of a version is the XML at the record's `overheidbwb:locatie_toestand`
 on https://repository.officiele-overheidspublicaties.nl/bwb/.
+
+A date can still answer several records of one regulation, one per "zicht" generation of the same
+toestand (`<date>_0…_3`; a later generation corrects the text): reading keeps the newest generation,
+and a search lists each regulation once, its total said to count records. An open end date arrives
+as 9999-12-31 and reads as no end. Regulations are also found by the names people use (Awb, Sr,
+Gemeentewet, Woo, BW6) through `wetten_regulations.json`, checked when the module loads.
 """
 
 from __future__ import annotations
@@ -487,4 +493,6 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
 PLATFORM = PlatformPlugin(key="wetten", tools=TOOLS, measure_load=measure_load, about=About(
     documentation="https://www.overheid.nl/help/wet-en-regelgeving/open-data", licence="CC0 1.0 (KOOP open data)",
     cannot=("search on titles only, not on the text of regulations",),
-    quirks=("a record is a version (toestand) of a regulation, so one regulation has many records",)))
+    quirks=("a record is a version (toestand) of a regulation, so one regulation has many records",
+            "one version can answer as several records, one per zicht generation; the newest is the current text",
+            "an open end date is written 9999-12-31")))
