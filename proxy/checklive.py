@@ -45,6 +45,10 @@ class Drift(Exception):
     """An answer whose shape the adapter cannot rely on any more; stops that platform's remaining canaries."""
 
 
+class _Stop(Exception):
+    """Findings are recorded; the remaining canaries would only build on a broken answer."""
+
+
 @dataclass
 class Probe:
     """One platform's canary run: its context, the requests sent and what drifted."""
@@ -102,7 +106,7 @@ class Probe:
     def check(self) -> None:
         """Stop here when something drifted, so later canaries do not build on a broken answer."""
         if self.findings:
-            raise Drift(self.findings.pop())
+            raise _Stop
 
 
 def _kinds(kind: type | tuple[type, ...]) -> str:
@@ -341,6 +345,8 @@ async def check_platform(plugin: PlatformPlugin, ctx: PlatformContext) -> CheckR
         await canary(probe, plugin)
     except Drift as exc:
         probe.findings.append(str(exc))
+    except _Stop:
+        pass
     except UpstreamError as exc:
         return CheckResult(key, "unreachable", (str(exc),), probe.requests, time.perf_counter() - started)
     status: Status = "drift" if probe.findings else "ok"
