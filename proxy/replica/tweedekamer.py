@@ -663,6 +663,8 @@ class _Gen:
         (the recorded Stemming → Besluit → Agendapunt → Zaak expansion)."""
         rng = random.Random(SEED + 1)
         meetings: dict[date, Row] = {}
+        points_on: dict[str, int] = {}
+        by_id = {z["Id"]: z for z in self.rows["Zaak"]}
         serial = 9000
         for besluit in self.rows["Besluit"]:
             if besluit.get("Agendapunt_Id"):
@@ -683,13 +685,13 @@ class _Gen:
                     "ApiGewijzigdOp": besluit["ApiGewijzigdOp"], "Verwijderd": False}
                 self.rows["Activiteit"].append(meeting)
             zaken = self.links.get("besluit_zaak", {}).get(besluit["Id"], [])
-            by_id = {z["Id"]: z for z in self.rows["Zaak"]}
+            points_on[meeting["Id"]] = points_on.get(meeting["Id"], 0) + 1
             titles = [by_id[z]["Titel"] for z in zaken if z in by_id]
             point = {**{name: None for name in TYPES[5].props},
                      "Id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
                      "Nummer": f"{day.year}P{rng.randint(10000, 99999)}",
                      "Onderwerp": "Stemmingen over " + (titles[0] if titles else "moties en amendementen"),
-                     "Volgorde": sum(1 for p in self.rows["Agendapunt"] if p.get("Activiteit_Id") == meeting["Id"]) + 1,
+                     "Volgorde": points_on[meeting["Id"]],
                      "Status": "Vrijgegeven", "Activiteit_Id": meeting["Id"], "GewijzigdOp": besluit["GewijzigdOp"],
                      "ApiGewijzigdOp": besluit["ApiGewijzigdOp"], "Verwijderd": False}
             self.rows["Agendapunt"].append(point)
@@ -701,19 +703,21 @@ class _Gen:
         """A third of every entity set again as soft-deleted rows (`Verwijderd: true`) that keep the fields and
         links of the row they replaced, so a query without `Verwijderd eq false` sees stale duplicates."""
         rng = random.Random(SEED + 2)
+        copies_of: dict[str, list[str]] = {}
         for etype in TYPES:
             rows = self.rows[etype.name]
             copies = []
             for row in rng.sample(rows, len(rows) // 3):
                 copy = {**row, "Id": str(uuid.UUID(int=rng.getrandbits(128), version=4)), "Verwijderd": True}
                 copies.append(copy)
-                for table in self.links.values():
-                    if row["Id"] in table:
-                        table[copy["Id"]] = list(table[row["Id"]])
-                    for targets in table.values():
-                        if row["Id"] in targets:
-                            targets.append(copy["Id"])
+                copies_of.setdefault(row["Id"], []).append(copy["Id"])
             rows.extend(copies)
+        for table in self.links.values():  # a copy is linked wherever the row it replaced is
+            for targets in table.values():
+                targets.extend([c for t in list(targets) for c in copies_of.get(t, ())])
+            for source in [s for s in table if s in copies_of]:
+                for copy_id in copies_of[source]:
+                    table[copy_id] = list(table[source])
 
 
 @lru_cache(maxsize=4)
