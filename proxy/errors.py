@@ -56,8 +56,9 @@ class UpstreamTimeout(UpstreamError):
 class UpstreamStatusError(UpstreamError):
     """The platform answered with an HTTP error status."""
 
-    def __init__(self, platform: str, message: str, *, status: int) -> None:
+    def __init__(self, platform: str, message: str, *, status: int, body: bytes = b"") -> None:
         self.status = status
+        self.body = body  # what the platform said, for an adapter that maps its error codes to arguments
         super().__init__(platform, message)
 
 

@@ -109,6 +109,7 @@ class Platform:
     timeouts: Timeouts
     max_response_bytes: int
     attribution: Attribution
+    user_agent: str = "BesluitBron"  # server.name, version and server.contact (ServerSettings.user_agent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +144,14 @@ class ServerSettings:
     allowed_origins: tuple[str, ...]
     cors_origins: tuple[str, ...]
     max_body_bytes: int
+    contact: str = ""  # how a platform's operators reach us; goes into every User-Agent
+
+    @property
+    def user_agent(self) -> str:
+        """The User-Agent of every platform call: the project's name and version, and its contact address."""
+        from proxy import __version__
+
+        return f"{self.name}/{__version__}" + (f" (+{self.contact})" if self.contact else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +346,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
         instructions=_text(s["instructions"]), public_url=s["public_url"],
         allowed_hosts=tuple(s["allowed_hosts"]), allowed_origins=tuple(s["allowed_origins"]),
         cors_origins=tuple(s["cors_origins"]), max_body_bytes=int(s["max_body_bytes"]),
+        contact=s.get("contact", ""),
     )
     platforms = {
         key: Platform(
@@ -351,6 +361,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
                 cite=_text(p["attribution"]["cite"]), license=_text(p["attribution"]["license"]),
                 url=p["attribution"]["url"],
             ),
+            user_agent=server.user_agent,
         )
         for key, p in data["platforms"].items()
     }

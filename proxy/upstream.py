@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -44,6 +45,8 @@ Params = Mapping[str, str | int | float] | list[tuple[str, str]]
 # Wait this long at most for our own rate limit before telling the caller to come back later.
 MAX_RATE_WAIT_SECONDS = 2.0
 RETRIES_ON_CONNECTION_ERROR = 2
+# A platform's Retry-After beyond this is treated as this (a garbled header must not lock a platform out for days).
+MAX_PLATFORM_PAUSE_SECONDS = 600.0
 _SECRET_PARAMS = frozenset({"key", "apikey", "api_key", "token", "access_token", "password"})
 
 
@@ -63,6 +66,7 @@ class _Connection:
     def __init__(self, session: aiohttp.ClientSession | None) -> None:
         self.session = session
         self.inflight: dict[str, asyncio.Future[_Fetched]] = {}
+        self.paused_until = 0.0  # monotonic time before which the platform asked us not to call (rate headers)
 
 
 class Upstream:
@@ -173,6 +177,7 @@ class Upstream:
         size = 0
         try:
             await self._wait_for_token()
+            await self._wait_for_platform()
             status, data = await self._send(method, url, body, headers, idempotent)
             size = len(data)
             try:
@@ -218,6 +223,20 @@ class Upstream:
         if wait > 0:
             await asyncio.sleep(wait)
 
+    async def _wait_for_platform(self) -> None:
+        """Honour the platform's own pacing (see `_pause_from_headers`): wait briefly, or refuse with when to return."""
+        wait = self._conn.paused_until - time.monotonic()
+        if wait > MAX_RATE_WAIT_SECONDS:
+            raise UpstreamRateLimited(self.platform.key, f"{self.platform.title.en} asked us to pause (its rate "
+                                      f"limit); try again in {max(1, round(wait))} s", retry_after=wait)
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    def _note_pacing(self, status: int, headers: Mapping[str, str]) -> None:
+        pause = _pause_from_headers(status, headers)
+        if pause is not None:
+            self._conn.paused_until = max(self._conn.paused_until, time.monotonic() + pause)
+
     async def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None,
                     idempotent: bool) -> tuple[int, bytes]:
         attempts = 1 + (RETRIES_ON_CONNECTION_ERROR if idempotent else 0)
@@ -238,8 +257,10 @@ class Upstream:
                                         sock_connect=platform.timeouts.connect_seconds)
         cap = platform.max_response_bytes
         try:
+            headers = {"User-Agent": platform.user_agent, **(headers or {})}
             async with self._client().request(method, url, data=body, headers=headers, timeout=timeout,
                                               allow_redirects=True) as resp:
+                self._note_pacing(resp.status, resp.headers)
                 if resp.content_length is not None and resp.content_length > cap:
                     raise UpstreamTooLarge(platform.key, f"{name} sent {resp.content_length} bytes, more than the "
                                            f"{cap}-byte cap; narrow the request (fewer results, a shorter chunk)")
@@ -266,7 +287,6 @@ class Upstream:
     def _client(self) -> aiohttp.ClientSession:
         if self._conn.session is None or self._conn.session.closed:
             self._conn.session = aiohttp.ClientSession(
-                headers={"User-Agent": "BesluitBron (+https://besluitbron.nl)"},
                 connector=aiohttp.TCPConnector(limit_per_host=16),
             )
         return self._conn.session
@@ -314,9 +334,36 @@ def _raise_for_status(platform: Platform, status: int, reason: str | None, heade
                                   "platform's side, try again later", status=status)
     if status == 404:
         raise UpstreamStatusError(platform.key, f"{name} does not know this item (HTTP 404); check the id{said}",
-                                  status=status)
+                                  status=status, body=body)
     raise UpstreamStatusError(platform.key, f"{name} refused the request (HTTP {status} {reason or ''}){said}",
-                              status=status)
+                              status=status, body=body)
+
+
+def _pause_from_headers(status: int, headers: Mapping[str, str]) -> float | None:
+    """Seconds the platform asks us to hold off, from `Retry-After` on a 429/503 or the IETF `RateLimit-*`
+    headers (OpenBesluitvorming sends them on every reply), or None when it asks nothing.
+
+    An empty budget (`RateLimit-Remaining` 0) pauses for one unit's refill, `RateLimit-Reset / RateLimit-Limit`:
+    right for a token bucket; for a fixed window the platform's next 429 then says how long."""
+    if status in (429, 503):
+        retry = headers.get("Retry-After", "").strip()
+        if retry.isdigit():
+            return min(float(retry), MAX_PLATFORM_PAUSE_SECONDS)
+    remaining, reset, limit = (_number(headers.get(h)) for h in
+                               ("RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Limit"))
+    if remaining is None or remaining >= 1:
+        return None
+    if reset is None:
+        return 1.0
+    return reset / limit if limit else reset
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        number = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return number if number is not None and math.isfinite(number) and number >= 0 else None
 
 
 def _excerpt(body: bytes, limit: int = 200) -> str:

@@ -1,143 +1,97 @@
-"""Open Raadsinformatie (ORI): council documents, meetings and agenda items of Dutch gemeenten, provincies
-and waterschappen, collected by the Open State Foundation (with VNG).
+"""Open Raadsinformatie, served by OpenBesluitvorming (`https://openbesluitvorming.nl`): council documents,
+meetings with their agendas, and motions of Dutch gemeenten, provincies and waterschappen.
 
-Upstream: the Elasticsearch 7 cluster that nginx exposes read-only at
-`https://api.openraadsinformatie.nl/v1/elastic/` (API docs:
-https://github.com/openstate/open-raadsinformatie/blob/master/API-docs.md). nginx allows GET, and POST only
-to `*_search`/`*_msearch`. There is one index per governing body (`ori_*` gemeenten, `osi_*` provincies,
-`owi_*` waterschappen) with a timestamp suffix and a stable alias; slugs are irregular, so organisation
-names are resolved against `GET /_aliases` plus each index's `Organization` record, never built.
+API docs: https://openbesluitvorming.nl/docs/api (source: github.com/ontola/openbesluitvorming, `API.md`).
+The Classic Elasticsearch API of Open Raadsinformatie was switched off on 1 November 2026; OpenBesluitvorming
+holds the same material under new ids (`document:<supplier>:<kind>:<source key>:<native id>`), so a Classic
+numeric id gets an error that says how to find the document again.
 
-Every search here is `POST /<indices>/_search?ignore_unavailable=true&allow_no_indices=true` with a JSON
-body that always carries a `_source` include list (documents hold their full text three times) and a
-`timeout` below ours, so a slow cluster answers `timed_out: true` instead of nothing. Precision comes from
-what ES reports: `hits.total.relation` `eq` → exact, `gte` (ES stops counting at 10,000) → lower bound;
-`timed_out` or `_shards.failed > 0` → partial. ES pages `from + size` only up to 10,000 hits; beyond, the
-tools hand out a `search_after` cursor (sort values with an `_id` tiebreaker), as Open State's own bulk
-scripts do (scroll is disabled).
+Calls: `GET /api/search` (one page, `limit` ≤ 100), `GET /api/entities/{id}` (text as `markdownText`, a
+meeting's agenda tree and motions), `GET /api/sources` (organisation keys and labels; aggregate `all_<supplier>`
+rows match nothing and are dropped), `GET /api/status` (import freshness per organisation). Totals are an
+estimate when the platform says `totalIsApproximate` (it scans at most about 6,000 index rows), so precision
+says "estimate". The tools never page deep: bulk reading belongs to the platform's export API, not to search.
+
+The platform rate-limits per client (a token bucket of 60 units, 1 unit/s) and says how much is left in
+`RateLimit-*` headers; `proxy.upstream` honours those and `Retry-After`. Its 400s carry a `code` (since late
+August 2026; before that only Dutch text): each code maps to the argument to change.
 """
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import binascii
 import difflib
 import json
 import re
 import unicodedata
-from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from typing import Any, TypeVar
-from urllib.parse import quote
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
-from proxy.caller import SYSTEM_CALLER
+from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.clock import AMSTERDAM as TZ
-from proxy.clock import is_stalled
-from proxy.errors import ToolInputError
-from proxy.platforms._common import (
-    CHUNK_PROPS,
-    DATE_RANGE_PROPS,
-    PAGE_PROPS,
-    chunk,
-    chunk_output_props,
-    cite,
-    date_range,
-    page,
-)
+from proxy.errors import ToolInputError, UpstreamStatusError
+from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 from proxy.upstream import as_json
 
-__all__ = ["PLATFORM", "TOOLS", "measure_load"]
+__all__ = ["ALIASES", "PLATFORM", "TOOLS", "Organisation", "load_aliases", "measure_load", "resolve"]
 
-A = TypeVar("A")
-B = TypeVar("B")
-
-
-ALL_INDICES = "ori_*,osi_*,owi_*"
-SEARCH_QUERY = "?ignore_unavailable=true&allow_no_indices=true"
-MAX_RESULT_WINDOW = 10_000  # ES index.max_result_window: from + size beyond it is a 400
-ES_TIMEOUT = "15s"  # below the registry's 20 s total timeout, so ES answers partially rather than not at all
-# The registry's load_status.stalled_after_days (60) drives the Laadstatus page; a tool cannot read the
-# registry, so it uses the same default here (60 days also covers the summer recess).
-LD_BASE = "https://id.openraadsinformatie.nl/"
-SEARCH_UI = "https://openbesluitvorming.nl/"
-MEDIA: Mapping[str, str] = {"Municipality": "gemeente", "Province": "provincie", "Water board": "waterschap"}
-PREFIX_MEDIUM: Mapping[str, str] = {"ori": "gemeente", "osi": "provincie", "owi": "waterschap"}
-_TIMESTAMP = re.compile(r"_(\d{14})$")
-# The ORI resolver answers 404 for documents of these hosts (research §1.7): cite the original there.
-RESOLVER_404_HOSTS = ("raad.hardinxveld-giessendam.nl", "ris.gemeenteraadhuizen.nl")
-_KIND_WORDS = ("gemeente ", "provincie ", "waterschap ", "hoogheemraadschap van ", "hoogheemraadschap ",
-               "wetterskip ", "stadsdeel ")
-
-DOCUMENT_FIELDS = ["@id", "@type", "name", "file_name", "url", "original_url", "content_type", "size_in_bytes",
-                   "last_discussed_at", "date_modified", "has_organization_name"]
-MEETING_FIELDS = ["@id", "@type", "name", "start_date", "end_date", "last_discussed_at", "location", "status",
-                  "committee", "parent", "position", "attachment", "has_organization_name"]
-# Document kinds are not a field in ORI: they are recognised by words in the title (ORI's own advice for
-# motions: search `name:motie`). The Dutch analyser stems plurals.
-DOCUMENT_TYPES: Mapping[str, str] = {
-    "motie": "motie",
-    "amendement": "amendement",
-    "raadsvoorstel": "raadsvoorstel statenvoorstel voordracht voorstel",
-    "besluit": "raadsbesluit statenbesluit besluit",
-    "besluitenlijst": "besluitenlijst",
-    "notulen": "notulen verslag",
-    "informatiebrief": "raadsinformatiebrief statenbrief informatiebrief raadsbrief collegebrief informatiememo",
-    "schriftelijke_vragen": "vragen beantwoording",
-    "agenda": "agenda",
-    "bijlage": "bijlage",
+SITE = "https://openbesluitvorming.nl/"
+PLATFORM_MAX_LIMIT = 100  # the platform clamps larger pages to 100
+MAX_DEPTH = 500  # offset + limit: deeper paging is harvesting, which the platform asks to do by export
+KINDS = ("gemeente", "provincie", "waterschap")
+ALIAS_FILE = Path(__file__).with_name("ori_aliases.json")
+# Words in front of a name that say which kind of organisation is meant.
+KIND_WORDS: tuple[tuple[str, str], ...] = (
+    ("gemeente", "gemeente"), ("gemeenteraad", "gemeente"), ("provincie", "provincie"),
+    ("provinciale staten van", "provincie"), ("waterschap", "waterschap"), ("hoogheemraadschap van", "waterschap"),
+    ("hoogheemraadschap", "waterschap"), ("wetterskip", "waterschap"),
+)
+# The platform's 400 codes (web/api_errors.ts) and the argument of ours that each one is about.
+ERROR_ARGUMENTS: Mapping[str, str] = {
+    "unknown_organization": "organisation", "unknown_entity_type": "kind", "unknown_sort": "sort",
+    "invalid_date": "date_from or date_to", "invalid_limit": "limit", "invalid_offset": "offset",
+    "unsupported_phrase_slop": "query",
 }
+CLASSIC_ID = re.compile(r"^\s*(?:https?://id\.openraadsinformatie\.nl/)?(\d{1,15})\s*$")
+ENTITY_ID = re.compile(r"^(meeting|document|motion|agenda_item|recording):[a-z]+:(gemeente|provincie|waterschap|"
+                       r"[a-z]+):[^:\s]+:[^\s]+$")
 
 
-# =========================================================================== transport
+# =========================================================================== alias table
 
 
-@dataclass(frozen=True, slots=True)
-class _Api:
-    """ORI calls on behalf of one caller (a tool call, or the load-status measurement)."""
-
-    ctx: PlatformContext
-    caller: str
-    tool: str | None
-
-    async def search(self, indices: str, body: Mapping[str, Any]) -> dict[str, Any]:
-        # A search is a read: safe to retry on a dropped connection.
-        return await self.ctx.upstream.post_json(f"/{indices}/_search{SEARCH_QUERY}", body, _parse_search,
-                                                 caller=self.caller, tool=self.tool, idempotent=True)
-
-    async def aliases(self) -> dict[str, list[str]]:
-        return await self.ctx.upstream.get("/_aliases", _parse_aliases, caller=self.caller, tool=self.tool)
+def _norm(text: str) -> str:
+    """Lower case, no accents, words separated by one space: how names are compared."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", plain).split())
 
 
-def _api(call: ToolCall) -> _Api:
-    return _Api(call.ctx, call.caller, call.tool)
+def load_aliases(path: Path = ALIAS_FILE) -> dict[str, str]:
+    """The alias table (normalised alias → normalised label), checked: a bad file fails at startup."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    raw = data.get("aliases") if isinstance(data, dict) else None
+    if not isinstance(raw, dict) or not raw:
+        raise ValueError(f"{path.name}: needs an object 'aliases' of name → label")
+    table: dict[str, str] = {}
+    for alias, label in raw.items():
+        if not isinstance(label, str) or not _norm(label) or not _norm(alias):
+            raise ValueError(f"{path.name}: alias {alias!r} must map to a non-empty label")
+        key, target = _norm(alias), _norm(label)
+        if key == target:
+            raise ValueError(f"{path.name}: alias {alias!r} is the label itself once normalised; remove it")
+        if key in table:
+            raise ValueError(f"{path.name}: alias {alias!r} repeats another alias once normalised")
+        table[key] = target
+    return table
 
 
-async def _both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
-    """Two calls at once; both finish (nothing keeps running after the tool returns), then the first error wins."""
-    a, b = await asyncio.gather(first, second, return_exceptions=True)
-    for outcome in (a, b):
-        if isinstance(outcome, BaseException):
-            raise outcome
-    return a, b  # type: ignore[return-value]
-
-
-def _parse_search(body: bytes) -> dict[str, Any]:
-    reply = as_json(body)
-    if not isinstance(reply, dict) or not isinstance(reply.get("hits"), dict) \
-            or not isinstance(reply["hits"].get("hits"), list):
-        raise ValueError("not an Elasticsearch search reply")
-    return reply
-
-
-def _parse_aliases(body: bytes) -> dict[str, list[str]]:
-    reply = as_json(body)
-    if not isinstance(reply, dict):
-        raise ValueError("not an Elasticsearch _aliases reply")
-    return {index: sorted((entry or {}).get("aliases") or {}) for index, entry in reply.items()}
+ALIASES: Mapping[str, str] = load_aliases()
 
 
 # =========================================================================== organisations
@@ -145,373 +99,386 @@ def _parse_aliases(body: bytes) -> dict[str, list[str]]:
 
 @dataclass(frozen=True, slots=True)
 class Organisation:
-    """One governing body: its stable index name (alias, or the concrete index when it has none)."""
+    """One organisation (a `/api/sources` row): `key` is what the platform's `organization` parameter takes."""
 
-    index: str
-    indices: tuple[str, ...]
-    name: str
-    medium: str
-    classification: str | None
-    homepage: str | None
-    superseded_by: str | None = None  # an older unaliased index beside the current one
+    key: str
+    label: str
+    kind: str
+    supplier: str
+    implemented: bool
 
+    def full_forms(self) -> set[str]:
+        return {_norm(self.label), _norm(self.key)}
 
-@dataclass(frozen=True, slots=True)
-class _Catalogue:
-    organisations: tuple[Organisation, ...]  # current ones, sorted by name
-    superseded: tuple[Organisation, ...]
-    by_index: Mapping[str, Organisation]  # concrete index → organisation
-    records_complete: bool
-
-    def of_index(self, concrete: str) -> Organisation:
-        found = self.by_index.get(concrete)
-        if found is not None:
-            return found
-        base = _TIMESTAMP.sub("", concrete)
-        return Organisation(index=base, indices=(concrete,), name=_pretty(base), medium=_medium_of(base, None),
-                            classification=None, homepage=None)
-
-    def resolve(self, wanted: Sequence[str]) -> list[Organisation]:
-        """Organisations named by index or name; a clear ToolInputError for unknown or ambiguous names."""
-        out: list[Organisation] = []
-        for value in wanted:
-            org = self._resolve_one(value)
-            if org not in out:
-                out.append(org)
+    def bare_forms(self) -> set[str]:
+        """The names without a kind word in front ('Provincie Utrecht' → 'utrecht')."""
+        out = set()
+        for form in self.full_forms():
+            for word, _ in KIND_WORDS:
+                if form.startswith(word + " "):
+                    out.add(form[len(word) + 1:])
         return out
 
-    def _resolve_one(self, value: str) -> Organisation:
-        raw = value.strip().lower()
-        everything = (*self.organisations, *self.superseded)
-        for org in everything:
-            if raw == org.index or raw in org.indices:
-                return org
-        wanted = _norm(value)
-        full = [o for o in self.organisations if _norm(o.name) == wanted]
-        if len(full) == 1:
-            return full[0]
-        short = [o for o in self.organisations if wanted in _short_keys(o)]
-        if len(short) == 1:
-            return short[0]
-        if short:
-            options = ", ".join(f"{o.name} ({o.index})" for o in short)
-            raise ToolInputError(f"{value!r} matches several organisations: {options}; pass the full name or the index")
-        keys = {k: o for o in self.organisations for k in (*_short_keys(o), _norm(o.name))}
-        close = difflib.get_close_matches(wanted, list(keys), n=3, cutoff=0.75)
-        hint = "; did you mean " + ", ".join(f"{keys[k].name} ({keys[k].index})" for k in close) + "?" if close else ""
-        raise ToolInputError(f"unknown organisation {value!r}{hint} list_organisations lists the "
-                             f"{len(self.organisations)} organisations with their index")
 
-
-def _norm(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", plain).split())
-
-
-def _short_keys(org: Organisation) -> set[str]:
-    slug = org.index.split("_", 1)[1] if "_" in org.index else org.index
-    keys = {_norm(slug)}
-    name = _norm(org.name)
-    for word in _KIND_WORDS:
-        if name.startswith(_norm(word) + " "):
-            keys.add(name[len(_norm(word)) + 1:])
-    return keys
-
-
-def _pretty(index: str) -> str:
-    slug = index.split("_", 1)[1] if "_" in index else index
-    return " ".join(part.capitalize() for part in re.split(r"[_-]+", slug))
-
-
-def _medium_of(index: str, classification: str | None) -> str:
-    if classification in MEDIA:
-        return MEDIA[classification]
-    return PREFIX_MEDIUM.get(index.split("_", 1)[0], "gemeente")
-
-
-async def _catalogue(api: _Api) -> _Catalogue:
-    """`GET /_aliases` plus every index's top-level Organization record (both cached upstream)."""
-    body = {"size": 1000, "_source": ["name", "classification", "collection", "homepage"],
-            "query": {"bool": {"filter": [
-                {"term": {"@type": "Organization"}},
-                {"terms": {"classification.keyword": list(MEDIA)}}]}}}
-    aliases, records = await _both(api.aliases(), api.search(ALL_INDICES, body))
-    by_concrete: dict[str, dict[str, Any]] = {}
-    for hit in records["hits"]["hits"]:
-        by_concrete.setdefault(hit["_index"], hit.get("_source") or {})
-    ours = {i: a for i, a in aliases.items() if i.split("_", 1)[0] in PREFIX_MEDIUM}
-    alias_names = {a for names in ours.values() for a in names}
-    grouped: dict[str, list[str]] = {}
-    superseded: list[Organisation] = []
-    for concrete, names in sorted(ours.items()):
-        if names:
-            grouped.setdefault(names[0], []).append(concrete)
-            continue
-        base = _TIMESTAMP.sub("", concrete)
-        if base in alias_names:
-            superseded.append(_organisation(concrete, (concrete,), by_concrete, superseded_by=base))
-        else:
-            grouped.setdefault(concrete, []).append(concrete)
-    organisations = [_organisation(index, tuple(indices), by_concrete) for index, indices in grouped.items()]
-    organisations.sort(key=lambda o: (_norm(o.name), o.index))
-    by_index = {c: o for o in (*organisations, *superseded) for c in o.indices}
-    total = records["hits"].get("total")
-    complete = len(records["hits"]["hits"]) >= (total.get("value", 0) if isinstance(total, dict) else total or 0)
-    return _Catalogue(tuple(organisations), tuple(superseded), by_index, complete and not _is_partial(records))
-
-
-def _organisation(index: str, indices: tuple[str, ...], records: Mapping[str, Mapping[str, Any]], *,
-                  superseded_by: str | None = None) -> Organisation:
-    record = next((records[i] for i in indices if i in records), {})
-    classification = record.get("classification")
-    classification = classification[0] if isinstance(classification, list) and classification else classification
-    return Organisation(index=index, indices=indices, name=str(record.get("name") or _pretty(index)),
-                        medium=_medium_of(index, classification if isinstance(classification, str) else None),
-                        classification=classification if isinstance(classification, str) else None,
-                        homepage=record.get("homepage"), superseded_by=superseded_by)
+def _organisations(reply: Any) -> tuple[Organisation, ...]:
+    rows = reply.get("sources") if isinstance(reply, dict) else None
+    if not isinstance(rows, list):
+        raise ValueError("not a /api/sources reply")
+    out = []
+    for row in rows:
+        if not isinstance(row, dict) or row.get("isAggregate") or str(row.get("key", "")).startswith("all_"):
+            continue  # the all_<supplier> rows pass the platform's check but match nothing
+        kind = str(row.get("organizationType") or "")
+        out.append(Organisation(key=str(row["key"]), label=str(row.get("label") or row["key"]),
+                                kind=kind if kind in KINDS else "gemeente", supplier=str(row.get("supplier") or ""),
+                                implemented=bool(row.get("implemented", True))))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
-class _Newest:
-    """The newest meeting date (not in the future) per concrete index, from one aggregation."""
-
-    by_index: Mapping[str, date]
-    partial: bool
-
-    def of(self, org: Organisation) -> date | None:
-        dates = [self.by_index[i] for i in org.indices if i in self.by_index]
-        return max(dates) if dates else None
+class Resolved:
+    organisation: Organisation
+    note: str | None = None  # when a name could have meant another organisation
 
 
-async def _newest(api: _Api, indices: str, today: date) -> _Newest:
-    """Meetings and agenda items stop exactly where ingestion stopped; documents may carry future dates."""
-    body = {"size": 0, "timeout": ES_TIMEOUT,
-            "query": {"bool": {"filter": [
-                {"terms": {"@type": ["Meeting", "AgendaItem"]}},
-                {"range": {"last_discussed_at": _day_range(lte=today)}}]}},
-            "aggs": {"per_index": {"terms": {"field": "_index", "size": 1000},
-                                   "aggs": {"newest": {"max": {"field": "last_discussed_at"}}}}}}
-    reply = await api.search(indices, body)
-    by_index: dict[str, date] = {}
-    for bucket in reply.get("aggregations", {}).get("per_index", {}).get("buckets", []):
-        value = (bucket.get("newest") or {}).get("value")
-        if isinstance(value, int | float):
-            by_index[str(bucket["key"])] = datetime.fromtimestamp(value / 1000, TZ).date()
-    return _Newest(by_index, _is_partial(reply))
+def resolve(name: str, organisations: Sequence[Organisation], aliases: Mapping[str, str] = ALIASES) -> Resolved:
+    """An organisation as people write it ('Den Haag', "'s-Gravenhage", 'Bergen (NH)', 'Provincie Utrecht').
+
+    A place name alone means the gemeente when a gemeente has that name; a kind word in front ('provincie',
+    'waterschap', 'hoogheemraadschap van', …) picks that kind. Ambiguous or unknown names raise a
+    ToolInputError listing the candidates."""
+    raw = name.strip()
+    for org in organisations:
+        if raw == org.key:
+            return Resolved(org)
+    wanted = _norm(raw)
+    wanted = aliases.get(wanted, wanted)
+    kind = None
+    for word, word_kind in KIND_WORDS:
+        if wanted.startswith(word + " "):
+            kind, rest = word_kind, wanted[len(word) + 1:]
+            break
+    else:
+        rest = wanted
+    rest = aliases.get(rest, rest)
+    pool = [o for o in organisations if kind is None or o.kind == kind]
+    if kind is not None:
+        found = [o for o in pool if rest in o.full_forms() | o.bare_forms() or wanted in o.full_forms()]
+    else:
+        found = [o for o in pool if wanted in o.full_forms()]
+        if not found:
+            found = [o for o in pool if wanted in o.bare_forms()]
+    if len(found) > 1:
+        councils = [o for o in found if o.kind == "gemeente"]
+        if kind is None and len(councils) == 1:
+            others = ", ".join(f"{o.label} ({o.kind}, key {o.key})" for o in found if o is not councils[0])
+            return Resolved(councils[0], f"'{raw}' taken as the gemeente {councils[0].label}; for {others} name the "
+                                         "kind, e.g. 'Provincie …', or pass the key")
+        raise ToolInputError(f"'{raw}' matches several organisations: {_listing(found)}; pass one of these keys")
+    if found:
+        return Resolved(found[0])
+    starts = [o for o in pool if any(f.startswith(rest + " ") for f in o.full_forms() | o.bare_forms())]
+    if starts:
+        raise ToolInputError(f"'{raw}' matches several organisations: {_listing(starts)}; pass one of these keys")
+    forms = {f: o for o in pool for f in o.full_forms() | o.bare_forms()}
+    close = difflib.get_close_matches(rest, list(forms), n=4, cutoff=0.75)
+    near = list(dict.fromkeys(forms[f] for f in close))
+    hint = f"; did you mean {_listing(near)}?" if near else ""
+    raise ToolInputError(f"no organisation called '{raw}' in OpenBesluitvorming{hint} list_organisations lists all "
+                         f"{len(organisations)} with their keys")
 
 
-def _org_status(org: Organisation, newest: _Newest, today: date, days: int) -> dict[str, Any]:
-    through = newest.of(org)
-    return {"name": org.name, "index": org.index, "medium": org.medium,
-            "current_through": through.isoformat() if through else None, "stalled": is_stalled(through, today, days)}
+def _listing(orgs: Sequence[Organisation]) -> str:
+    return ", ".join(f"{o.label} ({o.kind}, key '{o.key}')" for o in orgs)
 
 
-def _stall_notes(statuses: Iterable[Mapping[str, Any]]) -> list[str]:
-    return [f"{s['name']} ({s['index']}) stands still: its newest meeting in ORI is {s['current_through'] or 'missing'}"
-            f"; an empty or short result there is no proof that nothing exists" for s in statuses if s["stalled"]]
+# =========================================================================== transport
 
 
-# =========================================================================== shared request pieces
+@dataclass(frozen=True, slots=True)
+class _Api:
+    """OpenBesluitvorming calls on behalf of one caller (a tool call, or the load-status measurement)."""
+
+    ctx: PlatformContext
+    caller: Caller
+    tool: str | None
+
+    async def _get(self, path: str, params: list[tuple[str, str]] | None = None) -> Any:
+        try:
+            return await self.ctx.upstream.get(path, _parse_json, params=params, caller=self.caller, tool=self.tool)
+        except UpstreamStatusError as exc:
+            refused = _input_error(exc, params)
+            if refused is None:
+                raise
+            raise refused from exc
+
+    async def search(self, params: list[tuple[str, str]]) -> dict[str, Any]:
+        reply = await self._get("/api/search", params)
+        if not isinstance(reply, dict) or not isinstance(reply.get("results"), list):
+            raise ValueError("not a /api/search reply")
+        return reply
+
+    async def entity(self, entity_id: str) -> dict[str, Any]:
+        try:
+            reply = await self._get(f"/api/entities/{quote(entity_id, safe='')}")
+        except UpstreamStatusError as exc:
+            if exc.status == 404:
+                raise ToolInputError(f"OpenBesluitvorming has no item with id '{entity_id}'; take ids from "
+                                     "search_documents or search_meetings") from exc
+            raise
+        if not isinstance(reply, dict) or "entityId" not in reply:
+            raise ValueError("not a /api/entities reply")
+        return reply
+
+    async def organisations(self) -> tuple[Organisation, ...]:
+        return _organisations(await self._get("/api/sources"))
+
+    async def status(self) -> dict[str, dict[str, Any]]:
+        """Import freshness per source key."""
+        reply = await self._get("/api/status")
+        rows = reply.get("sources") if isinstance(reply, dict) else None
+        if not isinstance(rows, list):
+            raise ValueError("not a /api/status reply")
+        return {str(r["sourceKey"]): r for r in rows if isinstance(r, dict) and r.get("sourceKey")}
 
 
-def _day_range(*, gte: date | None = None, lte: date | None = None) -> dict[str, Any]:
-    """A whole-day range in Dutch time; `format` is required because ORI maps dates as strict_date_time."""
-    out: dict[str, Any] = {}
-    if gte:
-        out["gte"] = f"{gte.isoformat()}||/d"
-    if lte:
-        out["lte"] = f"{lte.isoformat()}||/d"
-    return {**out, "format": "strict_date_optional_time", "time_zone": "Europe/Amsterdam"}
+def _api(call: ToolCall) -> _Api:
+    return _Api(call.ctx, call.caller, call.tool)
 
 
-def _sort(order: str, date_field: str) -> list[dict[str, Any]]:
-    # `_id` breaks ties so search_after cursors are stable.
-    if order == "relevance":
-        return [{"_score": {"order": "desc"}}, {"_id": {"order": "asc"}}]
-    return [{date_field: {"order": "desc" if order == "newest" else "asc", "unmapped_type": "date"}},
-            {"_id": {"order": "asc"}}]
+def _parse_json(body: bytes) -> Any:
+    return as_json(body)
 
 
-def _paging(call: ToolCall) -> tuple[int, int, list[Any] | None, list[str]]:
-    """(limit, offset, search_after, notes); ES refuses from + size beyond 10,000, so say so first."""
-    limit, offset, notes = page(call)
-    cursor = call.arguments.get("cursor")
-    after = _decode_cursor(cursor) if cursor else None
-    if after is not None and offset:
-        raise ToolInputError("pass either offset or cursor, not both (cursor continues where the last page ended)")
-    if offset + limit > MAX_RESULT_WINDOW:
-        raise ToolInputError(f"ORI pages only through the first {MAX_RESULT_WINDOW:,} hits (offset {offset} + limit "
-                             f"{limit}); continue with next_cursor from the previous page, or narrow the search")
-    return limit, offset, after, notes
-
-
-def _decode_cursor(cursor: str) -> list[Any]:
+def _input_error(exc: UpstreamStatusError, params: list[tuple[str, str]] | None) -> ToolInputError | None:
+    """A 400 names the argument to change: by the platform's `code`, or (before it sent codes) every one sent."""
+    if exc.status != 400:
+        return None
     try:
-        values = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (binascii.Error, ValueError) as exc:
-        raise ToolInputError("cursor is not one this tool returned; start again without it") from exc
-    if not isinstance(values, list) or not values:
-        raise ToolInputError("cursor is not one this tool returned; start again without it")
-    return values
+        body = json.loads(exc.body)
+    except ValueError:
+        body = {}
+    said = " ".join(str(body.get(k) or "") for k in ("error", "hint")).strip() if isinstance(body, dict) else ""
+    code = body.get("code") if isinstance(body, dict) else None
+    if code in ERROR_ARGUMENTS:
+        return ToolInputError(f"OpenBesluitvorming refused {ERROR_ARGUMENTS[code]} ({code}): {said}; change "
+                              f"{ERROR_ARGUMENTS[code]} and try again")
+    sent = [name for name, param in (("query", "query"), ("organisation", "organization"), ("kind", "entityType"),
+                                     ("sort", "sort"), ("date_from", "dateFrom"), ("date_to", "dateTo"))
+            if any(p == param for p, _ in params or [])]
+    return ToolInputError(f"OpenBesluitvorming refused the request (HTTP 400{f', {code}' if code else ''}): "
+                          f"{said or 'no reason given'}; check {', '.join(sent) or 'the arguments'}")
 
 
-def _encode_cursor(values: list[Any]) -> str:
-    return base64.urlsafe_b64encode(json.dumps(values, separators=(",", ":")).encode()).decode().rstrip("=")
+# =========================================================================== shared pieces
 
 
-def _is_partial(reply: Mapping[str, Any]) -> bool:
-    return bool(reply.get("timed_out")) or int((reply.get("_shards") or {}).get("failed") or 0) > 0
-
-
-def _precision(reply: Mapping[str, Any], *, returned: int, offset: int, limit: int, cursor_used: bool,
-               matched: str, not_applied: list[str]) -> tuple[dict[str, Any], str | None]:
-    """Zoekprecisie from the ES reply, plus the search_after cursor for the next page (or None)."""
-    total = reply["hits"].get("total")
-    if isinstance(total, dict):
-        value: int | None = int(total.get("value", 0))
-        relation = "exact" if total.get("relation") == "eq" else "lower_bound"
-    elif isinstance(total, int):  # ES 6 style
-        value, relation = total, "exact"
-    else:
-        value, relation = None, "unknown"
-    seen = offset + returned
-    if cursor_used or value is None:
-        more = returned == limit and returned > 0
-    else:
-        more = value > seen or (relation == "lower_bound" and returned == limit)
-    shards = reply.get("_shards") or {}
-    notes = list(not_applied)
-    if reply.get("timed_out"):
-        notes.append(f"ORI stopped searching after {ES_TIMEOUT}: the hits are what it found in time")
-    if int(shards.get("failed") or 0):
-        notes.append(f"{shards['failed']} of {shards.get('total')} ORI index shards failed: their hits are missing")
-    hits = reply["hits"]["hits"]
-    cursor = _encode_cursor(hits[-1]["sort"]) if more and hits and hits[-1].get("sort") else None
-    next_offset = seen if more and not cursor_used and seen < MAX_RESULT_WINDOW else None
-    return precision(total=value, total_relation=relation, returned=returned, truncated=more, matched=matched,
-                     not_applied=notes, partial=_is_partial(reply), next_offset=next_offset), cursor
+def view_url(entity_id: str, page_number: int | None = None) -> str:
+    """The page a person opens: the site's single-page app showing one item (and one PDF page)."""
+    return f"{SITE}?{urlencode({'view': entity_id, **({'page': page_number} if page_number else {})})}"
 
 
 def _moment(value: Any) -> datetime | None:
+    """`sortDate`: UTC, as `2024-11-07T19:30:00Z` (current) or `2024-11-07 00:00:00` (older docs)."""
     if not isinstance(value, str) or not value:
         return None
     try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T"))
     except ValueError:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=TZ)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _day(value: Any) -> str | None:
+def _dutch(value: Any) -> tuple[str | None, str | None]:
+    """(date, start) in Dutch time from a `sortDate`: YYYY-MM-DD and YYYY-MM-DDTHH:MM."""
     moment = _moment(value)
-    return moment.astimezone(TZ).date().isoformat() if moment else None
+    if moment is None:
+        return None, None
+    local = moment.astimezone(TZ)
+    return local.date().isoformat(), local.strftime("%Y-%m-%dT%H:%M")
 
 
-def _status(uri: Any) -> str | None:
-    """`https://argu.co/ns/meeting/EventCompleted` → `completed`."""
-    if not isinstance(uri, str) or not uri:
-        return None
-    last = re.split(r"[/#]", uri)[-1]
-    return last[5:].lower() if last.startswith("Event") else last.lower()
+def _key_of(entity_id: str) -> str:
+    parts = entity_id.split(":")
+    return parts[3] if len(parts) > 4 else ""
 
 
-def _ids(value: Any) -> list[str]:
-    if isinstance(value, dict):
-        value = value.get("@list", [])
-    if value is None:
-        return []
-    return [str(v) for v in (value if isinstance(value, list) else [value])]
+def _type_of(entity_id: str) -> str:
+    return entity_id.split(":", 1)[0]
 
 
-def _one(value: Any) -> str | None:
-    items = _ids(value)
-    return items[0] if items else None
+def _entity_id(raw: str, expected: tuple[str, ...], tool: str) -> str:
+    """An entity id from what a person pastes: the id, a `?view=` page, or an `/api/entities/` URL."""
+    text = raw.strip()
+    if CLASSIC_ID.match(text):
+        raise ToolInputError(
+            f"'{text}' is an id of the old Open Raadsinformatie (Classic), which was switched off on 1 November 2026. "
+            "Its successor OpenBesluitvorming gives every item a new id, like "
+            "'document:notubiz:gemeente:soest:12345'; there is no table from old to new ids. Find the item again "
+            "with search_documents (words from its title, and the organisation); a Classic original_url is the "
+            "new download_url")
+    if text.startswith(("http://", "https://")):
+        parts = urlsplit(text)
+        view = parse_qs(parts.query).get("view")
+        if view:
+            text = view[0]
+        elif "/api/entities/" in parts.path:
+            text = unquote(parts.path.split("/api/entities/", 1)[1].split("/", 1)[0])
+    if not ENTITY_ID.match(text):
+        raise ToolInputError(f"id must be an OpenBesluitvorming id such as '{expected[0]}:notubiz:gemeente:soest:"
+                             f"12345' (from search results), got '{raw.strip()[:80]}'")
+    kind = _type_of(text)
+    if kind not in expected:
+        other = "read_meeting" if kind == "meeting" else "read_document"
+        raise ToolInputError(f"'{text}' is a {kind.replace('_', ' ')}, which {tool} does not read; "
+                             + (f"use {other}" if kind in ("meeting", "document", "motion")
+                                else "read_meeting shows agenda items with their documents"))
+    return text
 
 
-def _ld(ori_id: str) -> str:
-    return LD_BASE + ori_id
+def _limit(call: ToolCall) -> tuple[int, int, list[str]]:
+    limit, offset, notes = page(call)
+    if limit > PLATFORM_MAX_LIMIT:
+        notes.append(f"limit lowered to {PLATFORM_MAX_LIMIT}, the most OpenBesluitvorming returns per page")
+        limit = PLATFORM_MAX_LIMIT
+    if offset + limit > MAX_DEPTH:
+        raise ToolInputError(f"this tool reads at most the first {MAX_DEPTH} results (offset {offset} + limit "
+                             f"{limit}); narrow the search (organisation, dates, more words) instead of paging on")
+    return limit, offset, notes
 
 
-def _search_ui(ori_id: str, index: str) -> str:
-    """openbesluitvorming.nl showing one resource (the value of showResource is encoded twice, as the UI does)."""
-    shown = quote(quote(_ld(ori_id), safe=""), safe="")
-    return f"{SEARCH_UI}?organisaties={quote(json.dumps([index]), safe='')}&showResource={shown}"
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    organisation: Organisation | None
+    status: dict[str, Any] | None  # the organisation's how-current object (output), or None
+    notes: list[str]
 
 
-def _document_link(source: Mapping[str, Any], ori_id: str) -> str:
-    """The resolver link, the original where the resolver is known to fail, else the Linked Data id."""
-    url, original = source.get("url"), source.get("original_url")
-    if isinstance(url, str) and url and not any(f"/resolve/{host}/" in url for host in RESOLVER_404_HOSTS):
-        return url
-    return str(original or url or _ld(ori_id))
+async def _scope(call: ToolCall, api: _Api, name: str | None) -> _Scope:
+    """Resolve an organisation by name; with one, also how current it is (`/api/status`, cached)."""
+    if not name:
+        return _Scope(None, None, [])
+    resolved = resolve(str(name), await api.organisations())
+    org = resolved.organisation
+    row = (await api.status()).get(org.key, {})
+    status = _org_status(call.ctx, org, row)
+    notes = [resolved.note] if resolved.note else []
+    notes += _status_notes(status)
+    return _Scope(org, status, notes)
 
 
-def _clean(text: str) -> str:
-    return " ".join(text.replace("\uf0b7", " ").split())
+def _org_status(ctx: PlatformContext, org: Organisation, row: Mapping[str, Any]) -> dict[str, Any]:
+    latest = _moment(row.get("latestContentDate"))
+    latest_day = latest.astimezone(TZ).date() if latest else None
+    today = ctx.today()
+    through = min(latest_day, today) if latest_day else None
+    success = _moment(row.get("lastSuccessAt"))
+    successor = row.get("succeededBy") if isinstance(row.get("succeededBy"), dict) else {}
+    return {
+        "name": org.label, "key": org.key, "kind": org.kind, "supplier": org.supplier,
+        "state": str(row.get("state") or "unknown"),
+        "current_through": through.isoformat() if through else None,
+        "latest_content_date": latest_day.isoformat() if latest_day else None,
+        "last_import": success.astimezone(TZ).date().isoformat() if success else None,
+        "stalled": ctx.is_stalled(through),
+        "discontinued_at": row.get("discontinuedAt") if isinstance(row.get("discontinuedAt"), str) else None,
+        "succeeded_by": successor.get("sourceKey") or successor.get("label") or None,
+    }
 
 
-def _text_query(query: str, fields: list[str]) -> dict[str, Any]:
-    return {"simple_query_string": {"query": query, "fields": fields, "default_operator": "and"}}
+def _status_notes(status: Mapping[str, Any]) -> list[str]:
+    notes = []
+    if status["discontinued_at"]:
+        heir = f"; newer material is under {status['succeeded_by']}" if status["succeeded_by"] else ""
+        notes.append(f"{status['name']} was merged away on {status['discontinued_at']}{heir}")
+    elif status["stalled"]:
+        notes.append(f"{status['name']} stands still: its newest material in OpenBesluitvorming is from "
+                     f"{status['current_through'] or 'no date'} (import state '{status['state']}'); an empty or "
+                     "short result there is no proof that nothing exists")
+    return notes
 
 
-def _where(orgs: Sequence[Organisation], catalogue: _Catalogue) -> tuple[str, list[dict[str, Any]]]:
-    """The index path to search, and the must_not that keeps superseded copies out of an all-index search."""
-    if orgs:
-        return ",".join(dict.fromkeys(o.index for o in orgs)), []
-    old = [c for o in catalogue.superseded for c in o.indices]
-    return ALL_INDICES, ([{"terms": {"_index": old}}] if old else [])
+def _precision(reply: Mapping[str, Any], *, offset: int, returned: int, matched: str,
+               notes: list[str]) -> dict[str, Any]:
+    total = reply.get("totalCount")
+    approximate = bool(reply.get("totalIsApproximate"))
+    more = bool(reply.get("hasMore"))
+    if not returned and offset and approximate:
+        notes.append("no results this deep: OpenBesluitvorming reads only its best-matching index rows (about "
+                     "6,000) per search; narrow the search instead of paging on")
+    return precision(total=int(total) if isinstance(total, int) else None,
+                     total_relation=("estimate" if approximate else "exact") if isinstance(total, int) else "unknown",
+                     returned=returned, truncated=more, matched=matched, not_applied=notes,
+                     next_offset=offset + returned if more else None)
 
 
-async def _scope(call: ToolCall, api: _Api, names: Sequence[str]) -> tuple[_Catalogue, list[Organisation],
-                                                                             list[dict[str, Any]]]:
-    """Resolve the organisation filter; with one, also how current each is (an aggregation, cached)."""
-    catalogue = await _catalogue(api)
-    orgs = catalogue.resolve(names)
-    if not orgs:
-        return catalogue, orgs, []
-    today = call.ctx.today()
-    newest = await _newest(api, ",".join(dict.fromkeys(o.index for o in orgs)), today)
-    return catalogue, orgs, [_org_status(o, newest, today, call.ctx.stalled_after_days) for o in orgs]
+def _order(call: ToolCall, query: str | None, notes: list[str]) -> tuple[str, str]:
+    """(our sort word, the platform's): relevance needs words to rank by."""
+    order = str(call.arguments.get("sort") or ("relevance" if query else "newest"))
+    if order == "relevance" and not query:
+        notes.append("sort 'relevance' needs a query; sorted newest first instead")
+        order = "newest"
+    return order, {"relevance": "relevance", "newest": "date_desc", "oldest": "date_asc"}[order]
+
+
+def _search_params(*, query: str | None, org: Organisation | None, entity_type: str, sort: str,
+                   start: date | None, end: date | None, offset: int, limit: int) -> list[tuple[str, str]]:
+    params = [("query", query)] if query else []
+    params += [("organization", org.key)] if org else []
+    params += [("entityType", entity_type), ("sort", sort)]
+    params += [("dateFrom", start.isoformat())] if start else []
+    params += [("dateTo", end.isoformat())] if end else []
+    return [*params, ("offset", str(offset)), ("limit", str(limit))]
+
+
+def _matched(what: str, query: str | None, org: Organisation | None, start: date | None, end: date | None,
+             order: str) -> str:
+    parts = [what]
+    if query:
+        parts.append(f'"{query}": every word (lower-cased, punctuation dropped) in title or text; "…" is a phrase')
+    parts.append(f"organisation {org.label} (key {org.key})" if org else "every organisation")
+    if start or end:
+        parts.append(f"date {start or '…'} to {end or '…'} (whole days, UTC, on the meeting date)")
+    parts.append(f"sorted {order}")
+    return "; ".join(parts)
 
 
 # =========================================================================== schemas
 
-ORGANISATIONS_PROP: dict[str, Any] = {
-    "type": "array", "maxItems": 20, "uniqueItems": True,
-    "items": {"type": "string", "minLength": 2, "maxLength": 120},
-    "description": "Organisations to search, by name ('Utrecht', 'Provincie Gelderland', 'Hoogheemraadschap van "
-                   "Delfland') or index ('ori_utrecht'); list_organisations has them all. Leave out to search all.",
+_NULLABLE_STR: dict[str, Any] = {"type": ["string", "null"]}
+ORGANISATION_PROP: dict[str, Any] = {
+    "type": "string", "minLength": 2, "maxLength": 120,
+    "description": "One organisation as you would write it ('Utrecht' is the gemeente, 'Provincie Utrecht', "
+                   "\"'s-Gravenhage\", 'Bergen (NH)', 'Hoogheemraadschap van Delfland') or its key from "
+                   "list_organisations.",
 }
 SORT_PROP: dict[str, Any] = {
-    "enum": ["relevance", "newest", "oldest"], "default": "relevance",
-    "description": "Order: best match first, or by meeting date.",
+    "enum": ["relevance", "newest", "oldest"],
+    "description": "Order: best match first (default with a query) or by meeting date (newest is the default "
+                   "without a query).",
 }
-CURSOR_PROP: dict[str, Any] = {
-    "type": "string", "maxLength": 2000,
-    "description": "next_cursor from the previous page, to read on past 10,000 hits (use instead of offset).",
+DATE_PROPS: dict[str, Any] = {
+    "date_from": {"type": "string", "format": "date", "description": "Earliest meeting date, YYYY-MM-DD (inclusive)."},
+    "date_to": {"type": "string", "format": "date", "description": "Latest meeting date, YYYY-MM-DD (inclusive)."},
 }
-MEETING_DATE_PROPS: dict[str, Any] = {
-    "date_from": {**DATE_RANGE_PROPS["date_from"], "description": "Earliest meeting date, YYYY-MM-DD (inclusive)."},
-    "date_to": {**DATE_RANGE_PROPS["date_to"], "description": "Latest meeting date, YYYY-MM-DD (inclusive)."},
-}
-_NULLABLE_STR: dict[str, Any] = {"type": ["string", "null"]}
-_ORG_STATUS_SCHEMA = object_schema({
+STATUS_SCHEMA = object_schema({
     "name": {"type": "string"},
-    "index": {"type": "string", "description": "ORI index (alias) of the organisation."},
-    "medium": {"enum": ["gemeente", "provincie", "waterschap"]},
-    "current_through": {**_NULLABLE_STR, "description": "Newest meeting date in ORI, not in the future."},
-    "stalled": {"type": "boolean",
-                "description": "No meeting within the installation's stalled_after_days (see platform_status)."},
+    "key": {"type": "string", "description": "Pass as organisation to the other tools."},
+    "kind": {"enum": list(KINDS)},
+    "supplier": {"type": "string", "description": "The council information system it is imported from."},
+    "state": {"type": "string", "description": "Import state: ok, stale, failing, never_imported, not_implemented, "
+                                                "discontinued."},
+    "current_through": {**_NULLABLE_STR, "description": "Newest meeting date held, not after today."},
+    "latest_content_date": {**_NULLABLE_STR, "description": "Newest meeting date held (agendas run ahead)."},
+    "last_import": {**_NULLABLE_STR, "description": "Date of the last successful import."},
+    "stalled": {"type": "boolean", "description": "No material within stalled_after_days (see platform_status)."},
+    "discontinued_at": {**_NULLABLE_STR, "description": "Date the organisation was merged away."},
+    "succeeded_by": {**_NULLABLE_STR, "description": "Key (or name) of the organisation that took over."},
 })
 _SEARCH_EXTRA: dict[str, Any] = {
-    "searched": object_schema({
-        "all_organisations": {"type": "boolean"},
-        "organisations": {"type": "array", "items": _ORG_STATUS_SCHEMA,
-                          "description": "The organisations searched, with how current each is."},
-    }, description="Where the search looked: every organisation, or these."),
+    "organisation": {"anyOf": [{"type": "null"}, STATUS_SCHEMA],
+                     "description": "The organisation searched and how current it is; null for all."},
     "notes": {"type": "array", "items": {"type": "string"}},
-    "next_cursor": {**_NULLABLE_STR, "description": "Pass as cursor for the next page; null at the end."},
 }
 
 
@@ -523,227 +490,344 @@ def _input(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any]
 
 SEARCH_DOCUMENTS_INPUT = _input({
     "query": {"type": "string", "minLength": 1, "maxLength": 500,
-              "description": "Words to find in the text and title. All words must occur; \"quotes\" for a phrase, "
-                             "-word to exclude, word* for a prefix, | for OR. Dutch stemming applies."},
-    "organisations": ORGANISATIONS_PROP,
-    **MEETING_DATE_PROPS,
-    "document_type": {"enum": list(DOCUMENT_TYPES),
-                      "description": "Kind of document, recognised by words in its title (ORI has no type field)."},
+              "description": "Words in the title or text; every word must occur, \"quotes\" for a phrase. Leave out "
+                             "with an organisation to list its newest documents."},
+    "organisation": ORGANISATION_PROP,
+    **DATE_PROPS,
+    "kind": {"enum": ["document", "motion"], "default": "document",
+             "description": "Documents (raadsstukken, attachments), or motions and amendments with their outcome."},
     "sort": SORT_PROP,
     **PAGE_PROPS,
-    "cursor": CURSOR_PROP,
-}, ["query"])
+}, [])
 
 SEARCH_DOCUMENTS_OUTPUT = result_list_schema({
-    "id": {"type": "string", "description": "ORI id; read it with read_document."},
+    "id": {"type": "string", "description": "Read it with read_document."},
+    "type": {"enum": ["document", "motion"]},
     "title": {"type": "string"},
     "organisation": {"type": "string"},
-    "index": {"type": "string"},
-    "medium": {"enum": ["gemeente", "provincie", "waterschap"]},
-    "date": {**_NULLABLE_STR, "description": "Date of the last meeting that discussed the document."},
-    "date_modified": _NULLABLE_STR,
-    "content_type": _NULLABLE_STR,
-    "size_in_bytes": {"type": ["integer", "null"]},
-    "url": {**_NULLABLE_STR, "description": "ORI resolver link to the file."},
-    "original_url": {**_NULLABLE_STR, "description": "The file at the council information system."},
+    "organisation_key": {"type": "string"},
+    "date": {**_NULLABLE_STR, "description": "Date of the meeting that discussed it (Dutch time)."},
+    "matched_page": {"type": ["integer", "null"], "description": "The page where the words were found."},
+    "page_count": {"type": ["integer", "null"]},
     "snippet": {"type": "string"},
-    "score": {"type": ["number", "null"]},
+    "download_url": {**_NULLABLE_STR, "description": "The file at the council information system."},
+    "url": {"type": "string", "description": "The page that shows it on openbesluitvorming.nl."},
 }, extra=_SEARCH_EXTRA)
 
 
 async def search_documents(call: ToolCall) -> dict[str, Any]:
     args = call.arguments
     api = _api(call)
-    limit, offset, after, notes = _paging(call)
+    query = str(args["query"]).strip() if args.get("query") else None
+    if not query and not args.get("organisation"):
+        raise ToolInputError("give a query, an organisation, or both (OpenBesluitvorming answers nothing without)")
+    limit, offset, notes = _limit(call)
     start, end = date_range(call)
-    order = str(args.get("sort", "relevance"))
-    catalogue, orgs, statuses = await _scope(call, api, args.get("organisations") or [])
-    path, must_not = _where(orgs, catalogue)
-    query = str(args["query"])
-    filters: list[dict[str, Any]] = [{"term": {"@type": "MediaObject"}}]
-    matched = [f'simple_query_string "{query}" (all words; Dutch stemming) in the text, title, description and '
-               "name of documents (MediaObject)"]
-    if start or end:
-        filters.append({"range": {"last_discussed_at": _day_range(gte=start, lte=end)}})
-        matched.append(f"meeting date (last_discussed_at) {start or '…'} to {end or '…'}")
-    kind = args.get("document_type")
-    if kind:
-        filters.append({"match": {"name": {"query": DOCUMENT_TYPES[kind], "operator": "or"}}})
-        matched.append(f"document type '{kind}': the title holds one of: {DOCUMENT_TYPES[kind].replace(' ', ', ')}")
-    body: dict[str, Any] = {
-        "size": limit, "timeout": ES_TIMEOUT, "_source": DOCUMENT_FIELDS,
-        "query": {"bool": {"must": [_text_query(query, ["text", "title", "description", "name"])],
-                           "filter": filters, **({"must_not": must_not} if must_not else {})}},
-        "sort": _sort(order, "last_discussed_at"),
-        "highlight": {"pre_tags": [""], "post_tags": [""],
-                      "fields": {"text": {"fragment_size": 220, "number_of_fragments": 2, "no_match_size": 220}}},
-    }
-    body.update({"search_after": after} if after is not None else {"from": offset})
-    reply = await api.search(path, body)
-    results = [_document_hit(call.ctx, hit, catalogue) for hit in reply["hits"]["hits"]]
-    matched.append(f"sorted by {order}")
-    prec, cursor = _precision(reply, returned=len(results), offset=offset, limit=limit, cursor_used=after is not None,
-                              matched="; ".join(matched), not_applied=notes)
-    return {"results": results, "precision": prec, "searched": _searched(statuses),
-            "notes": _stall_notes(statuses), "next_cursor": cursor}
+    scope = await _scope(call, api, args.get("organisation"))
+    order, sort = _order(call, query, notes)
+    kind = str(args.get("kind") or "document")
+    params = _search_params(query=query, org=scope.organisation, entity_type=kind.capitalize(), sort=sort,
+                            start=start, end=end, offset=offset, limit=limit)
+    reply = await api.search(params)
+    results = [_document_hit(call.ctx, hit) for hit in reply["results"] if isinstance(hit, dict)]
+    if query and (start or end):
+        notes.append("with words and dates together, the platform applies the dates within its best-matching "
+                     "rows: a broad query over an old period can miss hits; add words or an organisation")
+    matched = _matched(f"{kind}s", query, scope.organisation, start, end, order)
+    return {"results": results, "precision": _precision(reply, offset=offset, returned=len(results), matched=matched,
+                                                        notes=notes),
+            "organisation": scope.status, "notes": scope.notes}
 
 
-def _searched(statuses: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"all_organisations": not statuses, "organisations": statuses}
-
-
-def _document_hit(ctx: PlatformContext, hit: Mapping[str, Any], catalogue: _Catalogue) -> dict[str, Any]:
-    source = hit.get("_source") or {}
-    org = catalogue.of_index(str(hit.get("_index")))
-    ori_id = str(source.get("@id") or hit.get("_id"))
-    title = _clean(str(source.get("name") or source.get("file_name") or f"document {ori_id}"))
-    fragments = (hit.get("highlight") or {}).get("text") or []
-    snippet = _clean(" … ".join(fragments)) or title
-    day = _day(source.get("last_discussed_at"))
-    size = source.get("size_in_bytes")
-    url, original = source.get("url"), source.get("original_url")
+def _document_hit(ctx: PlatformContext, hit: Mapping[str, Any]) -> dict[str, Any]:
+    entity_id = str(hit.get("entityId"))
+    title = _clean(str(hit.get("title") or "Ongetiteld document"))
+    day, _ = _dutch(hit.get("sortDate"))
+    organisation = str(hit.get("organization") or _key_of(entity_id))
+    matched_page = hit.get("matchedPage") if isinstance(hit.get("matchedPage"), int) else None
+    snippet = _clean(str(hit.get("summary") or "")) or title
+    where = f", p. {matched_page}" if matched_page else ""
     return {
-        "id": ori_id, "title": title, "organisation": org.name, "index": org.index, "medium": org.medium,
-        "date": day, "date_modified": _day(source.get("date_modified")),
-        "content_type": source.get("content_type"), "size_in_bytes": size if isinstance(size, int) else None,
-        "url": url, "original_url": original, "snippet": snippet,
-        "score": hit.get("_score") if isinstance(hit.get("_score"), int | float) else None,
-        "citation": cite(ctx, uri=_document_link(source, ori_id),
-                         title=f"{title} ({org.name}, {day or 'no meeting date'})", text=snippet),
+        "id": entity_id, "type": "motion" if _type_of(entity_id) == "motion" else "document", "title": title,
+        "organisation": organisation, "organisation_key": _key_of(entity_id), "date": day,
+        "matched_page": matched_page, "page_count": hit.get("pageCount") if isinstance(hit.get("pageCount"), int)
+        else None, "snippet": snippet, "download_url": hit.get("downloadUrl") or None,
+        "url": view_url(entity_id),
+        "citation": cite(ctx, uri=view_url(entity_id, matched_page),
+                         title=f"{title} ({organisation}, meeting of {day or 'unknown date'}{where})", text=snippet),
     }
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
 
 
 # =========================================================================== read_document
 
 READ_DOCUMENT_INPUT = _input({
-    "id": {"type": "string", "pattern": r"^\s*(https?://id\.openraadsinformatie\.nl/)?[0-9]{1,15}\s*$",
-           "description": "ORI document id from search_documents (or its https://id.openraadsinformatie.nl/ link)."},
+    "id": {"type": "string", "minLength": 1, "maxLength": 400,
+           "description": "Document or motion id from search_documents or read_meeting (or its openbesluitvorming.nl "
+                          "link)."},
     **CHUNK_PROPS,
 }, ["id"])
 
+_MEETING_REF = {"anyOf": [{"type": "null"}, object_schema({
+    "id": {"type": "string"}, "title": {"type": "string"}, "date": _NULLABLE_STR, "url": {"type": "string"}})],
+    "description": "The meeting that discussed it (read_meeting gives its agenda)."}
+_MOTION_SCHEMA = {"anyOf": [{"type": "null"}, object_schema({
+    "result": {**_NULLABLE_STR, "description": "aangenomen, verworpen, ingetrokken, aangehouden or overig."},
+    "status": _NULLABLE_STR,
+    "proposers": {"type": "array", "items": {"type": "string"}},
+    "parties": {"type": "array", "items": {"type": "string"}},
+    "in_favour": {"type": ["integer", "null"]},
+    "against": {"type": ["integer", "null"]},
+})], "description": "For a motion: its outcome and vote count."}
+
 READ_DOCUMENT_OUTPUT = object_schema({
     "id": {"type": "string"},
+    "type": {"enum": ["document", "motion"]},
     "title": {"type": "string"},
     "organisation": {"type": "string"},
-    "index": {"type": "string"},
-    "date": {**_NULLABLE_STR, "description": "Date of the last meeting that discussed the document."},
+    "organisation_key": {"type": "string"},
+    "date": _NULLABLE_STR,
     "content_type": _NULLABLE_STR,
-    "url": _NULLABLE_STR,
-    "original_url": _NULLABLE_STR,
-    "page_count": {"type": "integer", "description": "Pages of extracted text."},
-    "page_from": {"type": ["integer", "null"], "description": "Page where this chunk starts."},
-    "page_to": {"type": ["integer", "null"], "description": "Page where this chunk ends."},
+    "download_url": _NULLABLE_STR,
+    "url": {"type": "string"},
+    "meeting": _MEETING_REF,
+    "motion": _MOTION_SCHEMA,
     **chunk_output_props(),
+    "notes": {"type": "array", "items": {"type": "string"}},
     "citation": CITATION_SCHEMA,
 })
-PAGE_BREAK = "\n\n"
 
 
 async def read_document(call: ToolCall) -> dict[str, Any]:
-    raw = str(call.arguments["id"]).strip()
-    ori_id = raw.removeprefix("https://").removeprefix("http://").removeprefix("id.openraadsinformatie.nl/")
-    if not ori_id.isdigit():
-        raise ToolInputError(f"id must be an ORI id such as '6074541' (from search_documents), got {raw!r}")
+    entity_id = _entity_id(str(call.arguments["id"]), ("document", "motion"), "read_document")
     api = _api(call)
-    body = {"size": 1, "_source": [*DOCUMENT_FIELDS, "text"], "query": {"ids": {"values": [ori_id]}}}
-    reply, catalogue = await _both(api.search(ALL_INDICES, body), _catalogue(api))
-    hits = reply["hits"]["hits"]
-    if not hits:
-        raise ToolInputError(f"ORI has no record with id {ori_id}; take ids from search_documents")
-    hit = hits[0]
-    source = hit.get("_source") or {}
-    if source.get("@type") != "MediaObject":
-        raise ToolInputError(f"id {ori_id} is a {source.get('@type')}, not a document; search_meetings shows "
-                             "meetings and agenda items, and their attachments are document ids")
-    pages = source.get("text") or []
-    pages = [str(p) for p in (pages if isinstance(pages, list) else [pages])]
-    text = PAGE_BREAK.join(pages)
-    part = chunk(text, call)
-    starts, position = [], 0
-    for content in pages:
-        starts.append(position)
-        position += len(content) + len(PAGE_BREAK)
-    page_from = _page_at(starts, part["offset"]) if pages else None
-    page_to = _page_at(starts, max(part["offset"], part["offset"] + part["length"] - 1)) if pages else None
-    org = catalogue.of_index(str(hit.get("_index")))
-    title = _clean(str(source.get("name") or source.get("file_name") or f"document {ori_id}"))
-    day = _day(source.get("last_discussed_at"))
-    url, original = source.get("url"), source.get("original_url")
-    where = f", p. {page_from}" + (f"–{page_to}" if page_to != page_from else "") if page_from else ""
+    detail = await api.entity(entity_id)
+    meeting = None
+    meeting_id = detail.get("meetingId")
+    if isinstance(meeting_id, str) and meeting_id:
+        about = await api.entity(meeting_id)
+        meeting = {"id": meeting_id, "title": _clean(str(about.get("title") or "Ongetitelde vergadering")),
+                   "date": _dutch(about.get("sortDate"))[0], "url": view_url(meeting_id)}
+    text = str(detail.get("markdownText") or "")
+    notes = [] if text else ["OpenBesluitvorming holds no extracted text for this item; open download_url"]
+    part = chunk(text, call) if text else {"text": "", "offset": 0, "length": 0, "total_length": 0,
+                                           "next_offset": None}
+    title = _clean(str(detail.get("title") or "Ongetiteld document"))
+    organisation = str(detail.get("organization") or _key_of(entity_id))
+    day, _ = _dutch(detail.get("sortDate"))
+    where = f"{meeting['title']}, {meeting['date'] or 'unknown date'}" if meeting else f"{day or 'no meeting date'}"
     return {
-        "id": ori_id, "title": title, "organisation": org.name, "index": org.index, "date": day,
-        "content_type": source.get("content_type"), "url": url, "original_url": original,
-        "page_count": len(pages), "page_from": page_from, "page_to": page_to, **part,
-        "citation": cite(call.ctx, uri=_document_link(source, ori_id),
-                         title=f"{title} ({org.name}, {day or 'no meeting date'}{where})",
+        "id": entity_id, "type": "motion" if _type_of(entity_id) == "motion" else "document", "title": title,
+        "organisation": organisation, "organisation_key": _key_of(entity_id), "date": day,
+        "content_type": detail.get("contentType") or None,
+        "download_url": detail.get("downloadUrl") or None, "url": view_url(entity_id), "meeting": meeting,
+        "motion": _motion(detail.get("motion")), **part, "notes": notes,
+        "citation": cite(call.ctx, uri=view_url(entity_id), title=f"{title} ({organisation}, {where})",
                          text=_clean(part["text"][:300]) or title),
     }
 
 
-def _page_at(starts: list[int], offset: int) -> int:
-    number = 1
-    for i, start in enumerate(starts, start=1):
-        if start <= offset:
-            number = i
-    return number
+def _motion(value: Any) -> dict[str, Any] | None:
+    if not isinstance(value, dict):
+        return None
+    tally = value.get("tally") if isinstance(value.get("tally"), dict) else {}
+    return {"result": value.get("result") or None, "status": value.get("status") or None,
+            "proposers": [str(p) for p in value.get("proposers") or []],
+            "parties": [str(p) for p in value.get("parties") or []],
+            "in_favour": tally.get("in_favour") if isinstance(tally.get("in_favour"), int) else None,
+            "against": tally.get("against") if isinstance(tally.get("against"), int) else None}
 
 
-# =========================================================================== meetings: shared
+# =========================================================================== search_meetings
 
-_AGENDA_ITEM_SCHEMA = object_schema({
-    "id": {"type": "string"},
+SEARCH_MEETINGS_INPUT = _input({
+    "query": {"type": "string", "minLength": 1, "maxLength": 500,
+              "description": "Words in the meeting's title and agenda, or what was said when spoken is true. Leave "
+                             "out with an organisation to list its meetings by date."},
+    "organisation": ORGANISATION_PROP,
+    **DATE_PROPS,
+    "spoken": {"type": "boolean", "default": False,
+               "description": "Search the transcripts of meeting recordings (speech recognition) instead."},
+    "sort": SORT_PROP,
+    **PAGE_PROPS,
+}, [])
+
+_MEETING_ITEM = {
+    "id": {"type": "string", "description": "Read it with read_meeting."},
     "title": {"type": "string"},
-    "position": {"type": ["number", "null"]},
-    "attachments": {"type": "array", "items": {"type": "string"}, "description": "Document ids (read_document)."},
+    "organisation": {"type": "string"},
+    "organisation_key": {"type": "string"},
+    "date": _NULLABLE_STR,
+    "start": {**_NULLABLE_STR, "description": "Start, Dutch time (YYYY-MM-DDTHH:MM)."},
+    "snippet": {"type": "string"},
+    "url": {"type": "string"},
+}
+SEARCH_MEETINGS_OUTPUT = result_list_schema(_MEETING_ITEM, extra=_SEARCH_EXTRA)
+
+
+async def search_meetings(call: ToolCall) -> dict[str, Any]:
+    args = call.arguments
+    api = _api(call)
+    query = str(args["query"]).strip() if args.get("query") else None
+    if not query and not args.get("organisation"):
+        raise ToolInputError("give a query, an organisation, or both (OpenBesluitvorming answers nothing without)")
+    limit, offset, notes = _limit(call)
+    start, end = date_range(call)
+    scope = await _scope(call, api, args.get("organisation"))
+    order, sort = _order(call, query, notes)
+    spoken = bool(args.get("spoken"))
+    params = _search_params(query=query, org=scope.organisation, entity_type="Recording" if spoken else "Meeting",
+                            sort=sort, start=start, end=end, offset=offset, limit=limit)
+    reply = await api.search(params)
+    results = [_meeting_hit(call.ctx, hit) for hit in reply["results"] if isinstance(hit, dict)]
+    what = "meetings whose recording transcript matches" if spoken else "meetings"
+    matched = _matched(what, query, scope.organisation, start, end, order)
+    notes.append("agenda items are not search hits: read_meeting shows a meeting's agenda and documents")
+    return {"results": results, "precision": _precision(reply, offset=offset, returned=len(results), matched=matched,
+                                                        notes=notes),
+            "organisation": scope.status, "notes": scope.notes}
+
+
+def _meeting_hit(ctx: PlatformContext, hit: Mapping[str, Any]) -> dict[str, Any]:
+    entity_id = str(hit.get("entityId"))
+    title = _clean(str(hit.get("title") or "Ongetitelde vergadering"))
+    day, start = _dutch(hit.get("sortDate"))
+    organisation = str(hit.get("organization") or _key_of(entity_id))
+    summary = _clean(str(hit.get("summary") or ""))
+    snippet = title if not summary or summary == "Geen samenvatting beschikbaar." else summary
+    return {
+        "id": entity_id, "title": title, "organisation": organisation, "organisation_key": _key_of(entity_id),
+        "date": day, "start": start, "snippet": snippet, "url": view_url(entity_id),
+        "citation": cite(ctx, uri=view_url(entity_id), title=f"{title} ({organisation}, {day or 'unknown date'})",
+                         text=snippet),
+    }
+
+
+# =========================================================================== read_meeting
+
+MAX_AGENDA_ITEMS = 300
+
+READ_MEETING_INPUT = _input({
+    "id": {"type": "string", "minLength": 1, "maxLength": 400,
+           "description": "Meeting id from search_meetings or upcoming_meetings (or its openbesluitvorming.nl link)."},
+}, ["id"])
+
+_AGENDA_ITEM: dict[str, Any] = {
+    "id": {"type": "string"},
+    "number": {**_NULLABLE_STR, "description": "The number the agenda gives it (e.g. '3.1'), where it has one."},
+    "title": {"type": "string"},
+    "description": _NULLABLE_STR,
+    "level": {"type": "integer", "description": "0 for a top-level item, 1 for a sub-item, …"},
+    "documents": {"type": "array", "items": object_schema({
+        "id": {"type": "string", "description": "Read it with read_document."},
+        "name": {"type": "string"},
+        "download_url": _NULLABLE_STR,
+    })},
+}
+_MEETING_MOTION = object_schema({
+    "id": {"type": "string", "description": "Read it (with its text, where there is one) with read_document."},
+    "title": {"type": "string"},
+    "result": _NULLABLE_STR,
+    "in_favour": {"type": ["integer", "null"]},
+    "against": {"type": ["integer", "null"]},
+    "parties": {"type": "array", "items": {"type": "string"}},
+    "citation": CITATION_SCHEMA,
+})
+READ_MEETING_OUTPUT = result_list_schema(_AGENDA_ITEM, extra={
+    "meeting": object_schema({
+        "id": {"type": "string"},
+        "title": {"type": "string"},
+        "organisation": {"type": "string"},
+        "organisation_key": {"type": "string"},
+        "date": _NULLABLE_STR,
+        "start": _NULLABLE_STR,
+        "url": {"type": "string"},
+        "recordings": {"type": "integer", "description": "Video or audio registrations of this meeting."},
+        "citation": CITATION_SCHEMA,
+    }, description="The meeting; results are its agenda items in agenda order."),
+    "motions": {"type": "array", "items": _MEETING_MOTION, "description": "Motions decided in this meeting."},
+    "notes": {"type": "array", "items": {"type": "string"}},
 })
 
 
-async def _lookup(api: _Api, path: str, ids: Iterable[str]) -> dict[str, Mapping[str, Any]]:
-    """Records by id in one call (agenda items, committees, parent meetings)."""
-    wanted = list(dict.fromkeys(ids))[:1000]
-    if not wanted:
-        return {}
-    body = {"size": len(wanted), "_source": ["@id", "@type", "name", "start_date", "position", "attachment"],
-            "query": {"ids": {"values": wanted}}}
-    reply = await api.search(path, body)
-    return {str(h["_id"]): h.get("_source") or {} for h in reply["hits"]["hits"]}
+async def read_meeting(call: ToolCall) -> dict[str, Any]:
+    entity_id = _entity_id(str(call.arguments["id"]), ("meeting",), "read_meeting")
+    detail = await _api(call).entity(entity_id)
+    title = _clean(str(detail.get("title") or "Ongetitelde vergadering"))
+    organisation = str(detail.get("organization") or _key_of(entity_id))
+    day, start = _dutch(detail.get("sortDate"))
+    named = f"{title} ({organisation}, {day or 'unknown date'})"
+    agenda: list[dict[str, Any]] = []
+    _flatten(detail.get("agenda"), 0, agenda)
+    total = len(agenda)
+    notes = []
+    if total > MAX_AGENDA_ITEMS:
+        notes.append(f"the agenda has {total} items; the first {MAX_AGENDA_ITEMS} are shown")
+        agenda = agenda[:MAX_AGENDA_ITEMS]
+    if not agenda:
+        notes.append("OpenBesluitvorming holds no agenda for this meeting")
+    for item in agenda:
+        label = f"{item['number']}. {item['title']}" if item["number"] else item["title"]
+        item["citation"] = cite(call.ctx, uri=view_url(entity_id), title=f"Agendapunt {label}, {named}",
+                                text=item["description"] or label)
+    motions = []
+    for m in detail.get("motions") or []:
+        if isinstance(m, dict) and m.get("id"):
+            tally = m.get("tally") if isinstance(m.get("tally"), dict) else {}
+            name = _clean(str(m.get("name") or "Motie"))
+            result = m.get("result") or None
+            motions.append({"id": str(m["id"]), "title": name, "result": result,
+                            "in_favour": tally.get("in_favour") if isinstance(tally.get("in_favour"), int) else None,
+                            "against": tally.get("against") if isinstance(tally.get("against"), int) else None,
+                            "parties": [str(p) for p in m.get("parties") or []],
+                            "citation": cite(call.ctx, uri=view_url(str(m["id"])), title=f"{name}, {named}",
+                                             text=f"{name}: {result or 'no outcome recorded'}")})
+    summary = "; ".join(f"{i['number'] + ' ' if i['number'] else ''}{i['title']}" for i in agenda[:8]) or title
+    matched = "the meeting's agenda as the council information system published it, in agenda order"
+    return {
+        "results": agenda,
+        "precision": precision(total=total, total_relation="exact", returned=len(agenda),
+                               truncated=len(agenda) < total, matched=matched, not_applied=[]),
+        "meeting": {"id": entity_id, "title": title, "organisation": organisation,
+                    "organisation_key": _key_of(entity_id), "date": day, "start": start, "url": view_url(entity_id),
+                    "recordings": len([r for r in detail.get("recordings") or [] if isinstance(r, dict)]),
+                    "citation": cite(call.ctx, uri=view_url(entity_id), title=named, text=summary)},
+        "motions": motions, "notes": notes,
+    }
 
 
-def _agenda(meeting: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    items = []
-    for item_id in _ids(meeting.get("agenda")):
-        record = records.get(item_id)
-        if record is None:
-            continue
-        position = record.get("position")
-        items.append({"id": item_id, "title": _clean(str(record.get("name") or "")),
-                      "position": position if isinstance(position, int | float) else None,
-                      "attachments": _ids(record.get("attachment"))})
-    return items
+def _flatten(items: Any, level: int, out: list[dict[str, Any]]) -> None:
+    """The agenda tree (Notubiz nests, iBabs is flat) as a list in agenda order, each with its level."""
+    if not isinstance(items, list):
+        return
+    ordered = sorted((i for i in items if isinstance(i, dict)), key=lambda i: (i.get("order") is None,
+                                                                                i.get("order") or 0))
+    for item in ordered:
+        out.append({
+            "id": str(item.get("id") or ""), "number": str(item["number"]) if item.get("number") else None,
+            "title": _clean(str(item.get("title") or "")), "description": item.get("description") or None,
+            "level": level,
+            "documents": [{"id": str(d.get("id")), "name": _clean(str(d.get("name") or d.get("file_name") or "")),
+                           "download_url": d.get("original_url") or None}
+                          for d in item.get("documents") or [] if isinstance(d, dict) and d.get("id")],
+        })
+        _flatten(item.get("agenda_items"), level + 1, out)
 
 
 # =========================================================================== upcoming_meetings
 
 UPCOMING_INPUT = _input({
-    "organisation": {"type": "string", "minLength": 2, "maxLength": 120,
-                     "description": "Organisation by name ('Utrecht', 'Provincie Gelderland') or index "
-                                    "('ori_utrecht')."},
+    "organisation": ORGANISATION_PROP,
     "days": {"type": "integer", "minimum": 1, "maximum": 366, "default": 30,
-             "description": "How far ahead to look, in days from today (server clock, Dutch time)."},
+             "description": "How far ahead to look, in days from today (Dutch time)."},
     **PAGE_PROPS,
 }, ["organisation"])
 
-UPCOMING_OUTPUT = result_list_schema({
-    "id": {"type": "string"},
-    "title": {"type": "string"},
-    "start": _NULLABLE_STR,
-    "end": _NULLABLE_STR,
-    "location": _NULLABLE_STR,
-    "status": {**_NULLABLE_STR, "description": "confirmed, scheduled, cancelled, ... as the council system says."},
-    "committee": _NULLABLE_STR,
-    "agenda": {"type": "array", "items": _AGENDA_ITEM_SCHEMA},
-}, extra={
-    "organisation": _ORG_STATUS_SCHEMA,
+UPCOMING_OUTPUT = result_list_schema(_MEETING_ITEM, extra={
+    "organisation": STATUS_SCHEMA,
     "period": object_schema({"from": {"type": "string"}, "to": {"type": "string"}}),
     "notes": {"type": "array", "items": {"type": "string"}},
 })
@@ -752,167 +836,40 @@ UPCOMING_OUTPUT = result_list_schema({
 async def upcoming_meetings(call: ToolCall) -> dict[str, Any]:
     args = call.arguments
     api = _api(call)
-    limit, offset, notes = page(call)
-    if offset + limit > MAX_RESULT_WINDOW:
-        raise ToolInputError(f"ORI pages only through the first {MAX_RESULT_WINDOW:,} hits; lower offset or days")
-    _, orgs, statuses = await _scope(call, api, [str(args["organisation"])])
-    org = orgs[0]
+    limit, offset, notes = _limit(call)
+    scope = await _scope(call, api, str(args["organisation"]))
+    assert scope.organisation is not None and scope.status is not None
     today = call.ctx.today()
     until = today + timedelta(days=int(args.get("days", 30)))
-    body = {"size": limit, "from": offset, "timeout": ES_TIMEOUT, "_source": [*MEETING_FIELDS, "agenda"],
-            "query": {"bool": {"filter": [{"term": {"@type": "Meeting"}},
-                                          {"range": {"start_date": _day_range(gte=today, lte=until)}}]}},
-            "sort": _sort("oldest", "start_date")}
-    reply = await api.search(org.index, body)
-    hits = reply["hits"]["hits"]
-    sources = [h.get("_source") or {} for h in hits]
-    records = await _lookup(api, org.index, [*(i for s in sources for i in _ids(s.get("agenda"))),
-                                             *(c for s in sources if (c := _one(s.get("committee"))))])
-    results = []
-    for hit, source in zip(hits, sources, strict=True):
-        ori_id = str(source.get("@id") or hit.get("_id"))
-        title = _clean(str(source.get("name") or "vergadering"))
-        committee = records.get(_one(source.get("committee")) or "", {}).get("name")
-        agenda = _agenda(source, records)
-        start = source.get("start_date")
-        summary = "; ".join(a["title"] for a in agenda[:6]) or title
-        results.append({
-            "id": ori_id, "title": title, "start": start, "end": source.get("end_date"),
-            "location": source.get("location"), "status": _status(source.get("status")),
-            "committee": committee, "agenda": agenda,
-            "citation": cite(call.ctx, uri=_search_ui(ori_id, org.index),
-                             title=f"{title} ({org.name}, {_day(start) or 'no date'})", text=summary),
-        })
-    matched = (f"meetings of {org.name} ({org.index}) starting {today} to {until} (Dutch time), by start time; "
-               "ORI lists what the council information system published so far")
-    prec, _ = _precision(reply, returned=len(results), offset=offset, limit=limit, cursor_used=False,
-                         matched=matched, not_applied=notes)
-    return {"results": results, "precision": prec, "organisation": statuses[0],
-            "period": {"from": today.isoformat(), "to": until.isoformat()}, "notes": _stall_notes(statuses)}
-
-
-# =========================================================================== search_meetings
-
-KINDS: Mapping[str, list[str]] = {"all": ["Meeting", "AgendaItem"], "meetings": ["Meeting"],
-                                  "agenda_items": ["AgendaItem"]}
-
-SEARCH_MEETINGS_INPUT = _input({
-    "query": {"type": "string", "minLength": 1, "maxLength": 500,
-              "description": "Words in the meeting or agenda item title; all must occur. Leave out to list by date."},
-    "organisations": ORGANISATIONS_PROP,
-    **MEETING_DATE_PROPS,
-    "kind": {"enum": list(KINDS), "default": "all", "description": "Meetings, agenda items, or both."},
-    "sort": {**SORT_PROP, "description": "Order: best match first (the default with a query), or by meeting date "
-                                         "(newest is the default without a query)."},
-    **PAGE_PROPS,
-    "cursor": CURSOR_PROP,
-}, [])
-
-SEARCH_MEETINGS_OUTPUT = result_list_schema({
-    "id": {"type": "string"},
-    "type": {"enum": ["meeting", "agenda_item"]},
-    "title": {"type": "string"},
-    "start": _NULLABLE_STR,
-    "date": _NULLABLE_STR,
-    "organisation": {"type": "string"},
-    "index": {"type": "string"},
-    "meeting": {"anyOf": [{"type": "null"}, object_schema({
-        "id": {"type": "string"}, "title": _NULLABLE_STR, "start": _NULLABLE_STR})],
-        "description": "For an agenda item: the meeting it belongs to."},
-    "status": _NULLABLE_STR,
-    "location": _NULLABLE_STR,
-    "attachments": {"type": "array", "items": {"type": "string"}, "description": "Document ids (read_document)."},
-}, extra=_SEARCH_EXTRA)
-
-
-async def search_meetings(call: ToolCall) -> dict[str, Any]:
-    args = call.arguments
-    api = _api(call)
-    limit, offset, after, notes = _paging(call)
-    start, end = date_range(call)
-    query = args.get("query")
-    order = str(args.get("sort") or ("relevance" if query else "newest"))
-    kind = str(args.get("kind", "all"))
-    catalogue, orgs, statuses = await _scope(call, api, args.get("organisations") or [])
-    path, must_not = _where(orgs, catalogue)
-    filters: list[dict[str, Any]] = [{"terms": {"@type": KINDS[kind]}}]
-    matched = [f"{' and '.join(KINDS[kind])} records"]
-    if query:
-        matched.append(f'simple_query_string "{query}" (all words; Dutch stemming) in name and description')
-    if start or end:
-        filters.append({"range": {"last_discussed_at": _day_range(gte=start, lte=end)}})
-        matched.append(f"meeting date {start or '…'} to {end or '…'}")
-    if order == "relevance" and not query:
-        notes.append("sort 'relevance' needs a query; sorted newest first instead")
-        order = "newest"
-    bool_query: dict[str, Any] = {"filter": filters, **({"must_not": must_not} if must_not else {})}
-    if query:
-        bool_query["must"] = [_text_query(str(query), ["name", "description"])]
-    body: dict[str, Any] = {"size": limit, "timeout": ES_TIMEOUT, "_source": MEETING_FIELDS,
-                            "query": {"bool": bool_query}, "sort": _sort(order, "last_discussed_at")}
-    body.update({"search_after": after} if after is not None else {"from": offset})
-    reply = await api.search(path, body)
-    hits = reply["hits"]["hits"]
-    found = {str(h["_id"]) for h in hits}
-    parents = [p for h in hits if (p := _one((h.get("_source") or {}).get("parent"))) and p not in found]
-    records = await _lookup(api, path, parents)
-    records.update({str(h["_id"]): h.get("_source") or {} for h in hits})
-    results = [_meeting_hit(call.ctx, hit, catalogue, records) for hit in hits]
-    matched.append(f"sorted by {order}")
-    prec, cursor = _precision(reply, returned=len(results), offset=offset, limit=limit, cursor_used=after is not None,
-                              matched="; ".join(matched), not_applied=notes)
-    return {"results": results, "precision": prec, "searched": _searched(statuses),
-            "notes": _stall_notes(statuses), "next_cursor": cursor}
-
-
-def _meeting_hit(ctx: PlatformContext, hit: Mapping[str, Any], catalogue: _Catalogue,
-                 records: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    source = hit.get("_source") or {}
-    org = catalogue.of_index(str(hit.get("_index")))
-    ori_id = str(source.get("@id") or hit.get("_id"))
-    is_item = source.get("@type") == "AgendaItem"
-    title = _clean(str(source.get("name") or ("agendapunt" if is_item else "vergadering")))
-    start = source.get("start_date") or source.get("last_discussed_at")
-    meeting = None
-    if is_item:
-        parent_id = _one(source.get("parent"))
-        parent = records.get(parent_id or "", {})
-        meeting = {"id": parent_id, "title": _clean(str(parent["name"])) if parent.get("name") else None,
-                   "start": parent.get("start_date")} if parent_id else None
-    context = f" in {meeting['title']}" if meeting and meeting["title"] else ""
-    return {
-        "id": ori_id, "type": "agenda_item" if is_item else "meeting", "title": title, "start": start,
-        "date": _day(start), "organisation": org.name, "index": org.index, "meeting": meeting,
-        "status": _status(source.get("status")), "location": source.get("location"),
-        "attachments": _ids(source.get("attachment")),
-        "citation": cite(ctx, uri=_search_ui(ori_id, org.index),
-                         title=f"{title}{context} ({org.name}, {_day(start) or 'no date'})", text=title),
-    }
+    params = _search_params(query=None, org=scope.organisation, entity_type="Meeting", sort="date_asc", start=today,
+                            end=until, offset=offset, limit=limit)
+    reply = await api.search(params)
+    results = [_meeting_hit(call.ctx, hit) for hit in reply["results"] if isinstance(hit, dict)]
+    matched = (f"meetings of {scope.organisation.label} (key {scope.organisation.key}) from {today} to {until}, "
+               "earliest first; OpenBesluitvorming lists what the council information system published so far")
+    notes.append("read_meeting gives each meeting's agenda and documents")
+    return {"results": results, "precision": _precision(reply, offset=offset, returned=len(results), matched=matched,
+                                                        notes=notes),
+            "organisation": scope.status, "period": {"from": today.isoformat(), "to": until.isoformat()},
+            "notes": scope.notes}
 
 
 # =========================================================================== list_organisations
 
 LIST_ORGANISATIONS_INPUT = _input({
     "name": {"type": "string", "minLength": 1, "maxLength": 120,
-             "description": "Part of the name or index to look for, e.g. 'utrecht' or 'delfland'."},
-    "medium": {"enum": ["gemeente", "provincie", "waterschap"], "description": "Only this kind of organisation."},
+             "description": "Part of the name or key, e.g. 'utrecht' or 'delfland'."},
+    "kind": {"enum": list(KINDS), "description": "Only this kind of organisation."},
     "only_stalled": {"type": "boolean", "default": False,
-                     "description": "Only organisations without a meeting within stalled_after_days."},
+                     "description": "Only organisations without new material within stalled_after_days."},
     **PAGE_PROPS,
 }, [])
 
 LIST_ORGANISATIONS_OUTPUT = result_list_schema({
-    "name": {"type": "string"},
-    "index": {"type": "string", "description": "Pass this (or the name) as organisation(s) to the other tools."},
-    "indices": {"type": "array", "items": {"type": "string"}, "description": "The concrete, timestamped indices."},
-    "medium": {"enum": ["gemeente", "provincie", "waterschap"]},
-    "classification": _NULLABLE_STR,
-    "homepage": _NULLABLE_STR,
-    "current_through": {**_NULLABLE_STR, "description": "Newest meeting date in ORI, not in the future."},
-    "days_since": {"type": ["integer", "null"], "description": "Days from current_through to today."},
-    "stalled": {"type": "boolean"},
+    **STATUS_SCHEMA["properties"],
+    "implemented": {"type": "boolean", "description": "False: no longer imported; its material stays searchable."},
 }, extra={
-    "as_of": {"type": "string", "description": "Today's date (server clock, Dutch time)."},
+    "as_of": {"type": "string", "description": "Today's date (Dutch time)."},
     "stalled_after_days": {"type": "integer"},
     "notes": {"type": "array", "items": {"type": "string"}},
 })
@@ -922,93 +879,106 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
     args = call.arguments
     api = _api(call)
     limit, offset, notes = page(call)
-    today = call.ctx.today()
-    catalogue, newest = await _both(_catalogue(api), _newest(api, ALL_INDICES, today))
+    organisations = await api.organisations()
+    status = await api.status()
     wanted = _norm(str(args.get("name") or ""))
-    medium = args.get("medium")
     rows = []
-    for org in catalogue.organisations:
-        if wanted and wanted not in _norm(org.name) and wanted not in _norm(org.index):
+    for org in sorted(organisations, key=lambda o: _norm(o.label)):
+        if wanted and not any(wanted in f for f in org.full_forms()):
             continue
-        if medium and org.medium != medium:
+        if args.get("kind") and org.kind != args["kind"]:
             continue
-        through = newest.of(org)
-        stalled = is_stalled(through, today, call.ctx.stalled_after_days)
-        if args.get("only_stalled") and not stalled:
+        row = _org_status(call.ctx, org, status.get(org.key, {}))
+        if args.get("only_stalled") and not row["stalled"]:
             continue
-        rows.append((org, through, stalled))
+        rows.append({**row, "implemented": org.implemented})
     shown = rows[offset:offset + limit]
     results = []
-    for org, through, stalled in shown:
-        state = f"stands still since {through}" if stalled and through else (
-            "no meetings in ORI" if stalled else f"meetings through {through}")
-        results.append({
-            "name": org.name, "index": org.index, "indices": list(org.indices), "medium": org.medium,
-            "classification": org.classification, "homepage": org.homepage,
-            "current_through": through.isoformat() if through else None,
-            "days_since": (today - through).days if through else None, "stalled": stalled,
-            "citation": cite(call.ctx, uri=f"{SEARCH_UI}?organisaties={quote(json.dumps([org.index]), safe='')}",
-                             title=f"{org.name} ({org.index})", text=f"{org.name}: {state}"),
-        })
-    filters = [f"name or index contains '{args['name']}'"] if args.get("name") else []
-    filters += [f"medium {medium}"] if medium else []
-    filters += [f"stalled (no meeting for over {call.ctx.stalled_after_days} days)"] if args.get("only_stalled") else []
-    matched = ("every index with an alias (GET _aliases) and its Organization record; newest meeting per index from "
-               "one aggregation" + (f"; filtered: {', '.join(filters)}" if filters else "") + "; sorted by name")
+    for row in shown:
+        state = (f"merged away on {row['discontinued_at']}" if row["discontinued_at"] else
+                 f"stands still since {row['current_through']}" if row["stalled"] and row["current_through"] else
+                 "no material" if row["stalled"] else f"material through {row['current_through']}")
+        results.append({**row, "citation": cite(
+            call.ctx, uri=f"{SITE}?{urlencode({'organization': row['key']})}",
+            title=f"{row['name']} ({row['kind']}, key {row['key']})",
+            text=f"{row['name']}: {state}; import state {row['state']}")})
+    filters = [f"name or key contains '{args['name']}'"] if args.get("name") else []
+    filters += [f"kind {args['kind']}"] if args.get("kind") else []
+    if args.get("only_stalled"):
+        filters.append(f"stalled (no material for over {call.ctx.stalled_after_days} days)")
+    matched = ("every organisation of /api/sources (supplier aggregates left out) with its import state from "
+               "/api/status" + (f"; filtered: {', '.join(filters)}" if filters else "") + "; sorted by name")
     seen = offset + len(results)
-    partial = newest.partial or not catalogue.records_complete
-    prec = precision(total=len(rows), total_relation="exact" if not partial else "lower_bound",
-                     returned=len(results), truncated=seen < len(rows), matched=matched, not_applied=notes,
-                     partial=partial, next_offset=seen if seen < len(rows) else None)
-    extra_notes = [f"{o.indices[0]} is an older unaliased copy of {o.superseded_by}; it is left out of searches "
-                   "over all organisations" for o in catalogue.superseded]
-    return {"results": results, "precision": prec, "as_of": today.isoformat(),
-            "stalled_after_days": call.ctx.stalled_after_days, "notes": extra_notes}
+    prec = precision(total=len(rows), total_relation="exact", returned=len(results), truncated=seen < len(rows),
+                     matched=matched, not_applied=notes, next_offset=seen if seen < len(rows) else None)
+    return {"results": results, "precision": prec, "as_of": call.ctx.today().isoformat(),
+            "stalled_after_days": call.ctx.stalled_after_days, "notes": []}
 
 
 # =========================================================================== load status
 
 
 async def measure_load(ctx: PlatformContext) -> LoadReport:
-    """Per organisation (index) the newest meeting date not in the future, from one aggregation."""
+    """Per organisation its newest meeting date (not after today) from `/api/status`; merged-away ones left out."""
     api = _Api(ctx, SYSTEM_CALLER, None)
-    today = ctx.today()
-    catalogue, newest = await _both(_catalogue(api), _newest(api, ALL_INDICES, today))
-    organs = tuple(OrganLoad(organ=o.index, name=o.name, current_through=newest.of(o), medium=o.medium)
-                   for o in catalogue.organisations)
-    dates = [o.current_through for o in organs if o.current_through]
+    organisations = await api.organisations()
+    status = await api.status()
+    organs = []
+    gone = []
+    for org in organisations:
+        row = _org_status(ctx, org, status.get(org.key, {}))
+        if row["discontinued_at"]:
+            gone.append(org.label)
+            continue
+        through = date.fromisoformat(row["current_through"]) if row["current_through"] else None
+        organs.append(OrganLoad(organ=org.key, name=org.label, current_through=through, medium=org.kind))
     per_medium: dict[str, date | None] = {}
-    for medium in PREFIX_MEDIUM.values():
-        of_medium = [o.current_through for o in organs if o.medium == medium and o.current_through]
-        per_medium[medium] = max(of_medium) if of_medium else None
-    notes = []
-    if catalogue.superseded:
-        notes.append("left out, older unaliased copies: " + ", ".join(
-            f"{o.indices[0]} (of {o.superseded_by})" for o in catalogue.superseded))
-    if newest.partial:
-        notes.append("the aggregation was partial (timed out or failed shards); some organisations may be missing")
-    return LoadReport(current_through=max(dates) if dates else None, organs=organs, per_medium=per_medium,
-                      note="; ".join(notes) or None)
+    for kind in KINDS:
+        dates = [o.current_through for o in organs if o.medium == kind and o.current_through]
+        per_medium[kind] = max(dates) if dates else None
+    dates = [o.current_through for o in organs if o.current_through]
+    note = f"left out, merged away: {', '.join(sorted(gone))}" if gone else None
+    return LoadReport(current_through=max(dates) if dates else None, organs=tuple(organs), per_medium=per_medium,
+                      note=note)
 
 
-# The examples work against the replica for any anchor date (the recorded hits are fixed; names resolve).
+# The examples work against the replica for any anchor date (names resolve, ids are looked up first).
 TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl("search_documents", SEARCH_DOCUMENTS_INPUT, SEARCH_DOCUMENTS_OUTPUT, search_documents,
-             example={"query": "begrippenlijst", "limit": 5}),
+             example={"query": "begroting", "organisation": "Utrecht", "limit": 5}),
     ToolImpl("read_document", READ_DOCUMENT_INPUT, READ_DOCUMENT_OUTPUT, read_document,
-             example={"id": "51225", "length": 2000}),
-    ToolImpl("upcoming_meetings", UPCOMING_INPUT, UPCOMING_OUTPUT, upcoming_meetings,
-             example={"organisation": "Gemeente Utrecht", "days": 30}),
+             example={"id": "https://openbesluitvorming.nl/?view=document%3Anotubiz%3Agemeente%3Aamsterdam%3A480005",
+                      "length": 2000}),
     ToolImpl("search_meetings", SEARCH_MEETINGS_INPUT, SEARCH_MEETINGS_OUTPUT, search_meetings,
-             example={"query": "jaarrekening", "limit": 5}),
+             example={"query": "gemeenteraad", "organisation": "Den Haag", "limit": 5}),
+    ToolImpl("read_meeting", READ_MEETING_INPUT, READ_MEETING_OUTPUT, read_meeting,
+             example={"id": "meeting:notubiz:gemeente:amsterdam:480001"}),
+    ToolImpl("upcoming_meetings", UPCOMING_INPUT, UPCOMING_OUTPUT, upcoming_meetings,
+             example={"organisation": "Utrecht", "days": 30}),
     ToolImpl("list_organisations", LIST_ORGANISATIONS_INPUT, LIST_ORGANISATIONS_OUTPUT, list_organisations,
-             example={"medium": "waterschap"}),
+             example={"kind": "waterschap"}),
 )
 
 
-PLATFORM = PlatformPlugin(key="ori", tools=TOOLS, measure_load=measure_load, about=About(
-    documentation="https://github.com/openstate/open-raadsinformatie/blob/master/API-docs.md",
-    licence="No licence stated by the platform",
-    cannot=("no exact totals above 10,000 hits", "paging beyond 10,000 hits only with a search_after cursor"),
-    quirks=("index slugs are irregular: organisations are resolved from /_aliases, never built",
-            "older unaliased copies of an index duplicate documents")))
+PLATFORM = PlatformPlugin(
+    key="ori",
+    tools=TOOLS,
+    measure_load=measure_load,
+    about=About(
+        documentation="https://openbesluitvorming.nl/docs/api",
+        licence="No licence stated by the platform",
+        cannot=(
+            "no exact totals for broad searches: totalIsApproximate marks an estimate",
+            "no deep paging: a search reads at most about 6,000 index rows; bulk reading is by export only",
+            "agenda items are not search hits: they come with a meeting's detail",
+            "no mapping from Classic (numeric) Open Raadsinformatie ids to the new ids",
+        ),
+        quirks=(
+            "organisation keys mix '_' and '-' and labels can be odd ('Bergen Nh'): names are resolved from "
+            "/api/sources plus ori_aliases.json",
+            "/api/sources starts with all_<supplier> rows that pass validation but match nothing",
+            "date filters use whole UTC days while meetings are in Dutch time",
+            "a token-bucket rate limit (60 units, 1/s) with RateLimit-* headers on every reply",
+        ),
+    ),
+)

@@ -1,641 +1,659 @@
-"""Replica of the Open Raadsinformatie Elasticsearch 7 endpoint, `https://api.openraadsinformatie.nl/v1/elastic/`.
+"""Replica of OpenBesluitvorming (`https://openbesluitvorming.nl/api/…`), the successor of Open Raadsinformatie.
 
-API docs: https://github.com/openstate/open-raadsinformatie/blob/master/API-docs.md (the nginx rules in
-`deployment/nginx/default.conf`). This module holds ORI's sample data, its index and alias catalogue, the nginx
-rules and the routes; the searches themselves run in the engine in `proxy/replica/_elastic.py`, which documents
-the exact query-language subset (Elasticsearch 7.17's: bool/match/simple_query_string/query_string/range/term(s)/
-ids/exists, `_source` filtering, sort with `search_after`, `track_total_hits`, aggregations, highlighting, ES error
-bodies).
+Built from the shapes in the platform's own code and docs (ontola/openbesluitvorming `src/types.ts`,
+`web/server.ts`, `web/search_api.ts`, `web/rate_limit.ts`, `API.md`); no real recorded response of this API
+exists in public material, so **every shape and rule here rests on documentation and source code only**, and
+the sample data is synthetic. Where the platform changed a rule (before and after 2026-08-26), this replica
+serves the later one: strict 400s with `{code, error, hint?}`, `sort=relevance`, the search cost model.
 
-Sample data (deterministic, dated relative to `anchor`): 38 organisations, one index each named
-`<ori|osi|owi>_<slug>_<timestamp>` with the alias `<prefix>_<slug>` and irregular slugs as on the real
-host (`ori_den_bosch`, `ori_hofvantwente`, `osi_provincie-utrecht`, `owi_aa-en-maas`, ...): 30 gemeenten
-(one of them the Amsterdam stadsdeel `ori_amsterdam_centrum`, which has no Organization record), 4
-provincies and 4 waterschappen, plus Heemskerk's older unaliased index beside its current one. Each index
-holds its `Organization` and `Committee` records, about one `Meeting` a week from a year back to eight
-weeks ahead (summer recess left out), their `AgendaItem`s and `MediaObject` documents with page texts:
-over 2,000 documents and more than 10,000 records in all. The five real hits of the recorded ORI response
-(`data/ori/seed_hits.json`) are included unchanged, with their meetings and agenda items rebuilt around
-their `isReferencedBy` ids. Stalled (newest meeting more than 60 days before `anchor`): Hof van Twente
-(400 days), Hardinxveld-Giessendam (130), Waterschap Aa en Maas (75) and the old Heemskerk index (2019);
-Noordoostpolder (50 days) is close to the line but not stalled. One Utrecht motion and agenda item carry
-`<script>` and `<img onerror>` payloads in their titles and text (search "beeldmerk").
+Served (GET only; unknown paths are a plain-text 404 `Niet gevonden`, as on the real host):
 
-Supported requests (the real nginx lets GET/HEAD through except `*_cluster*`/`*_shutdown*`, and POST only
-to `*_search`/`*_msearch`; everything else is an nginx 403 page, as here):
+* `/api/search`: `query`, `organization` (a `/api/sources` key; `all_<supplier>` rows pass and match nothing),
+  `entityType` (Meeting|Document|Motion|Recording), `sort` (date_desc|date_asc|title_asc|relevance),
+  `dateFrom`/`dateTo` (bare YYYY-MM-DD, inclusive, on `sortDate`), `offset` ≥ 0, `limit` ≥ 1 (above 100
+  clamped). Neither query nor organization: an empty 200. Query terms are lower-cased words, ANDed over
+  title and text; `"…"` is a phrase; `"a b"~N` is a 400. A document's page hit gives `matchedPage`. Each
+  entity costs index rows (one per commit plus one per page); a search scans at most 6,000 rows, past that
+  `totalCount` is an estimate with `totalIsApproximate: true` and deep offsets return an empty page.
+* `/api/entities/{id}`: document (`markdownText`, `downloadUrl`, `pdfUrl`, `meetingId`), meeting (`agenda`
+  tree: Notubiz nested with `number`, iBabs flat; `motions` when present), motion (`motion`, `meetingId`,
+  `pdfEntityId`). 404 `{code: entity_not_found}`.
+* `/api/sources[?implemented=true]` (four aggregate rows first), `/api/status`, `/api/stats`.
+* Rate limit: a token bucket per client (rightmost `X-Forwarded-For`, else the peer), 60 units, 1 unit/s;
+  a search costs 1 plus (min(limit,100) − 24)/250 above 24; `RateLimit-Limit/Remaining/Reset` on every
+  `/api/*` reply, 429 with `Retry-After` and `{code: rate_limited, …}` when the bucket is short.
 
-* `GET /`, `GET /_aliases`, `GET /_cat/indices[/{indices}]` (`format=json`, `h=`, `v`), `GET /{index}`,
-  `GET /{indices}/_mapping`, `GET /{index}/_doc/{id}`, `GET /{indices}/_count`,
-  `GET|POST /[{indices}/]_search` (body, or URL parameters `q`, `size`, `from`, `sort`, `_source`,
-  `track_total_hits`), `POST /[{indices}/]_msearch` (ndjson). A body with another Content-Type than JSON or
-  ndjson is a 406; other paths are ES's 400 "no handler found".
-* `{indices}`: comma lists, `*` wildcards, aliases, `-exclusions`; a missing name is a 404
-  `index_not_found_exception` unless `ignore_unavailable=true` (then `_shards.total` drops);
-  `allow_no_indices`.
+Sample data (deterministic, dated relative to `anchor`): 36 organisations of all four suppliers and three
+kinds, labels as odd as the real ones (`Bergen Nh`, `Noord Holland`), Dongen no longer imported, Weesp
+merged away (discontinued), and organisations whose imports stopped: Hof van Twente (400 days),
+Hardinxveld-Giessendam (130), Aa en Maas (75); Noordoostpolder (50) is close to the line but current.
 
-Test hook on the replica app: `SHARD_FAILURES` (concrete indices whose shard fails, to produce `_shards.failed`).
+Test hook: `RATE` (the app's `RateLimiter`: change `capacity`, or `drain()` a client's bucket).
 """
 
 from __future__ import annotations
 
-import fnmatch
 import functools
-import itertools
-import json
+import math
 import random
+import re
 import time
-import zlib
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as dtime
-from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
-from proxy.replica._elastic import (
-    MAX_RESULT_WINDOW,
-    Cluster,
-    Doc,
-    EsError,
-    index_not_found,
-    parsing_error,
-    search,
-    search_body,
-)
+__all__ = ["RATE", "RateLimiter", "create_app"]
 
-__all__ = ["SHARD_FAILURES", "create_app"]
-
-SHARD_FAILURES = web.AppKey("ori_shard_failures", set[str])
-
-DATA_FILE = Path(__file__).resolve().parent / "data" / "ori" / "seed_hits.json"
 TZ = ZoneInfo("Europe/Amsterdam")
-RESOLVER = "https://api.openraadsinformatie.nl/v1/resolve"
-COMPLETED = "https://argu.co/ns/meeting/EventCompleted"
-CONFIRMED = "https://argu.co/ns/meeting/EventConfirmed"
-CANCELLED = "http://schema.org/EventCancelled"
+SCAN_BUDGET_ROWS = 6000
+MAX_LIMIT = 100
+SNIPPET_MIN_QUERY = 4
+ENTITY_TYPES = ("Meeting", "Document", "Motion", "Recording")
+SORTS = ("date_desc", "date_asc", "title_asc", "relevance")
+LABELS = {"Meeting": "Vergadering", "Document": "Document", "Motion": "Motie"}
+_MONTHS = ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober",
+           "november", "december")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_SLOP = re.compile(r'"[^"]*"~\d+')
 
 
+# =========================================================================== rate limit
 
 
-# =========================================================================== sample data: organisations
+class RateLimiter:
+    """The platform's token bucket per client: `capacity` units, refilled at `per_second`."""
+
+    def __init__(self, capacity: float = 60.0, per_second: float = 1.0) -> None:
+        self.capacity = capacity
+        self.per_second = per_second
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def _level(self, client: str) -> float:
+        now = time.monotonic()
+        tokens, last = self._buckets.get(client, (self.capacity, now))
+        tokens = min(self.capacity, tokens + (now - last) * self.per_second)
+        self._buckets[client] = (tokens, now)
+        return tokens
+
+    def take(self, client: str, cost: float) -> tuple[bool, dict[str, str], int]:
+        """(allowed, RateLimit-* headers, seconds until this request would fit)."""
+        tokens = self._level(client)
+        allowed = tokens >= cost
+        if allowed:
+            tokens -= cost
+            self._buckets[client] = (tokens, time.monotonic())
+        headers = {"RateLimit-Limit": str(int(self.capacity)), "RateLimit-Remaining": str(max(0, math.floor(tokens))),
+                   "RateLimit-Reset": str(math.ceil((self.capacity - tokens) / self.per_second))}
+        return allowed, headers, 0 if allowed else max(1, math.ceil((cost - tokens) / self.per_second))
+
+    def drain(self, client: str = "127.0.0.1", to: float = 0.0) -> None:
+        """Another program behind the same address spent the budget (a test hook)."""
+        self._level(client)
+        self._buckets[client] = (to, time.monotonic())
+
+
+RATE = web.AppKey("ori_rate", RateLimiter)
+
+
+def _cost(request: web.Request) -> float:
+    if request.path == "/api/search":
+        try:
+            limit = min(int(request.query.get("limit", "24")), MAX_LIMIT)
+        except ValueError:
+            return 1.0
+        return 1.0 + max(0, limit - 24) / 250
+    if re.search(r"/pdf/page/", request.path):
+        return 1 / 8
+    return 1.0
+
+
+def _client(request: web.Request) -> str:
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    return forwarded.split(",")[-1].strip() if forwarded else (request.remote or "unknown")
+
+
+@web.middleware
+async def _rate_limit(request: web.Request, handler: Any) -> web.StreamResponse:
+    if not request.path.startswith("/api/"):
+        return await handler(request)
+    limiter = request.app[RATE]
+    allowed, headers, retry = limiter.take(_client(request), _cost(request))
+    if not allowed:
+        body = {"code": "rate_limited", "error": f"Te veel verzoeken. Probeer het over {retry} seconde(n) opnieuw.",
+                "limit_per_minute": int(limiter.capacity * 60 * limiter.per_second / 60),
+                "retry_after_seconds": retry,
+                "hint": "Een zoekopdracht kost 1 eenheid, plus 1/250 per resultaat boven de 24.",
+                "documentation": "https://openbesluitvorming.nl/docs/api"}
+        return web.json_response(body, status=429, headers={**headers, "Retry-After": str(retry)})
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        exc.headers.update(headers)
+        raise
+    response.headers.update(headers)
+    return response
+
+
+# =========================================================================== sample data
 
 
 @dataclass(frozen=True, slots=True)
-class _OrgSpec:
-    prefix: str  # ori | osi | owi
-    slug: str
-    name: str | None  # None: no Organization record (an Amsterdam stadsdeel)
-    supplier: str  # notubiz | ibabs | go: decides what the document links look like
-    stalled_days: int | None = None  # newest meeting this many days before the anchor
-    index: str | None = None  # concrete index name, when the fixture fixes it
-    org_id: str | None = None
-    host: str | None = None  # the council system's own host (supplier "go")
-    aliased: bool = True
-    window: tuple[date, date] | None = None  # fixed meeting window (the old unaliased index)
+class _Org:
+    key: str
+    label: str
+    supplier: str  # notubiz | ibabs | gemeenteoplossingen | parlaeus
+    kind: str  # gemeente | provincie | waterschap
+    stalled_days: int | None = None
+    implemented: bool = True
+    discontinued: tuple[str, str] | None = None  # (date, successor key)
+    cbs: str | None = None
 
     @property
-    def alias(self) -> str:
-        return f"{self.prefix}_{self.slug}"
+    def ref(self) -> str:
+        return f"{self.supplier}:{self.kind}:{self.key}"
 
 
-_ORGS: tuple[_OrgSpec, ...] = (
-    _OrgSpec("ori", "amsterdam", "Gemeente Amsterdam", "notubiz", index="ori_amsterdam_20190809125033", org_id="34"),
-    _OrgSpec("ori", "krimpen_ad_ijssel", "Gemeente Krimpen aan den IJssel", "notubiz",
-             index="ori_krimpen_ad_ijssel_20190809125113", org_id="58"),
-    _OrgSpec("ori", "zeist", "Gemeente Zeist", "notubiz", index="ori_zeist_20190809125053", org_id="7"),
-    _OrgSpec("ori", "amsterdam_centrum", None, "notubiz"),
-    _OrgSpec("ori", "utrecht", "Gemeente Utrecht", "ibabs"),
-    _OrgSpec("ori", "delft", "Gemeente Delft", "ibabs"),
-    _OrgSpec("ori", "den_haag", "Gemeente Den Haag", "notubiz"),
-    _OrgSpec("ori", "den_bosch", "Gemeente 's-Hertogenbosch", "ibabs"),
-    _OrgSpec("ori", "capelle_ad_ijssel", "Gemeente Capelle aan den IJssel", "notubiz"),
-    _OrgSpec("ori", "hofvantwente", "Gemeente Hof van Twente", "ibabs", stalled_days=400),
-    _OrgSpec("ori", "heemskerk", "Gemeente Heemskerk", "notubiz"),
-    _OrgSpec("ori", "heemskerk", "Gemeente Heemskerk", "notubiz", index="ori_heemskerk_20190612093015",
-             aliased=False, window=(date(2018, 10, 2), date(2019, 6, 5))),
-    _OrgSpec("ori", "rotterdam", "Gemeente Rotterdam", "ibabs"),
-    _OrgSpec("ori", "groningen", "Gemeente Groningen", "notubiz"),
-    _OrgSpec("ori", "nijmegen", "Gemeente Nijmegen", "notubiz"),
-    _OrgSpec("ori", "eindhoven", "Gemeente Eindhoven", "ibabs"),
-    _OrgSpec("ori", "haarlem", "Gemeente Haarlem", "notubiz"),
-    _OrgSpec("ori", "leiden", "Gemeente Leiden", "notubiz"),
-    _OrgSpec("ori", "almere", "Gemeente Almere", "ibabs"),
-    _OrgSpec("ori", "arnhem", "Gemeente Arnhem", "notubiz"),
-    _OrgSpec("ori", "enschede", "Gemeente Enschede", "ibabs"),
-    _OrgSpec("ori", "tilburg", "Gemeente Tilburg", "ibabs"),
-    _OrgSpec("ori", "zwolle", "Gemeente Zwolle", "notubiz"),
-    _OrgSpec("ori", "maastricht", "Gemeente Maastricht", "notubiz"),
-    _OrgSpec("ori", "sudwest_fryslan", "Gemeente Súdwest-Fryslân", "ibabs"),
-    _OrgSpec("ori", "bergen_nh", "Gemeente Bergen (NH)", "notubiz"),
-    _OrgSpec("ori", "noordoostpolder", "Gemeente Noordoostpolder", "ibabs", stalled_days=50),
-    _OrgSpec("ori", "westland", "Gemeente Westland", "ibabs"),
-    _OrgSpec("ori", "hardinxveld-giessendam", "Gemeente Hardinxveld-Giessendam", "go", stalled_days=130,
-             host="raad.hardinxveld-giessendam.nl"),
-    _OrgSpec("ori", "goeree-overflakkee", "Gemeente Goeree-Overflakkee", "go", host="raad.goeree-overflakkee.nl"),
-    _OrgSpec("ori", "utrechtse_heuvelrug", "Gemeente Utrechtse Heuvelrug", "notubiz"),
-    _OrgSpec("osi", "provincie-utrecht", "Provincie Utrecht", "ibabs"),
-    _OrgSpec("osi", "noord-holland", "Provincie Noord-Holland", "notubiz"),
-    _OrgSpec("osi", "gelderland", "Provincie Gelderland", "ibabs"),
-    _OrgSpec("osi", "zuid-holland", "Provincie Zuid-Holland", "ibabs"),
-    _OrgSpec("owi", "hoogheemraadschap_van_delfland", "Hoogheemraadschap van Delfland", "ibabs"),
-    _OrgSpec("owi", "aa-en-maas", "Waterschap Aa en Maas", "notubiz", stalled_days=75),
-    _OrgSpec("owi", "wetterskip_fryslan", "Wetterskip Fryslân", "ibabs"),
-    _OrgSpec("owi", "rijnland", "Hoogheemraadschap van Rijnland", "notubiz"),
+_ORGS: tuple[_Org, ...] = (
+    _Org("amsterdam", "Amsterdam", "notubiz", "gemeente", cbs="GM0363"),
+    _Org("rotterdam", "Rotterdam", "ibabs", "gemeente"),
+    _Org("den-haag", "Den Haag", "notubiz", "gemeente"),
+    _Org("utrecht", "Utrecht", "ibabs", "gemeente"),
+    _Org("utrechtse-heuvelrug", "Utrechtse Heuvelrug", "notubiz", "gemeente"),
+    _Org("s-hertogenbosch", "'s-Hertogenbosch", "ibabs", "gemeente"),
+    _Org("sudwest-fryslan", "Súdwest-Fryslân", "ibabs", "gemeente"),
+    _Org("bergen_nh", "Bergen Nh", "notubiz", "gemeente"),
+    _Org("bergen_l", "Bergen L", "gemeenteoplossingen", "gemeente"),
+    _Org("groningen", "Groningen", "notubiz", "gemeente"),
+    _Org("midden-groningen", "Midden-Groningen", "notubiz", "gemeente"),
+    _Org("haarlem", "Haarlem", "notubiz", "gemeente"),
+    _Org("leiden", "Leiden", "notubiz", "gemeente"),
+    _Org("soest", "Soest", "ibabs", "gemeente"),
+    _Org("houten", "Houten", "ibabs", "gemeente"),
+    _Org("lochem", "Lochem", "notubiz", "gemeente"),
+    _Org("hof-van-twente", "Hof van Twente", "ibabs", "gemeente", stalled_days=400),
+    _Org("heemskerk", "Heemskerk", "notubiz", "gemeente"),
+    _Org("nijmegen", "Nijmegen", "notubiz", "gemeente"),
+    _Org("eindhoven", "Eindhoven", "ibabs", "gemeente"),
+    _Org("zwolle", "Zwolle", "notubiz", "gemeente"),
+    _Org("reusel-de_mierden", "Reusel-De Mierden", "gemeenteoplossingen", "gemeente"),
+    _Org("hardinxveld-giessendam", "Hardinxveld-Giessendam", "gemeenteoplossingen", "gemeente", stalled_days=130),
+    _Org("noordoostpolder", "Noordoostpolder", "ibabs", "gemeente", stalled_days=50),
+    _Org("westland", "Westland", "ibabs", "gemeente"),
+    _Org("putten", "Putten", "parlaeus", "gemeente"),
+    _Org("dongen", "Dongen", "notubiz", "gemeente", stalled_days=200, implemented=False),
+    _Org("weesp", "Weesp", "notubiz", "gemeente", stalled_days=1600, discontinued=("2022-03-24", "amsterdam")),
+    _Org("provincie-utrecht", "Provincie Utrecht", "ibabs", "provincie"),
+    _Org("noord-holland", "Noord Holland", "notubiz", "provincie"),
+    _Org("gelderland", "Gelderland", "ibabs", "provincie"),
+    _Org("provincie-groningen", "Provincie Groningen", "parlaeus", "provincie"),
+    _Org("delfland", "Delfland", "ibabs", "waterschap"),
+    _Org("aa-en-maas", "Aa En Maas", "notubiz", "waterschap", stalled_days=75),
+    _Org("wetterskip-fryslan", "Wetterskip Fryslan", "ibabs", "waterschap"),
+    _Org("hollands-noorderkwartier", "Hollands Noorderkwartier", "parlaeus", "waterschap"),
 )
-
-_CLASSIFICATION = {"ori": "Municipality", "osi": "Province", "owi": "Water board"}
-_COMMITTEES = {
-    "ori": ("Gemeenteraad", "Commissie Ruimte", "Commissie Bestuur en Middelen", "Commissie Samenleving"),
-    "osi": ("Provinciale Staten", "Statencommissie Ruimte en Landschap",
-            "Statencommissie Bestuur, Economie en Middelen"),
-    "owi": ("Algemeen Bestuur", "Commissie Watersysteem", "Commissie Waterketen en Bedrijfsvoering"),
-}
-_ROOM = {"ori": "Raadzaal", "osi": "Statenzaal", "owi": "Vergaderzaal waterschapshuis"}
-_HOUR = {"ori": (19, 30), "osi": (10, 0), "owi": (14, 0)}
-_PROPOSAL = {"ori": "Raadsvoorstel", "osi": "Statenvoorstel", "owi": "Voorstel aan het algemeen bestuur"}
-_DECISION = {"ori": "Raadsbesluit", "osi": "Statenbesluit", "owi": "Besluit algemeen bestuur"}
-_LETTER = {"ori": "Raadsinformatiebrief", "osi": "Statenbrief", "owi": "Informatiememo"}
+_SUPPLIER_LABEL = {"gemeenteoplossingen": "GemeenteOplossingen", "ibabs": "iBabs", "notubiz": "Notubiz",
+                   "parlaeus": "Parlaeus"}
+_BODY = {"gemeente": ("Gemeenteraad", "Commissie Ruimte", "Commissie Bestuur en Middelen"),
+         "provincie": ("Provinciale Staten", "Statencommissie Ruimte"),
+         "waterschap": ("Algemeen Bestuur", "Commissie Watersysteem")}
+_PROPOSAL = {"gemeente": "Raadsvoorstel", "provincie": "Statenvoorstel", "waterschap": "Voorstel algemeen bestuur"}
 _TOPICS = {
-    "ori": ("warmtenet", "bedrijventerrein", "woningbouw op de stationslocatie", "Omgevingsvisie",
-            "Regionale Energiestrategie", "jeugdzorg", "Wmo-voorzieningen", "begroting", "voorjaarsnota",
-            "jaarrekening", "afvalinzameling", "parkeerbeleid", "fietsstraten", "windturbines", "zonneparken",
-            "huisvesting statushouders", "asielopvang", "armoedebeleid", "sportaccommodaties", "bibliotheek",
-            "cameratoezicht", "erfgoed en monumenten", "groenbeleid", "speelruimte", "centrumplan"),
-    "osi": ("stikstof", "Regionale Energiestrategie", "openbaar vervoer", "natuurnetwerk", "provinciale wegen",
-            "Omgevingsverordening", "begroting", "jaarrekening", "zonneparken", "windturbines", "grondwater",
-            "cultuurhistorie", "fietssnelwegen", "woningbouwafspraken"),
-    "owi": ("dijkversterking", "waterkwaliteit", "zuiveringsbeheer", "peilbesluit", "maaibeleid",
-            "waterschapsbelasting", "klimaatadaptatie", "droogte", "muskusrattenbestrijding", "begroting",
-            "jaarrekening", "rioolwaterzuivering", "Kaderrichtlijn Water"),
+    "gemeente": ("warmtenet", "woningbouw stationsgebied", "omgevingsvisie", "jeugdzorg", "begroting",
+                 "jaarrekening", "parkeerbeleid", "zonneparken", "asielopvang", "armoedebeleid", "bibliotheek",
+                 "speelruimte", "afvalinzameling", "centrumplan"),
+    "provincie": ("stikstof", "openbaar vervoer", "natuurnetwerk", "begroting", "jaarrekening", "windturbines",
+                  "grondwater", "fietssnelwegen"),
+    "waterschap": ("dijkversterking", "waterkwaliteit", "peilbesluit", "waterschapsbelasting", "begroting",
+                   "jaarrekening", "klimaatadaptatie", "droogte"),
 }
-_PARTIES = {
-    "ori": ("VVD", "D66", "GroenLinks-PvdA", "CDA", "SP", "ChristenUnie", "PvdD", "Lokaal Belang", "JA21"),
-    "osi": ("BBB", "VVD", "GroenLinks-PvdA", "D66", "CDA", "PVV", "ChristenUnie", "PvdD"),
-    "owi": ("Water Natuurlijk", "AWP", "Waterschapspartij", "VVD", "CDA", "BBB"),
-}
+_PARTIES = ("VVD", "D66", "GroenLinks-PvdA", "CDA", "SP", "ChristenUnie", "BBB", "Lokaal Belang")
 _SENTENCES = (
-    "Het college stelt voor om {topic} in {year} verder uit te werken en de raad daarover te informeren.",
+    "Het college stelt voor om {topic} in {year} verder uit te werken.",
     "De kosten voor {topic} worden geraamd op € {amount} miljoen, te dekken uit de algemene reserve.",
-    "In de {committee} van {day} is {topic} uitgebreid besproken met insprekers uit de wijk.",
-    "De fractie van {party} vraagt het college om een evaluatie van {topic} voor het zomerreces.",
-    "Met dit voorstel geeft {org} invulling aan de afspraken uit het coalitieakkoord over {topic}.",
-    "De gevolgen voor inwoners en ondernemers zijn in beeld gebracht in een participatieverslag.",
+    "In de {body} is {topic} besproken met insprekers uit de wijk.",
+    "De fractie van {party} vraagt om een evaluatie van {topic} voor het zomerreces.",
+    "Met dit voorstel geeft {org} invulling aan het coalitieakkoord over {topic}.",
     "Wij verzoeken u in te stemmen met het beschikbaar stellen van een krediet voor {topic}.",
-    "Uit de monitor blijkt dat de doelen voor {topic} in {year} nog niet volledig zijn gehaald.",
-    "De motie van {party} over {topic} is met een ruime meerderheid aangenomen.",
-    "Bijgevoegd treft u de planning aan; het besluit wordt in het derde kwartaal verwacht.",
+    "Uit de monitor blijkt dat de doelen voor {topic} in {year} nog niet zijn gehaald.",
     "Over {topic} is overleg gevoerd met de buurgemeenten, de provincie en het waterschap.",
-    "De risico's zijn beschreven in de paragraaf weerstandsvermogen en risicobeheersing.",
-    "Het amendement van {party} beoogt de ambitie voor {topic} te verhogen.",
-    "De inspraakreacties zijn verwerkt in de nota van beantwoording bij dit voorstel.",
-    "Het college beantwoordt de schriftelijke vragen van {party} over {topic} als volgt.",
 )
-_MONTHS = ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober",
-           "november", "december")
-_XSS_TITLE = "Motie vreemd aan de orde: nieuw beeldmerk <script>alert(1)</script> <img src=x onerror=alert(1)>"
-_XSS_TEXT = ("Motie over het nieuwe beeldmerk van de gemeente. <script>alert(1)</script> De raad verzoekt het "
-             "college het beeldmerk <img src=x onerror=alert(1)> niet in te voeren zonder participatie.")
-# The recorded documents point at these agenda items; the replica rebuilds them around those ids.
-_SEED_AGENDA = {
-    "51032": "15. Vaststellen stedelijk kader 2020-2023 Samen Vooruit: op weg naar een stevige sociale basis",
-    "38132": "7. Speelruimtebeleidsplan 2018-2022",
-    "32327": "3. Ronde Tafel Lyceumkwartier (VSL 77 / Socrateslaan)",
-}
-
 
 
 @dataclass(slots=True)
-class _IndexInfo:
-    name: str
-    aliases: tuple[str, ...]
-    created: datetime
-    docs: list[Doc] = field(default_factory=list)
+class _Entity:
+    id: str
+    type: str  # Meeting | Document | Motion
+    org: _Org
+    title: str
+    start: datetime | None
+    pages: list[str] = field(default_factory=list)  # a document's text, per page
+    detail: dict[str, Any] = field(default_factory=dict)  # the extra fields of its detail reply
+    words: frozenset[str] = frozenset()
+    page_words: tuple[frozenset[str], ...] = ()
+    folded: str = ""  # title and text, lower-case, words separated by single spaces (phrase search)
+
+    @property
+    def rows(self) -> int:
+        """Index rows this entity has: one commit row, one per extracted page."""
+        return 1 + len(self.pages)
+
+    def finish(self) -> None:
+        pages = [_words(p) for p in self.pages]
+        self.folded = " ".join([*_words(self.title), *(w for p in pages for w in p)])
+        self.words = frozenset(self.folded.split())
+        self.page_words = tuple(frozenset(p) for p in pages)
 
 
 @dataclass(slots=True)
 class _Dataset:
     anchor: date
-    indices: dict[str, _IndexInfo]
-    by_id: dict[str, list[Doc]]
+    entities: dict[str, _Entity]
+    ordered: list[_Entity]  # newest first
 
-    def alias_map(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for info in self.indices.values():
-            for alias in info.aliases:
-                out.setdefault(alias, []).append(info.name)
-        return out
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
 
 
 class _Builder:
-    """Generates one organisation's records; ids come from one sequence across all indices, as in ORI."""
-
     def __init__(self, anchor: date) -> None:
         self.anchor = anchor
-        self.rng = random.Random(20240131)
-        self.ids = itertools.count(4_100_000)
-        self.indices: dict[str, _IndexInfo] = {}
-        self._order = itertools.count()
+        self.rng = random.Random(20261101)
+        self.seq = 480_000
+        self.entities: dict[str, _Entity] = {}
+        self._sentences: dict[tuple[str, str, str, int], list[str]] = {}
 
-    def next_id(self) -> str:
-        return str(next(self.ids))
+    def native(self, org: _Org) -> str:
+        self.seq += 1
+        if org.supplier == "ibabs":
+            return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{org.key}/{self.seq}"))
+        return str(self.seq)
 
-    def add(self, index: str, source: dict[str, Any]) -> dict[str, Any]:
-        doc = Doc(index, source["@id"], source, next(self._order))
-        self.indices[index].docs.append(doc)
-        return source
+    def eid(self, kind: str, org: _Org) -> str:
+        return f"{kind}:{org.ref}:{self.native(org)}"
 
-    def org(self, spec: _OrgSpec) -> None:
-        rng = self.rng
-        created = datetime(2023, 1, 1, tzinfo=UTC) + timedelta(seconds=rng.randrange(3 * 365 * 86400))
-        index = spec.index or f"{spec.alias}_{created:%Y%m%d%H%M%S}"
-        if spec.index:
-            created = datetime.strptime(spec.index.rsplit("_", 1)[1], "%Y%m%d%H%M%S").replace(tzinfo=UTC)
-        self.indices[index] = _IndexInfo(index, (spec.alias,) if spec.aliased else (), created)
-        org_id = spec.org_id or self.next_id()
-        org_name = spec.name or spec.slug.replace("_", " ").title()
-        if spec.name:
-            self.add(index, {"@id": org_id, "@type": "Organization", "name": spec.name,
-                             "classification": _CLASSIFICATION[spec.prefix], "collection": spec.slug,
-                             "homepage": f"https://www.{spec.slug.replace('_', '')}.nl",
-                             "has_organization_name": org_id})
-        committees = []
-        for name in _COMMITTEES[spec.prefix]:
-            committee_id = self.next_id()
-            committees.append((committee_id, name))
-            self.add(index, {"@id": committee_id, "@type": "Committee", "name": name, "subOrganizationOf": org_id,
-                             "has_organization_name": org_id})
-        for i, day in enumerate(self._meeting_days(spec)):
-            committee = committees[0] if i % 2 == 0 else committees[1 + (i // 2) % (len(committees) - 1)]
-            self.meeting(spec, index, org_id, org_name, committee, day, besluitenlijst=i % 8 == 0)
-
-    def _meeting_days(self, spec: _OrgSpec) -> list[date]:
-        rng = self.rng
-        if spec.window:
-            start, stop = spec.window
-        else:
-            stop = self.anchor - timedelta(days=spec.stalled_days) if spec.stalled_days else \
-                self.anchor + timedelta(days=56)
-            start = min(self.anchor - timedelta(days=365), stop - timedelta(days=180))
-        days = []
-        day = start + timedelta(days=rng.randrange(7))
+    def org(self, org: _Org) -> None:
+        stop = self.anchor - timedelta(days=org.stalled_days) if org.stalled_days else self.anchor + timedelta(days=42)
+        day = min(self.anchor - timedelta(days=150), stop - timedelta(days=120)) + timedelta(days=self.rng.randrange(5))
+        bodies = _BODY[org.kind]
+        n = 0
         while day < stop:
-            if not _recess(day):
-                days.append(day)
-            day += timedelta(days=rng.choice((5, 6, 7, 7, 8, 9)))
-        if spec.stalled_days or spec.window:
-            days.append(stop)  # a stalled organisation's last meeting falls exactly on its stall date
-        return days
+            if not (day.month == 7 and day.day >= 20) and not (day.month == 8 and day.day <= 20):
+                self.meeting(org, bodies[n % len(bodies)], day)
+                n += 1
+            day += timedelta(days=self.rng.choice((6, 7, 8, 9)))
+        self.meeting(org, bodies[0], stop)  # a stalled organisation's last meeting falls on its stall date
 
-    def meeting(self, spec: _OrgSpec, index: str, org_id: str, org_name: str, committee: tuple[str, str],
-                day: date, *, besluitenlijst: bool) -> None:
+    def meeting(self, org: _Org, body: str, day: date) -> None:
         rng = self.rng
-        hour, minute = _HOUR[spec.prefix]
-        if committee[1].startswith(("Commissie", "Statencommissie")):
-            hour, minute = (20, 0) if spec.prefix == "ori" else (hour, minute)
-        start = datetime.combine(day, dtime(hour, minute), TZ)
-        past = day < self.anchor
-        status = COMPLETED if past else (CANCELLED if rng.random() < 0.04 else CONFIRMED)
-        meeting_id = self.next_id()
-        items: list[str] = []
-        attachments: list[str] = []
-        self.add(index, {
-            "@id": meeting_id, "@type": "Meeting", "name": committee[1], "start_date": _iso(start),
-            "end_date": _iso(start + timedelta(hours=rng.choice((2, 3, 4)))), "last_discussed_at": _iso(start),
-            "location": _ROOM[spec.prefix], "status": status, "committee": committee[0], "organization": org_id,
-            "classification": ["Agenda"], "agenda": {"@list": items}, "attachment": attachments,
-            "has_organization_name": org_id,
-        })
-        titles = ["Opening en mededelingen", "Vaststellen van de agenda"]
-        topics = rng.sample(_TOPICS[spec.prefix], rng.randint(2, 5))
-        kinds = []
-        for topic in topics:
-            kind = rng.choice(("proposal", "proposal", "discussion", "letter"))
-            kinds.append((kind, topic))
-            titles.append({"proposal": f"{_PROPOSAL[spec.prefix]} {topic}", "discussion": f"Bespreking {topic}",
-                           "letter": f"{_LETTER[spec.prefix]} {topic}"}[kind])
-        titles += ["Rondvraag", "Sluiting"]
-        for position, title in enumerate(titles, start=1):
-            item_id = self.next_id()
-            items.append(item_id)
-            docs: list[str] = []
-            self.add(index, {"@id": item_id, "@type": "AgendaItem", "name": f"{position}. {title}",
-                             "position": float(position), "parent": meeting_id, "start_date": _iso(start),
-                             "last_discussed_at": _iso(start), "attachment": docs, "has_organization_name": org_id})
-            if 2 < position <= 2 + len(kinds) and rng.random() < 0.3:
-                kind, topic = kinds[position - 3]
-                docs.append(self.document(spec, index, org_id, org_name, committee[1], start, item_id, kind, topic))
-        if besluitenlijst and past:
-            attachments.append(self.document(spec, index, org_id, org_name, committee[1], start, meeting_id,
-                                              "decisions", committee[1]))
+        hour = 19 if org.kind == "gemeente" else 10
+        start = datetime.combine(day, dtime(hour, 30), TZ)
+        meeting = _Entity(self.eid("meeting", org), "Meeting", org, f"{body} {day.isoformat()}", start)
+        topics = rng.sample(_TOPICS[org.kind], rng.randint(2, 4))
+        agenda: list[dict[str, Any]] = []
+        motions: list[dict[str, Any]] = []
+        nested = org.supplier == "notubiz"
+        for number, title in enumerate(["Opening en mededelingen", "Vaststellen van de agenda"], start=1):
+            agenda.append(self.item(org, number, title, nested))
+        for i, topic in enumerate(topics, start=3):
+            item = self.item(org, i, f"{_PROPOSAL[org.kind]} {topic}", nested)
+            if day <= self.anchor + timedelta(days=14):
+                doc = self.document(org, f"{_PROPOSAL[org.kind]} {topic}", topic, body, start, meeting.id)
+                item["documents"] = [self.doc_ref(doc)]
+            if nested and rng.random() < 0.5:
+                sub = self.item(org, 1, f"Bespreking {topic}", nested, parent=item["id"], prefix=f"{i}.")
+                letter = self.document(org, f"Raadsinformatiebrief {topic}", topic, body, start, meeting.id)
+                sub["documents"] = [self.doc_ref(letter)]
+                item["agenda_items"] = [sub]
+            if day < self.anchor and rng.random() < 0.35:
+                motions.append(self.motion(org, topic, start, meeting.id, item["id"]))
+            agenda.append(item)
+        agenda.append(self.item(org, len(agenda) + 1, "Rondvraag en sluiting", nested))
+        meeting.detail = {"agenda": agenda, **({"motions": motions} if motions else {})}
+        self.add(meeting)
 
-    def document(self, spec: _OrgSpec, index: str, org_id: str, org_name: str, committee: str, start: datetime,
-                 referenced_by: str, kind: str, topic: str) -> str:
+    def item(self, org: _Org, number: int, title: str, nested: bool, *, parent: str | None = None,
+             prefix: str = "") -> dict[str, Any]:
+        item: dict[str, Any] = {"id": self.eid("agenda_item", org), "title": title, "order": number}
+        if nested:  # Notubiz: nested, numbered; iBabs and the others: flat, ordered
+            item["number"] = f"{prefix}{number}"
+            if parent:
+                item["parent"] = parent
+        return item
+
+    def document(self, org: _Org, title: str, topic: str, body: str, start: datetime, meeting_id: str) -> _Entity:
         rng = self.rng
-        party = rng.choice(_PARTIES[spec.prefix])
-        p = spec.prefix
-        names = {
-            "proposal": (f"{_PROPOSAL[p]} {topic}", f"{_DECISION[p]} {topic}", f"Bijlage 1 - {topic}",
-                         f"Motie {rng.randint(1, 40)} - {topic} ({party})",
-                         f"Amendement {rng.randint(1, 20)} - {topic} ({party})"),
-            "discussion": (f"Notitie {topic}", f"Presentatie {topic}",
-                           f"Beantwoording schriftelijke vragen {party} over {topic}"),
-            "letter": (f"{_LETTER[p]} {topic}",),
-            "decisions": (f"Besluitenlijst {committee} {start.day} {_MONTHS[start.month - 1]} {start.year}",),
-        }[kind]
-        name = rng.choice(names)
-        doc_id = self.next_id()
-        url, original = self._links(spec, doc_id)
-        words = {"topic": topic, "org": org_name, "party": party, "committee": committee, "year": start.year,
-                 "day": f"{start.day} {_MONTHS[start.month - 1]}",
-                 "amount": f"{rng.randint(1, 90)},{rng.randint(0, 9)}"}
-        header = f"{org_name}\n{name}\n{start.day} {_MONTHS[start.month - 1]} {start.year}\n"
-        pages = []
-        for page in range(rng.randint(1, 4)):
-            sentences = " ".join(t.format(**words) for t in rng.sample(_SENTENCES, rng.randint(5, 9)))
-            pages.append((header if page == 0 else "") + sentences)
-        modified = start - timedelta(days=rng.randint(3, 12), hours=rng.randint(0, 8))
-        self.add(index, {
-            "@id": doc_id, "@type": "MediaObject", "name": name, "file_name": f"{name}.pdf", "url": url,
-            "original_url": original, "content_type": "application/pdf",
-            "size_in_bytes": rng.randint(20_000, 3_000_000), "date_modified": _iso(modified),
-            "last_discussed_at": _iso(start), "is_referenced_by": referenced_by, "text": pages,
-            "has_organization_name": org_id,
-        })
-        return doc_id
+        doc = _Entity(self.eid("document", org), "Document", org, title, start)
+        pool = self.sentences(org, topic, body, start.year)
+        doc.pages = [" ".join(rng.sample(pool, rng.randint(3, 6))) for _ in range(rng.randint(2, 4))]
+        native = doc.id.rsplit(":", 1)[1]
+        url = (f"https://api.notubiz.nl/document/{native}/1" if org.supplier == "notubiz"
+               else f"https://{org.key.replace('_', '')}.bestuurlijkeinformatie.nl/Document/{native}.pdf")
+        doc.detail = {"downloadUrl": url, "contentType": "application/pdf", "pdfUrl": url, "meetingId": meeting_id,
+                      "markdownText": f"# {title}\n\n" + "\n\n".join(doc.pages)}
+        self.add(doc)
+        return doc
 
-    def _links(self, spec: _OrgSpec, doc_id: str) -> tuple[str, str]:
-        if spec.supplier == "ibabs":
-            a, b, c, d, e = (self.rng.getrandbits(bits) for bits in (32, 16, 16, 16, 48))
-            guid = f"{a:08x}-{b:04x}-{c:04x}-{d:04x}-{e:012x}"
-            return (f"{RESOLVER}/ibabs/agenda_item/{guid}",
-                    f"https://api1.ibabs.eu/publicdownload.aspx?site={spec.slug.replace('_', '')}&id={guid}")
-        if spec.supplier == "go":
-            path = f"Documenten/{doc_id}.pdf"
-            return f"{RESOLVER}/{spec.host}/{path}", f"https://{spec.host}/{path}"
-        number = 13_000_000 + int(doc_id) % 1_000_000
-        return f"{RESOLVER}/api.notubiz.nl/document/{number}", f"https://api.notubiz.nl/document/{number}/1"
+    def sentences(self, org: _Org, topic: str, body: str, year: int) -> list[str]:
+        """Sentences about one topic, made once per organisation and year (building is the slow part)."""
+        key = (org.key, topic, body, year)
+        if key not in self._sentences:
+            rng = self.rng
+            self._sentences[key] = [s.format(topic=topic, year=year + rng.randint(0, 2), amount=rng.randint(1, 40),
+                                             body=body, party=rng.choice(_PARTIES), org=org.label)
+                                    for s in _SENTENCES]
+        return self._sentences[key]
 
-    def xss(self) -> None:
-        """A Utrecht motion and agenda item whose titles carry script payloads (the site must keep them inert)."""
-        index = next(name for name, info in self.indices.items() if "ori_utrecht" in info.aliases)
-        org_id = next(d.id for d in self.indices[index].docs if d.source["@type"] == "Organization")
-        start = datetime.combine(self.anchor - timedelta(days=3), dtime(19, 30), TZ)
-        meeting_id, item_id, doc_id = self.next_id(), self.next_id(), self.next_id()
-        self.add(index, {"@id": meeting_id, "@type": "Meeting", "name": "Gemeenteraad", "start_date": _iso(start),
-                         "end_date": _iso(start + timedelta(hours=3)), "last_discussed_at": _iso(start),
-                         "location": "Raadzaal", "status": COMPLETED, "organization": org_id,
-                         "classification": ["Agenda"], "agenda": {"@list": [item_id]}, "attachment": [],
-                         "has_organization_name": org_id})
-        self.add(index, {"@id": item_id, "@type": "AgendaItem", "name": f"12. {_XSS_TITLE}", "position": 12.0,
-                         "parent": meeting_id, "start_date": _iso(start), "last_discussed_at": _iso(start),
-                         "attachment": [doc_id], "has_organization_name": org_id})
-        self.add(index, {"@id": doc_id, "@type": "MediaObject", "name": _XSS_TITLE, "file_name": "motie-beeldmerk.pdf",
-                         "url": f"{RESOLVER}/ibabs/agenda_item/{doc_id}",
-                         "original_url": f"https://api1.ibabs.eu/publicdownload.aspx?site=utrecht&id={doc_id}",
-                         "content_type": "application/pdf", "size_in_bytes": 48_213,
-                         "date_modified": _iso(start - timedelta(days=1)), "last_discussed_at": _iso(start),
-                         "is_referenced_by": item_id, "text": [_XSS_TEXT], "has_organization_name": org_id})
+    def doc_ref(self, doc: _Entity) -> dict[str, Any]:
+        return {"id": doc.id, "name": doc.title, "content_type": "application/pdf",
+                "original_url": doc.detail["downloadUrl"]}
 
-    def seeds(self) -> None:
-        """The real recorded hits, unchanged, plus the meetings and agenda items they point at."""
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for hit in json.loads(DATA_FILE.read_text(encoding="utf-8"))["hits"]:
-            groups.setdefault(hit["_source"]["isReferencedBy"], []).append(hit)
-        for item_id, members in groups.items():
-            first = members[0]
-            index, source = first["_index"], first["_source"]
-            org_id = source["has_organization_name"]
-            start = datetime.fromisoformat(source["last_discussed_at"])
-            meeting_id = self.next_id()
-            doc_ids = [h["_id"] for h in members]
-            self.add(index, {"@id": meeting_id, "@type": "Meeting", "name": "Gemeenteraad", "start_date": _iso(start),
-                             "end_date": _iso(start + timedelta(hours=8)), "last_discussed_at": _iso(start),
-                             "location": "Raadzaal", "status": COMPLETED, "organization": org_id,
-                             "classification": ["Agenda"], "agenda": {"@list": [item_id]}, "attachment": [],
-                             "has_organization_name": org_id})
-            self.add(index, {"@id": item_id, "@type": "AgendaItem", "name": _SEED_AGENDA[item_id],
-                             "position": float(_SEED_AGENDA[item_id].split(".")[0]), "parent": meeting_id,
-                             "start_date": _iso(start), "last_discussed_at": _iso(start), "attachment": doc_ids,
-                             "has_organization_name": org_id})
-            for hit in members:
-                self.add(hit["_index"], hit["_source"])
+    def motion(self, org: _Org, topic: str, start: datetime, meeting_id: str, item_id: str) -> dict[str, Any]:
+        rng = self.rng
+        party = rng.choice(_PARTIES)
+        result = rng.choice(("aangenomen", "verworpen", "aangenomen", "ingetrokken"))
+        title = f"Motie {party} over {topic}"
+        attachment = self.document(org, title, topic, _BODY[org.kind][0], start, meeting_id)
+        shape: dict[str, Any] = {"id": self.eid("motion", org), "name": title, "motion_type": "Moties",
+                                 "result": result, "proposers": [f"{party}-fractie"], "parties": [party],
+                                 "agenda_item": item_id, "attachment_id": attachment.id}
+        if result != "ingetrokken":
+            shape["tally"] = {"in_favour": rng.randint(10, 25), "against": rng.randint(5, 20)}
+        motion = _Entity(shape["id"], "Motion", org, title, start, pages=list(attachment.pages))
+        motion.detail = {"motion": {k: v for k, v in shape.items() if k != "id"} | {"id": shape["id"]},
+                         "meetingId": meeting_id, "pdfEntityId": attachment.id,
+                         "downloadUrl": attachment.detail["downloadUrl"], "pdfUrl": attachment.detail["downloadUrl"],
+                         "contentType": "application/pdf", "markdownText": attachment.detail["markdownText"]}
+        self.add(motion)
+        return {**shape, "download_url": attachment.detail["downloadUrl"], "attachment_is_pdf": True}
 
-
-def _recess(day: date) -> bool:
-    return (day.month == 7 and day.day >= 20) or (day.month == 8 and day.day <= 20)
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
+    def add(self, entity: _Entity) -> None:
+        entity.finish()
+        self.entities[entity.id] = entity
 
 
 @functools.lru_cache(maxsize=4)
 def _dataset(anchor: date) -> _Dataset:
-    """The sample data for one anchor date; built once per process (it is never changed afterwards)."""
+    """The sample data for one anchor date, built once per process and never changed."""
     builder = _Builder(anchor)
-    for spec in _ORGS:
-        builder.org(spec)
-    builder.seeds()
-    builder.xss()
-    builder.indices[".kibana_1"] = _IndexInfo(".kibana_1", (".kibana",), datetime(2019, 8, 9, tzinfo=UTC))
-    by_id: dict[str, list[Doc]] = {}
-    for info in builder.indices.values():
-        for doc in info.docs:
-            by_id.setdefault(doc.id, []).append(doc)
-    return _Dataset(anchor=anchor, indices=builder.indices, by_id=by_id)
+    for org in _ORGS:
+        builder.org(org)
+    ordered = sorted(builder.entities.values(), key=lambda e: (e.start or datetime.min.replace(tzinfo=UTC), e.id),
+                     reverse=True)
+    return _Dataset(anchor, builder.entities, ordered)
 
 
-# =========================================================================== mapping and index expressions
-
-# The fields the ORI template maps (es_mappings/ori_template.json), as far as the replica uses them.
-CLUSTER = Cluster(fields={
-    "@id": "keyword", "@type": "keyword", "name": "text", "text": "text", "md_text": "text", "title": "text",
-    "description": "text", "location": "text", "classification": "text", "file_name": "keyword",
-    "url": "keyword", "original_url": "keyword", "content_type": "keyword", "size_in_bytes": "long",
-    "date_modified": "date", "last_discussed_at": "date", "start_date": "date", "end_date": "date",
-    "has_organization_name": "keyword", "status": "keyword", "position": "float", "parent": "keyword",
-    "committee": "keyword", "organization": "keyword", "attachment": "keyword", "is_referenced_by": "keyword",
-    "isReferencedBy": "keyword", "collection": "keyword", "homepage": "keyword", "subOrganizationOf": "keyword",
-    "agenda": "keyword", "_id": "keyword", "_index": "keyword",
-}, node="ori_elastic_1", peer="[ori_elastic_2][10.0.0.12:9300]")
+# =========================================================================== replies
 
 
-def _resolve(data: _Dataset, expression: str, *, ignore_unavailable: bool, allow_no_indices: bool) -> list[str]:
-    """Concrete indices named by a comma list of names, aliases, wildcards and -exclusions."""
-    aliases = data.alias_map()
-    chosen: list[str] = []
-    parts = [p for p in expression.split(",") if p] or ["_all"]
-    for part in parts:
-        exclude = part.startswith("-") and bool(chosen)
-        name = part[1:] if exclude else part
-        if name in ("_all", "*"):
-            found = [i for i in data.indices if not i.startswith(".")]
-        elif "*" in name:
-            found = [i for i in data.indices if fnmatch.fnmatchcase(i, name)]
-            found += [c for a, cs in aliases.items() if fnmatch.fnmatchcase(a, name) for c in cs]
-            if not found and not allow_no_indices:
-                raise index_not_found(name)
-        elif name in data.indices:
-            found = [name]
-        elif name in aliases:
-            found = aliases[name]
-        elif ignore_unavailable:
-            found = []
-        else:
-            raise index_not_found(name)
-        if exclude:
-            chosen = [i for i in chosen if i not in found]
-        else:
-            chosen.extend(i for i in found if i not in chosen)
-    if not chosen and not allow_no_indices:
-        raise index_not_found(expression)
-    return chosen
+def _error(status: int, code: str, error: str, hint: str | None = None) -> web.Response:
+    return web.json_response({"code": code, "error": error, **({"hint": hint} if hint else {})}, status=status)
 
 
-def _search(data: _Dataset, indices: list[str], body: dict[str, Any], *, now: datetime,
-            failing: set[str]) -> dict[str, Any]:
-    """One search, by the engine, over the concrete `indices` (as `_resolve` names them)."""
-    return search({i: data.indices[i].docs for i in indices}, body, cluster=CLUSTER, now=now, failing=failing)
+def _nl_date(moment: datetime | None) -> str:
+    if moment is None:
+        return "Datum onbekend"
+    local = moment.astimezone(TZ)
+    return f"{local.day} {_MONTHS[local.month - 1]} {local.year}"
 
 
-# =========================================================================== HTTP
+def _sort_date(moment: datetime | None) -> str | None:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
 
 
-def create_app(anchor: date) -> web.Application:
-    """The ORI replica: the Elasticsearch paths under `/v1/elastic`, as nginx exposes them."""
-    app = web.Application()
-    app[SHARD_FAILURES] = set()
-    app[_DATA] = _dataset(anchor)
-    app.router.add_route("*", "/v1/elastic", _handle)
-    app.router.add_route("*", "/v1/elastic/{tail:.*}", _handle)
-    return app
+def _common(entity: _Entity) -> dict[str, Any]:
+    out: dict[str, Any] = {"entityId": entity.id, "entityType": entity.type, "entityTypeLabel": LABELS[entity.type],
+                           "organization": entity.org.label, "date": _nl_date(entity.start), "title": entity.title}
+    if entity.start:
+        out["sortDate"] = _sort_date(entity.start)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Query:
+    terms: tuple[str, ...]
+    phrases: tuple[str, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.terms and not self.phrases
+
+    def matches(self, entity: _Entity) -> bool:
+        return all(t in entity.words for t in self.terms) and all(f" {p} " in f" {entity.folded} "
+                                                                   for p in self.phrases)
+
+    def page(self, entity: _Entity) -> int | None:
+        for number, words in enumerate(entity.page_words, start=1):
+            if all(t in words for t in self.terms) and (self.terms or self.phrases):
+                return number
+        return None
+
+    def score(self, entity: _Entity) -> int:
+        return sum(entity.folded.count(t) for t in (*self.terms, *self.phrases))
+
+
+def _parse_query(text: str) -> _Query:
+    phrases = tuple(" ".join(_words(p)) for p in re.findall(r'"([^"]*)"', text) if _words(p))
+    rest = re.sub(r'"[^"]*"', " ", text)
+    return _Query(terms=tuple(dict.fromkeys(_words(rest))), phrases=phrases)
+
+
+def _snippet(entity: _Entity, query: _Query, raw: str) -> dict[str, str]:
+    text = " ".join(entity.pages) or entity.title
+    words = (*query.terms, *(p.split()[0] for p in query.phrases))
+    if len(raw.strip()) >= SNIPPET_MIN_QUERY and words:
+        at = min((m.start() for w in words if (m := re.search(rf"\b{re.escape(w)}\b", text, re.I))), default=0)
+        start = max(0, at - 80)
+        piece = text[start:start + 240]
+        html = piece.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        for w in words:
+            html = re.sub(rf"\b({re.escape(w)})\b", r"<b>\1</b>", html, flags=re.I)
+        return {"summary": piece, "summaryHtml": html}
+    if not entity.pages:
+        return {"summary": "Geen samenvatting beschikbaar."}
+    return {"summary": text[:240]}
+
+
+async def _search(request: web.Request) -> web.Response:
+    data = request.app[_DATA]
+    q = request.query
+    raw_query = q.get("query", "")
+    organization = q.get("organization", "")
+    entity_type = q.get("entityType", "")
+    sort = q.get("sort", "date_desc")
+    if _SLOP.search(raw_query):
+        return _error(400, "unsupported_phrase_slop", "De notatie \"woorden\"~N wordt niet ondersteund.",
+                      "Zoek op de zin tussen aanhalingstekens, zonder ~N.")
+    if organization and organization not in _SOURCE_KEYS:
+        return _error(400, "unknown_organization", f"Onbekende organisatie: {organization}.",
+                      "Gebruik een key uit /api/sources.")
+    if entity_type and entity_type not in ENTITY_TYPES:
+        return _error(400, "unknown_entity_type", f"Onbekend entityType: {entity_type}.",
+                      "Kies Meeting, Document, Motion of Recording.")
+    if sort not in SORTS:
+        return _error(400, "unknown_sort", f"Onbekende sortering: {sort}.", "Kies date_desc, date_asc, title_asc "
+                      "of relevance.")
+    bounds: list[date | None] = []
+    for name in ("dateFrom", "dateTo"):
+        value = q.get(name)
+        if value is None:
+            bounds.append(None)
+            continue
+        try:
+            if not _DATE.match(value):
+                raise ValueError(value)
+            bounds.append(date.fromisoformat(value))
+        except ValueError:
+            return _error(400, "invalid_date", f"Parameter {name} moet een datum in de vorm JJJJ-MM-DD zijn, kreeg "
+                          f"\"{value}\".", "Alleen de kale datum wordt geaccepteerd; een tijd of tijdzone erachter "
+                          "niet.")
+    try:
+        offset = int(q.get("offset", "0"))
+        if offset < 0:
+            raise ValueError
+    except ValueError:
+        return _error(400, "invalid_offset", "Parameter offset moet een geheel getal van 0 of meer zijn.")
+    try:
+        limit = int(q.get("limit", "24"))
+        if limit < 1:
+            raise ValueError
+    except ValueError:
+        return _error(400, "invalid_limit", "Parameter limit moet een geheel getal van 1 of meer zijn.")
+    limit = min(limit, MAX_LIMIT)
+    query = _parse_query(raw_query)
+    if not raw_query.strip() and not organization:
+        return web.json_response({"results": [], "totalCount": 0, "totalIsApproximate": False, "hasMore": False})
+    if raw_query.strip() and query.empty:  # only punctuation: nothing, rather than everything
+        return web.json_response({"results": [], "totalCount": 0, "totalIsApproximate": False, "hasMore": False})
+    types = {entity_type} if entity_type else ({"Meeting", "Document", "Motion"})
+    if "Recording" in types:
+        types = {"Meeting"}  # recordings fold into their meeting; the replica has no transcripts to match
+    start, end = bounds
+    hits = []
+    for entity in data.ordered:
+        if entity.type not in types or (organization and entity.org.key != organization):
+            continue
+        day = entity.start.astimezone(UTC).date() if entity.start else None
+        if (start or end) and (day is None or (start and day < start) or (end and day > end)):
+            continue
+        if not query.empty and not query.matches(entity):
+            continue
+        hits.append(entity)
+    if sort == "date_asc":
+        hits.reverse()
+    elif sort == "relevance" and not query.empty:
+        hits.sort(key=lambda e: -query.score(e))
+    # The scan reads at most SCAN_BUDGET_ROWS index rows; what lies beyond is only estimated.
+    scanned, rows = [], 0
+    for entity in hits:
+        if rows + entity.rows > SCAN_BUDGET_ROWS:
+            break
+        rows += entity.rows
+        scanned.append(entity)
+    complete = len(scanned) == len(hits)
+    if sort == "title_asc":
+        scanned.sort(key=lambda e: e.title.lower())  # orders the fetched window only, as documented
+    if complete:
+        total = len(hits)
+    else:
+        total_rows = sum(e.rows for e in hits)
+        total = round(total_rows / (rows / len(scanned))) if scanned else 0
+    window = scanned[offset:offset + limit]
+    results = []
+    for entity in window:
+        item = _common(entity)
+        item.update(_snippet(entity, query, raw_query))
+        if entity.type in ("Document", "Motion"):
+            item["downloadUrl"] = entity.detail["downloadUrl"]
+            item["pageCount"] = len(entity.pages)
+            page = query.page(entity) if entity.type == "Document" and not query.empty else None
+            if page:
+                item["matchedPage"] = page
+        results.append(item)
+    more = bool(window) and (offset + limit < len(scanned) or not complete)
+    return web.json_response({"results": results, "totalCount": total, "totalIsApproximate": not complete,
+                              "hasMore": more})
+
+
+async def _entity(request: web.Request) -> web.Response:
+    data = request.app[_DATA]
+    entity_id = unquote(request.match_info["id"])
+    entity = data.entities.get(entity_id)
+    if entity is None:
+        return _error(404, "entity_not_found", "Resultaat niet gevonden")
+    return web.json_response({**_common(entity), **entity.detail})
+
+
+def _state(org: _Org, anchor: date) -> dict[str, Any]:
+    newest = anchor + timedelta(days=42) if not org.stalled_days else anchor - timedelta(days=org.stalled_days)
+    latest = datetime.combine(newest, dtime(17, 30), UTC)
+    ran = datetime.combine(anchor, dtime(0, 0, 24), UTC)
+    row: dict[str, Any] = {"sourceKey": org.key, "sourceRef": org.ref, "label": org.label, "supplier": org.supplier,
+                           "organizationType": org.kind}
+    if org.cbs:
+        row["cbsId"] = org.cbs
+    if org.discontinued:
+        when, successor = org.discontinued
+        heir = next(o for o in _ORGS if o.key == successor)
+        row.update(state="discontinued", discontinuedAt=when,
+                   succeededBy={"cbsId": heir.cbs, "label": heir.label, "sourceKey": heir.key})
+    elif not org.implemented:
+        row.update(state="not_implemented")
+    elif org.stalled_days and org.stalled_days > 60:
+        row.update(state="failing", lastSuccessAt=_iso(latest), lastRunAt=_iso(ran), lastRunStatus="failed",
+                   lastErrorMessage="De bron weigert verzoeken van deze server (403).")
+    else:
+        row.update(state="ok", lastSuccessAt=_iso(ran + timedelta(minutes=4)), lastRunAt=_iso(ran),
+                   lastRunStatus="succeeded")
+    row.update(latestContentDate=_iso(latest), lastIndexedAt=_iso(min(latest, ran + timedelta(minutes=3))))
+    return row
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+_AGGREGATES = tuple({"key": f"all_{s}", "sourceRef": f"__supplier__:{s}", "label": f"Alle {label}-bronnen",
+                     "supplier": s, "organizationType": "verzameling", "implemented": True, "isAggregate": True}
+                    for s, label in sorted(_SUPPLIER_LABEL.items()))
+_SOURCE_KEYS = frozenset([*(o.key for o in _ORGS), *(a["key"] for a in _AGGREGATES)])
+
+
+async def _sources(request: web.Request) -> web.Response:
+    only = request.query.get("implemented") == "true"
+    rows = sorted(_ORGS, key=lambda o: (not o.implemented, o.label.lower()))
+    out = [*_AGGREGATES, *({"key": o.key, "sourceRef": o.ref, "label": o.label, "supplier": o.supplier,
+                            "organizationType": o.kind, "implemented": o.implemented}
+                           for o in rows if o.implemented or not only)]
+    return web.json_response({"sources": out})
+
+
+async def _status(request: web.Request) -> web.Response:
+    anchor = request.app[_DATA].anchor
+    generated = datetime.combine(anchor, dtime(9, 0), UTC)
+    suppliers = [{"supplier": s, "label": label, "state": "ok",
+                  "sourceCount": sum(o.supplier == s for o in _ORGS)} for s, label in sorted(_SUPPLIER_LABEL.items())]
+    return web.json_response({"generatedAt": _iso(generated), "windowHours": 36, "indexActivityAvailable": True,
+                              "suppliers": suppliers, "sources": [_state(o, anchor) for o in _ORGS]},
+                             headers={"Cache-Control": "public, max-age=600"})
+
+
+async def _stats(request: web.Request) -> web.Response:
+    data = request.app[_DATA]
+    return web.json_response({"documentCount": sum(e.type == "Document" for e in data.ordered),
+                              "organizationCount": len(_ORGS),
+                              "municipalityCount": sum(o.kind == "gemeente" for o in _ORGS),
+                              "waterBoardCount": sum(o.kind == "waterschap" for o in _ORGS),
+                              "provinceCount": sum(o.kind == "provincie" for o in _ORGS)},
+                             headers={"Cache-Control": "public, max-age=1800"})
+
+
+async def _not_found(request: web.Request) -> web.Response:
+    return web.Response(status=404, text="Niet gevonden")
 
 
 _DATA = web.AppKey("ori_dataset", _Dataset)
 
 
-def _now(anchor: date) -> datetime:
-    """The replica's `now`: the real clock on the anchor day, noon UTC of the anchor otherwise."""
-    real = datetime.now(UTC)
-    return real if real.date() == anchor else datetime.combine(anchor, dtime(12, 0), UTC)
+def create_app(anchor: date) -> web.Application:
+    """The OpenBesluitvorming replica, at the real paths (`/api/...`)."""
+    app = web.Application(middlewares=[_rate_limit])
+    app[_DATA] = _dataset(anchor)
+    app[RATE] = RateLimiter()
+    app.router.add_get("/api/search", _search)
+    app.router.add_get("/api/entities/{id}", _entity)
+    app.router.add_get("/api/sources", _sources)
+    app.router.add_get("/api/status", _status)
+    app.router.add_get("/api/stats", _stats)
+    app.router.add_route("*", "/{tail:.*}", _not_found)
+    return app
 
-
-async def _handle(request: web.Request) -> web.StreamResponse:
-    raw = await request.read()
-    tail = request.match_info.get("tail", "")
-    parts = [p for p in tail.split("/") if p]
-    if "_cluster" in tail or "_shutdown" in tail:
-        return _nginx_forbidden()
-    if request.method == "POST" and not (parts and parts[-1] in ("_search", "_msearch")):
-        return _nginx_forbidden()
-    if request.method not in ("GET", "HEAD", "POST"):
-        return _nginx_forbidden()
-    try:
-        return _dispatch(request, parts, raw)
-    except EsError as exc:
-        return web.json_response(exc.body(), status=exc.status)
-
-
-def _dispatch(request: web.Request, parts: list[str], raw: bytes) -> web.StreamResponse:
-    data = request.app[_DATA]
-    query = request.query
-    flags = {"ignore_unavailable": query.get("ignore_unavailable") == "true",
-             "allow_no_indices": query.get("allow_no_indices", "true") != "false"}
-    if raw and request.content_type not in ("application/json", "application/x-ndjson"):
-        return web.json_response({"error": f"Content-Type header [{request.content_type}] is not supported",
-                                  "status": 406}, status=406)
-    if not parts:
-        return web.json_response({"name": CLUSTER.node, "cluster_name": "docker-cluster",
-                                  "version": {"number": "7.17.9"}, "tagline": "You Know, for Search"})
-    if parts == ["_aliases"]:
-        return web.json_response({name: {"aliases": {a: {} for a in info.aliases}}
-                                  for name, info in sorted(data.indices.items())})
-    if parts[0] == "_cat" and parts[1:2] == ["indices"]:
-        return _cat_indices(data, parts[2] if len(parts) > 2 else "_all", query)
-    action = parts[-1]
-    expression = parts[0] if len(parts) > 1 and not parts[0].startswith("_") else "_all"
-    if action in ("_search", "_count", "_msearch") and len(parts) <= 2:
-        now = _now(data.anchor)
-        failing = request.app[SHARD_FAILURES]
-        if action == "_msearch":
-            return _msearch(data, expression, raw, flags, now, failing)
-        indices = _resolve(data, expression, **flags)
-        body = search_body(raw, query)
-        if action == "_count":
-            result = _search(data, indices, {"query": body.get("query", {"match_all": {}}), "size": 0,
-                                             "track_total_hits": True}, now=now, failing=failing)
-            return web.json_response({"count": result["hits"]["total"]["value"], "_shards": result["_shards"]})
-        return web.json_response(_search(data, indices, body, now=now, failing=failing))
-    if len(parts) == 3 and parts[1] == "_doc":
-        return _get_doc(data, parts[0], parts[2])
-    if action == "_mapping" and len(parts) <= 2:
-        indices = _resolve(data, expression, **flags)
-        return web.json_response({i: {"mappings": {"properties": CLUSTER.mapping_properties()}} for i in indices})
-    if len(parts) == 1 and not parts[0].startswith("_"):
-        indices = _resolve(data, parts[0], **flags)
-        return web.json_response({i: {"aliases": {a: {} for a in data.indices[i].aliases},
-                                      "mappings": {"properties": CLUSTER.mapping_properties()},
-                                      "settings": {"index": {"max_result_window": str(MAX_RESULT_WINDOW)}}}
-                                  for i in indices})
-    return web.json_response({"error": f"no handler found for uri [{request.path}] and method [{request.method}]",
-                              "status": 400}, status=400)
-
-
-def _msearch(data: _Dataset, expression: str, raw: bytes, flags: dict[str, bool], now: datetime,
-             failing: set[str]) -> web.Response:
-    lines = [line for line in raw.decode("utf-8").splitlines() if line.strip()]
-    if len(lines) % 2:
-        raise EsError(400, "illegal_argument_exception", "The msearch request must be terminated by a newline [\n]")
-    started = time.perf_counter()
-    responses: list[dict[str, Any]] = []
-    for header_line, body_line in zip(lines[::2], lines[1::2], strict=True):
-        try:
-            header, body = json.loads(header_line), json.loads(body_line)
-            index = header.get("index", expression)
-            index = ",".join(index) if isinstance(index, list) else index
-            indices = _resolve(data, index, **flags)
-            responses.append({**_search(data, indices, body, now=now, failing=failing), "status": 200})
-        except EsError as exc:
-            responses.append(exc.body())
-        except ValueError as exc:
-            responses.append(parsing_error(str(exc)).body())
-    return web.json_response({"took": max(1, round((time.perf_counter() - started) * 1000)), "responses": responses})
-
-
-def _get_doc(data: _Dataset, expression: str, doc_id: str) -> web.Response:
-    indices = _resolve(data, expression, ignore_unavailable=False, allow_no_indices=False)
-    if len(indices) != 1:
-        raise EsError(400, "illegal_argument_exception", f"alias [{expression}] has more than one index associated "
-                      "with it, can't execute a single index op")
-    for doc in data.by_id.get(doc_id, []):
-        if doc.index == indices[0]:
-            return web.json_response({"_index": doc.index, "_type": "_doc", "_id": doc.id, "_version": 1,
-                                      "_seq_no": doc.order, "_primary_term": 1, "found": True, "_source": doc.source})
-    return web.json_response({"_index": indices[0], "_type": "_doc", "_id": doc_id, "found": False}, status=404)
-
-
-def _cat_indices(data: _Dataset, expression: str, query: Any) -> web.Response:
-    indices = _resolve(data, expression, ignore_unavailable=False, allow_no_indices=True)
-    rows = []
-    for name in sorted(indices):
-        info = data.indices[name]
-        rows.append({"health": "green", "status": "open", "index": name, "uuid": f"{zlib.crc32(name.encode()):022d}",
-                     "pri": "1", "rep": "0", "docs.count": str(len(info.docs)), "docs.deleted": "0",
-                     "creation.date": str(int(info.created.timestamp() * 1000)),
-                     "creation.date.string": info.created.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
-                     "store.size": f"{max(1, len(info.docs) // 40)}mb"})
-    columns = query.get("h", "health,status,index,uuid,pri,rep,docs.count,docs.deleted,store.size").split(",")
-    rows = [{c: r.get(c) for c in columns} for r in rows]
-    if query.get("format") == "json":
-        return web.json_response(rows)
-    lines = [" ".join(columns)] if "v" in query else []
-    lines += [" ".join(str(r[c]) for c in columns) for r in rows]
-    return web.Response(text="\n".join(lines) + "\n", content_type="text/plain")
-
-
-def _nginx_forbidden() -> web.Response:
-    return web.Response(status=403, content_type="text/html",
-                        text="<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 "
-                             "Forbidden</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
