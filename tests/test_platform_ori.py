@@ -1,43 +1,43 @@
-"""Open Raadsinformatie: every tool against the real ORI replica on a loopback port, no mocks.
+"""Open Raadsinformatie via OpenBesluitvorming: every tool against the real replica on a loopback port, no mocks.
 
-Checks the tools' output against their schemas and the replica data, the exact requests that go over the
-wire (compared with the shapes in research §1) and the load measurement. The harness is tests/platform_harness.py;
-the fault cases every platform shares are in test_platform_failures.py, the tool examples in
-test_platform_examples.py.
+Pins the exact requests that go over the wire, resolves organisation names as people write them, checks
+precision and citations, the rate limit (the adapter waits or says when to come back, never passes on a raw
+429), the platform's 400s as argument errors, the Classic-id error and the load measurement. The harness is
+tests/platform_harness.py; the shared fault cases are in test_platform_failures.py, the tool examples in
+test_platform_examples.py and (through the SDK client, both protocol eras, on Alle Bronnen too) test_tools.py.
 """
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from pathlib import Path
 
-import aiohttp
-import jsonschema
 import pytest
 
 from proxy.caller import SYSTEM_CALLER
-from proxy.errors import ToolInputError
+from proxy.errors import ToolInputError, UpstreamRateLimited
 from proxy.platforms import ori
-from proxy.replica.ori import SHARD_FAILURES
+from proxy.replica.ori import RATE
 from proxy.results import is_result_list
-from tests.platform_harness import PlatformHarness, Seen, platform_harness
+from proxy.upstream import as_json
+from tests.conftest import LiveServer, client
+from tests.platform_harness import PlatformHarness, platform_harness
 
 ANCHOR = date(2026, 3, 15)
 NOW = datetime(2026, 3, 15, 9, 30, tzinfo=UTC)
-SEARCH = "/ori/v1/elastic/ori_*,osi_*,owi_*/_search"
-SEARCH_PARAMS = [("ignore_unavailable", "true"), ("allow_no_indices", "true")]
-OLD_HEEMSKERK = "ori_heemskerk_20190612093015"
-FIXTURE_IDS = {"51225", "51222", "38223", "32330", "51223"}
-STALLED = {"ori_hofvantwente": ANCHOR - timedelta(days=400),
-           "ori_hardinxveld-giessendam": ANCHOR - timedelta(days=130),
-           "owi_aa-en-maas": ANCHOR - timedelta(days=75)}
 TOOLS = {t.name: t for t in ori.TOOLS}
+DOC = "document:notubiz:gemeente:amsterdam:480005"
+MEETING = "meeting:notubiz:gemeente:amsterdam:480001"
+SOURCES = ("GET", "/ori/api/sources", [])
+STATUS = ("GET", "/ori/api/status", [])
 
 
 @pytest.fixture(scope="module")
 async def replica() -> AsyncIterator[PlatformHarness]:
-    """One ORI replica for the module (its data takes a while to build), started over for each test."""
+    """One replica for the module (its data takes a while to build), started over for each test."""
     async with platform_harness("ori", NOW) as harness:
         yield harness
 
@@ -45,374 +45,310 @@ async def replica() -> AsyncIterator[PlatformHarness]:
 @pytest.fixture
 async def env(replica: PlatformHarness) -> AsyncIterator[PlatformHarness]:
     await replica.reset()
+    replica.replica[RATE].reset()  # a full bucket for every test
     yield replica
-    replica.replica[SHARD_FAILURES].clear()
 
 
-def posted(env: PlatformHarness, path: str = SEARCH) -> list[Seen]:
-    """The searches (POSTs to `path`) among the requests."""
-    return [r for r in env.requests if r.method == "POST" and r.path == path]
+def sent(env: PlatformHarness) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    return [(r.method, r.path, r.pairs) for r in env.requests]
+
+
+async def organisations(env: PlatformHarness) -> tuple[ori.Organisation, ...]:
+    reply = await env.ctx.upstream.get("/api/sources", as_json, caller=SYSTEM_CALLER)
+    return ori._organisations(reply)
 
 
 def test_schemas_are_admitted() -> None:
-    assert set(TOOLS) == {"search_documents", "read_document", "upcoming_meetings", "search_meetings",
-                          "list_organisations"}
+    assert set(TOOLS) == {"search_documents", "read_document", "search_meetings", "read_meeting",
+                          "upcoming_meetings", "list_organisations"}
     for tool in ori.TOOLS:
-        jsonschema.Draft202012Validator.check_schema(tool.input_schema)
-        jsonschema.Draft202012Validator.check_schema(tool.output_schema)
-        assert tool.input_schema["additionalProperties"] is False
-        assert all("description" in p for p in tool.input_schema["properties"].values()), tool.name
-        assert is_result_list(tool.output_schema)[1] is None, tool.name
-        assert tool.example is not None
-        jsonschema.validate(dict(tool.example), tool.input_schema)
+        listed, problem = is_result_list(tool.output_schema)
+        assert problem is None, (tool.name, problem)
+        assert listed or tool.name == "read_document", tool.name
 
 
-# --------------------------------------------------------------------------- search_documents
+# --------------------------------------------------------------------------- exact requests
 
 
-async def test_search_documents_finds_the_recorded_hits(env: PlatformHarness) -> None:
-    result = await env.call("search_documents", query="begrippenlijst")
-    ids = [r["id"] for r in result["results"]]
-    assert set(ids) == FIXTURE_IDS
-    assert result["precision"] == {"total": 5, "total_relation": "exact", "returned": 5, "truncated": False,
-                                   "matched": result["precision"]["matched"], "not_applied": [], "partial": False,
-                                   "next_offset": None}
-    assert "begrippenlijst" in result["precision"]["matched"]
-    first = next(r for r in result["results"] if r["id"] == "51225")
-    assert first["organisation"] == "Gemeente Amsterdam" and first["index"] == "ori_amsterdam"
-    assert first["date"] == "2019-05-29" and first["size_in_bytes"] == 537095
-    assert "begrippenlijst" in first["snippet"].lower()
-    citation = first["citation"]
-    assert citation["uri"] == "https://api.openraadsinformatie.nl/v1/resolve/api.notubiz.nl/document/7636788"
-    assert citation["title"] == "577C.19.Bijlage 3 Nota van beantwoording.pdf (Gemeente Amsterdam, 2019-05-29)"
-    assert citation["requires_attribution"] is True and citation["source"] == "ori"
-    assert result["searched"] == {"all_organisations": True, "organisations": []}
+async def test_search_documents_sends_exactly_this(env: PlatformHarness) -> None:
+    result = await env.call("search_documents", query="begroting", organisation="Provincie Utrecht",
+                            date_from="2025-06-01", date_to="2026-03-01", limit=5, offset=5)
+    assert sent(env) == [SOURCES, STATUS, ("GET", "/ori/api/search", [
+        ("query", "begroting"), ("organization", "provincie-utrecht"), ("entityType", "Document"),
+        ("sort", "relevance"), ("dateFrom", "2025-06-01"), ("dateTo", "2026-03-01"), ("offset", "5"), ("limit", "5")])]
+    assert result["organisation"]["key"] == "provincie-utrecht" and result["organisation"]["kind"] == "provincie"
+    ua = env.requests[-1].headers["User-Agent"]
+    assert ua.startswith("BesluitBron/") and env.registry.server.contact in ua
+    # Organisation catalogue and status are cached: a second search sends only the search.
+    await env.call("search_documents", query="begroting", organisation="provincie utrecht", kind="motion")
+    assert sent(env) == [("GET", "/ori/api/search", [
+        ("query", "begroting"), ("organization", "provincie-utrecht"), ("entityType", "Motion"),
+        ("sort", "relevance"), ("offset", "0"), ("limit", "10")])]
 
 
-async def test_search_documents_wire(env: PlatformHarness) -> None:
-    await env.call("search_documents", query="begrippenlijst")
-    aliases = [r for r in env.requests if r.method == "GET"]
-    assert [(r.path, r.pairs) for r in aliases] == [("/ori/v1/elastic/_aliases", [])]
-    posts = posted(env)
-    assert all(r.pairs == SEARCH_PARAMS and r.headers["Content-Type"] == "application/json" for r in posts)
-    bodies = [r.body for r in posts]
-    # research §1.2: the top-level Organization record of every index
-    assert {"size": 1000, "_source": ["name", "classification", "collection", "homepage"],
-            "query": {"bool": {"filter": [
-                {"term": {"@type": "Organization"}},
-                {"terms": {"classification.keyword": ["Municipality", "Province", "Water board"]}}]}}} in bodies
-    # research §1.5: full text with a _source include list, sort with an _id tiebreaker, plain highlights
-    assert {
-        "size": 10, "from": 0, "timeout": "15s",
-        "_source": ["@id", "@type", "name", "file_name", "url", "original_url", "content_type", "size_in_bytes",
-                    "last_discussed_at", "date_modified", "has_organization_name"],
-        "query": {"bool": {
-            "must": [{"simple_query_string": {"query": "begrippenlijst", "fields": ["text", "title", "description",
-                                                                                     "name"],
-                                              "default_operator": "and"}}],
-            "filter": [{"term": {"@type": "MediaObject"}}],
-            "must_not": [{"terms": {"_index": [OLD_HEEMSKERK]}}]}},
-        "sort": [{"_score": {"order": "desc"}}, {"_id": {"order": "asc"}}],
-        "highlight": {"pre_tags": [""], "post_tags": [""],
-                      "fields": {"text": {"fragment_size": 220, "number_of_fragments": 2, "no_match_size": 220}}},
-    } in bodies
-    assert len(posts) == 2
+async def test_browsing_and_meetings_send_exactly_this(env: PlatformHarness) -> None:
+    await env.call("search_documents", organisation="Den Haag", sort="oldest", limit=3)
+    assert sent(env)[-1] == ("GET", "/ori/api/search", [("organization", "den-haag"), ("entityType", "Document"),
+                                                         ("sort", "date_asc"), ("offset", "0"), ("limit", "3")])
+    result = await env.call("search_meetings", query="stikstof", spoken=True)
+    assert sent(env) == [("GET", "/ori/api/search", [("query", "stikstof"), ("entityType", "Recording"),
+                                                      ("sort", "relevance"), ("offset", "0"), ("limit", "10")])]
+    assert result["organisation"] is None
+    result = await env.call("upcoming_meetings", organisation="Soest", days=14)
+    assert sent(env) == [("GET", "/ori/api/search", [
+        ("organization", "soest"), ("entityType", "Meeting"), ("sort", "date_asc"), ("dateFrom", "2026-03-15"),
+        ("dateTo", "2026-03-29"), ("offset", "0"), ("limit", "10")])]
+    assert result["period"] == {"from": "2026-03-15", "to": "2026-03-29"}
+    assert result["results"] and all("2026-03-15" <= r["date"] <= "2026-03-29" for r in result["results"])
+    assert [r["start"] for r in result["results"]] == sorted(r["start"] for r in result["results"])
 
 
-async def test_search_documents_filters(env: PlatformHarness) -> None:
-    result = await env.call("search_documents", query="begroting", organisations=["ori_utrecht"],
-                            date_from="2025-06-01", date_to="2026-03-15", document_type="motie", sort="newest", limit=5)
-    assert result["results"], "the replica has Utrecht motions on the begroting"
-    dates = [r["date"] for r in result["results"]]
-    assert dates == sorted(dates, reverse=True)
-    assert all("2025-06-01" <= d <= "2026-03-15" for d in dates)
-    assert all(r["index"] == "ori_utrecht" and "motie" in r["title"].lower() for r in result["results"])
-    assert result["searched"]["organisations"] == [{"name": "Gemeente Utrecht", "index": "ori_utrecht",
-                                                    "medium": "gemeente", "current_through": "2026-03-12",
-                                                    "stalled": False}]
-    search = next(r for r in posted(env, "/ori/v1/elastic/ori_utrecht/_search") if "sort" in r.body)
-    assert search.pairs == SEARCH_PARAMS
-    assert search.body["query"]["bool"]["filter"] == [
-        {"term": {"@type": "MediaObject"}},
-        {"range": {"last_discussed_at": {"gte": "2025-06-01||/d", "lte": "2026-03-15||/d",
-                                         "format": "strict_date_optional_time", "time_zone": "Europe/Amsterdam"}}},
-        {"match": {"name": {"query": "motie", "operator": "or"}}},
-    ]
-    assert "must_not" not in search.body["query"]["bool"]
-    assert search.body["sort"] == [{"last_discussed_at": {"order": "desc", "unmapped_type": "date"}},
-                                   {"_id": {"order": "asc"}}]
-    # research §1.3: the newest meeting per index, here only for the organisation searched
-    newest = next(r for r in posted(env, "/ori/v1/elastic/ori_utrecht/_search") if "aggs" in r.body)
-    assert newest.body == {
-        "size": 0, "timeout": "15s",
-        "query": {"bool": {"filter": [
-            {"terms": {"@type": ["Meeting", "AgendaItem"]}},
-            {"range": {"last_discussed_at": {"lte": "2026-03-15||/d", "format": "strict_date_optional_time",
-                                             "time_zone": "Europe/Amsterdam"}}}]}},
-        "aggs": {"per_index": {"terms": {"field": "_index", "size": 1000},
-                               "aggs": {"newest": {"max": {"field": "last_discussed_at"}}}}},
-    }
+async def test_read_document_names_organisation_and_meeting(env: PlatformHarness) -> None:
+    link = "https://openbesluitvorming.nl/?view=" + DOC.replace(":", "%3A")
+    result = await env.call("read_document", id=link, length=500)
+    assert [r.path for r in env.requests] == [f"/ori/api/entities/{DOC}", f"/ori/api/entities/{MEETING}"]
+    assert result["id"] == DOC and result["organisation"] == "Amsterdam"
+    assert result["meeting"]["id"] == MEETING and result["meeting"]["title"].startswith("Gemeenteraad")
+    assert result["length"] == 500 and result["next_offset"] == 500 and result["text"].startswith("# ")
+    c = result["citation"]
+    assert c["uri"] == "https://openbesluitvorming.nl/?view=document%3Anotubiz%3Agemeente%3Aamsterdam%3A480005"
+    assert "Amsterdam" in c["title"] and result["meeting"]["title"] in c["title"]
+    follow = await env.call("read_document", id=DOC, offset=result["next_offset"], length=500)
+    assert follow["offset"] == 500 and follow["text"] != result["text"]
 
 
-async def test_citations_skip_the_resolver_where_it_fails(env: PlatformHarness) -> None:
-    result = await env.call("search_documents", query="begroting", organisations=["Hardinxveld-Giessendam"])
-    assert result["results"]
-    for hit in result["results"]:
-        assert hit["url"].startswith("https://api.openraadsinformatie.nl/v1/resolve/raad.hardinxveld-giessendam.nl/")
-        assert hit["citation"]["uri"] == hit["original_url"]
-        assert hit["original_url"].startswith("https://raad.hardinxveld-giessendam.nl/Documenten/")
+async def test_a_motion_reads_with_its_outcome(env: PlatformHarness) -> None:
+    found = await env.call("search_documents", query="motie", organisation="Amsterdam", kind="motion", limit=1)
+    hit = found["results"][0]
+    assert hit["type"] == "motion" and hit["id"].startswith("motion:notubiz:gemeente:amsterdam:")
+    result = await env.call("read_document", id=hit["id"])
+    assert result["motion"]["result"] in ("aangenomen", "verworpen", "ingetrokken")
+    assert result["motion"]["parties"] and result["text"]
 
 
-async def test_the_older_unaliased_index_is_searched_only_when_named(env: PlatformHarness) -> None:
-    everywhere = await env.call("search_documents", query="Heemskerk", sort="oldest", limit=5)
-    assert everywhere["results"] and {r["index"] for r in everywhere["results"]} == {"ori_heemskerk"}
-    named = await env.call("search_documents", query="Heemskerk", organisations=[OLD_HEEMSKERK], limit=5)
-    assert named["results"] and {r["index"] for r in named["results"]} == {OLD_HEEMSKERK}
-    assert all(r["date"] < "2019-06-06" for r in named["results"])
-    assert named["searched"]["organisations"][0]["stalled"] is True and named["notes"]
+async def test_read_meeting_gives_the_agenda_tree_and_motions(env: PlatformHarness) -> None:
+    result = await env.call("read_meeting", id=MEETING)
+    assert [r.path for r in env.requests] == [f"/ori/api/entities/{MEETING}"]
+    agenda = result["results"]
+    assert [i["number"] for i in agenda if i["level"] == 0][:2] == ["1", "2"]
+    assert result["precision"]["total"] == len(agenda) and result["precision"]["total_relation"] == "exact"
+    docs = [d for i in agenda for d in i["documents"]]
+    assert docs and all(d["id"].startswith("document:") for d in docs)
+    assert all(i["citation"]["uri"] == result["meeting"]["url"] for i in agenda)
+    assert "Amsterdam" in result["meeting"]["citation"]["title"]
+    for motion in result["motions"]:
+        assert motion["citation"]["uri"].startswith("https://openbesluitvorming.nl/?view=motion%3A")
+    flat = await env.call("read_meeting", id=(await env.call("upcoming_meetings", organisation="Utrecht"))
+                          ["results"][0]["id"])
+    assert flat["results"] and {i["level"] for i in flat["results"]} == {0}  # iBabs agendas are flat
 
 
-async def test_organisation_names(env: PlatformHarness) -> None:
-    with pytest.raises(ToolInputError, match=r"Gemeente Utrecht \(ori_utrecht\), Provincie Utrecht"):
-        await env.call("search_documents", query="warmtenet", organisations=["Utrecht"])
-    with pytest.raises(ToolInputError, match=r"did you mean Gemeente Zeist \(ori_zeist\)"):
-        await env.call("search_documents", query="x", organisations=["Zeistt"])
-    result = await env.call("search_documents", query="begroting",
-                            organisations=["Den Bosch", "Provincie Utrecht", "delfland", "Hof van Twente"])
-    assert [o["index"] for o in result["searched"]["organisations"]] == [
-        "ori_den_bosch", "osi_provincie-utrecht", "owi_hoogheemraadschap_van_delfland", "ori_hofvantwente"]
-    assert {r["index"] for r in result["results"]} <= {o["index"] for o in result["searched"]["organisations"]}
-    assert len(result["notes"]) == 1 and "Gemeente Hof van Twente (ori_hofvantwente) stands still" in result["notes"][0]
-    assert "2025-02-08" in result["notes"][0]
+# --------------------------------------------------------------------------- ids
 
 
-async def test_paging_and_limits(env: PlatformHarness) -> None:
-    result = await env.call("search_documents", query="begroting", limit=200)
-    assert result["precision"]["returned"] == 50
-    assert result["precision"]["not_applied"] == ["limit 200 lowered to this installation's results_per_call of 50"]
-    assert result["precision"]["truncated"] is True and result["precision"]["next_offset"] == 50
-    with pytest.raises(ToolInputError, match="first 10,000 hits"):
-        await env.call("search_documents", query="begroting", offset=9995, limit=10)
-    with pytest.raises(ToolInputError, match="cursor is not one"):
-        await env.call("search_documents", query="begroting", cursor="bm90IGpzb24")
-
-
-async def test_lower_bound_and_search_after(env: PlatformHarness) -> None:
-    first = await env.call("search_meetings", limit=5)
-    assert first["precision"]["total"] == 10000 and first["precision"]["total_relation"] == "lower_bound"
-    assert first["precision"]["truncated"] is True and first["next_cursor"]
-    by_offset = await env.call("search_meetings", limit=5, offset=5)
-    by_cursor = await env.call("search_meetings", limit=5, cursor=first["next_cursor"])
-    assert [r["id"] for r in by_cursor["results"]] == [r["id"] for r in by_offset["results"]]
-    assert by_cursor["precision"]["next_offset"] is None and by_cursor["next_cursor"]
-    body = next(r.body for r in posted(env) if "search_after" in r.body)
-    assert "from" not in body and body["search_after"] == replica_sort_of(first)
-    relevance = await env.call("search_documents", query="begroting", limit=5)
-    relevance_next = await env.call("search_documents", query="begroting", limit=5, cursor=relevance["next_cursor"])
-    relevance_offset = await env.call("search_documents", query="begroting", limit=5, offset=5)
-    assert [r["id"] for r in relevance_next["results"]] == [r["id"] for r in relevance_offset["results"]]
-    with pytest.raises(ToolInputError, match="either offset or cursor"):
-        await env.call("search_meetings", limit=5, offset=5, cursor=first["next_cursor"])
-
-
-def replica_sort_of(result: dict[str, Any]) -> list[Any]:
-    """The sort values of the last hit, as the cursor carries them."""
-    import base64
-    import json
-
-    cursor = result["next_cursor"]
-    return list(json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))))
-
-
-async def test_partial_when_a_shard_fails(env: PlatformHarness) -> None:
-    env.replica[SHARD_FAILURES].add("ori_zeist_20190809125053")
-    result = await env.call("search_documents", query="begrippenlijst")
-    assert {r["id"] for r in result["results"]} == FIXTURE_IDS - {"32330"}
-    assert result["precision"]["partial"] is True
-    assert any("index shards failed" in n for n in result["precision"]["not_applied"])
-
-
-async def test_script_payloads_come_back_as_data(env: PlatformHarness) -> None:
-    docs = await env.call("search_documents", query="beeldmerk", organisations=["Gemeente Utrecht"])
-    hit = docs["results"][0]
-    assert "<script>alert(1)</script>" in hit["title"] and "<img src=x onerror=alert(1)>" in hit["title"]
-    assert "<script>alert(1)</script>" in hit["snippet"]
-    meetings = await env.call("search_meetings", query="beeldmerk", kind="agenda_items")
-    item = meetings["results"][0]
-    assert item["type"] == "agenda_item" and "<img src=x onerror=alert(1)>" in item["title"]
-    assert item["meeting"]["title"] == "Gemeenteraad" and item["attachments"] == [hit["id"]]
-
-
-# --------------------------------------------------------------------------- read_document
-
-
-async def test_read_document_in_chunks(env: PlatformHarness) -> None:
-    first = await env.call("read_document", id="51225")
-    assert first["title"] == "577C.19.Bijlage 3 Nota van beantwoording.pdf"
-    assert first["organisation"] == "Gemeente Amsterdam" and first["page_count"] == 20
-    assert first["offset"] == 0 and first["length"] == 3000 and first["next_offset"] == 3000
-    assert first["text"].startswith("Nota van beantwoording")
-    assert first["page_from"] == 1 and first["page_to"] == 3  # pages of 102, 2484 and 2454 characters
-    assert first["citation"]["uri"] == "https://api.openraadsinformatie.nl/v1/resolve/api.notubiz.nl/document/7636788"
-    body = posted(env)[-1].body if "ids" in posted(env)[-1].body["query"] else next(
-        r.body for r in posted(env) if "ids" in r.body["query"])
-    assert body == {"size": 1, "_source": [
-        "@id", "@type", "name", "file_name", "url", "original_url", "content_type", "size_in_bytes",
-        "last_discussed_at", "date_modified", "has_organization_name", "text"],
-        "query": {"ids": {"values": ["51225"]}}}
-    # the second chunk comes from the cached record: nothing goes out
-    last = await env.call("read_document", id="https://id.openraadsinformatie.nl/51225",
-                          offset=first["total_length"] - 100, length=500)
-    assert last["length"] == 100 and last["next_offset"] is None and last["page_to"] == 20
+@pytest.mark.parametrize("old", ["6074541", " 51225 ", "https://id.openraadsinformatie.nl/38223"])
+async def test_a_classic_id_explains_the_switch(env: PlatformHarness, old: str) -> None:
+    with pytest.raises(ToolInputError, match="switched off on 1 November 2026") as caught:
+        await env.call("read_document", id=old)
+    assert "search_documents" in str(caught.value) and "download_url" in str(caught.value)
     assert env.requests == []
 
 
-async def test_read_document_refuses_what_it_cannot_read(env: PlatformHarness) -> None:
-    with pytest.raises(ToolInputError, match="no record with id 999"):
-        await env.call("read_document", id="999")
-    with pytest.raises(ToolInputError, match="is a AgendaItem, not a document"):
-        await env.call("read_document", id="51032")
-    with pytest.raises(ToolInputError, match="must be an ORI id"):
-        await env.call("read_document", check_input=False, id="abc")  # the input schema would refuse it first
-    with pytest.raises(ToolInputError, match="past the end"):
-        await env.call("read_document", id="51222", offset=1_000_000)
+async def test_wrong_kinds_of_id_point_to_the_right_tool(env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match="use read_meeting"):
+        await env.call("read_document", id=MEETING)
+    with pytest.raises(ToolInputError, match="use read_document"):
+        await env.call("read_meeting", id=DOC)
+    with pytest.raises(ToolInputError, match="has no item with id"):
+        await env.call("read_document", id="document:notubiz:gemeente:amsterdam:1")
+    with pytest.raises(ToolInputError, match="give a query, an organisation, or both"):
+        await env.call("search_documents")
 
 
-# --------------------------------------------------------------------------- meetings
+# --------------------------------------------------------------------------- organisations
+
+# As people write them → the source key. "Utrecht" alone is the gemeente; a kind word picks the kind.
+NAMES = [
+    ("Utrecht", "utrecht"),
+    ("gemeente Utrecht", "utrecht"),
+    ("Provincie Utrecht", "provincie-utrecht"),
+    ("Provinciale Staten van Utrecht", "provincie-utrecht"),
+    ("Den Haag", "den-haag"),
+    ("'s-Gravenhage", "den-haag"),
+    ("The Hague", "den-haag"),
+    ("'s-Hertogenbosch", "s-hertogenbosch"),
+    ("Den Bosch", "s-hertogenbosch"),
+    ("Súdwest-Fryslân", "sudwest-fryslan"),
+    ("Sudwest Fryslan", "sudwest-fryslan"),
+    ("Bergen (NH)", "bergen_nh"),
+    ("Bergen Noord-Holland", "bergen_nh"),
+    ("Bergen (L)", "bergen_l"),
+    ("Hoogheemraadschap van Delfland", "delfland"),
+    ("Waterschap Aa en Maas", "aa-en-maas"),
+    ("Wetterskip Fryslân", "wetterskip-fryslan"),
+    ("HHNK", "hollands-noorderkwartier"),
+    ("Groningen", "groningen"),
+    ("Provincie Groningen", "provincie-groningen"),
+    ("Noord-Holland", "noord-holland"),
+    ("Reusel-De Mierden", "reusel-de_mierden"),
+    ("reusel-de_mierden", "reusel-de_mierden"),
+    ("Dongen", "dongen"),
+]
 
 
-async def test_upcoming_meetings(env: PlatformHarness) -> None:
-    result = await env.call("upcoming_meetings", organisation="Gemeente Utrecht", days=21)
-    starts = [r["start"] for r in result["results"]]
-    assert starts and starts == sorted(starts)
-    assert all("2026-03-15" <= s[:10] <= "2026-04-05" for s in starts)
-    assert result["period"] == {"from": "2026-03-15", "to": "2026-04-05"}
-    meeting = result["results"][0]
-    assert meeting["agenda"][0]["title"] == "1. Opening en mededelingen"
-    assert meeting["committee"] in {"Gemeenteraad", "Commissie Ruimte", "Commissie Bestuur en Middelen",
-                                    "Commissie Samenleving"}
-    assert meeting["citation"]["uri"].startswith("https://openbesluitvorming.nl/?organisaties=%5B%22ori_utrecht%22%5D"
-                                                 "&showResource=https%253A%252F%252Fid.openraadsinformatie.nl%252F")
-    assert result["precision"]["total_relation"] == "exact"
-    assert result["precision"]["total"] == len(result["results"]) and result["notes"] == []
-    search = next(r for r in posted(env, "/ori/v1/elastic/ori_utrecht/_search") if "sort" in r.body)
-    assert search.pairs == SEARCH_PARAMS
-    assert search.body == {
-        "size": 10, "from": 0, "timeout": "15s",
-        "_source": ["@id", "@type", "name", "start_date", "end_date", "last_discussed_at", "location", "status",
-                    "committee", "parent", "position", "attachment", "has_organization_name", "agenda"],
-        "query": {"bool": {"filter": [
-            {"term": {"@type": "Meeting"}},
-            {"range": {"start_date": {"gte": "2026-03-15||/d", "lte": "2026-04-05||/d",
-                                      "format": "strict_date_optional_time", "time_zone": "Europe/Amsterdam"}}}]}},
-        "sort": [{"start_date": {"order": "asc", "unmapped_type": "date"}}, {"_id": {"order": "asc"}}],
-    }
-    lookup = next(r.body for r in posted(env, "/ori/v1/elastic/ori_utrecht/_search")
-                  if "ids" in r.body["query"])
-    assert set(lookup["query"]["ids"]["values"]) >= {a["id"] for a in meeting["agenda"]}
+async def test_organisation_names_resolve_as_people_write_them(env: PlatformHarness) -> None:
+    orgs = await organisations(env)
+    assert not any(o.key.startswith("all_") for o in orgs)  # the supplier aggregates match nothing
+    resolved = {name: ori.resolve(name, orgs).organisation.key for name, _ in NAMES}
+    assert resolved == dict(NAMES)
 
 
-async def test_upcoming_meetings_of_a_stalled_organisation(env: PlatformHarness) -> None:
-    result = await env.call("upcoming_meetings", organisation="Hof van Twente")
-    assert result["results"] == [] and result["precision"]["total"] == 0
-    assert result["organisation"] == {"name": "Gemeente Hof van Twente", "index": "ori_hofvantwente",
-                                      "medium": "gemeente", "current_through": "2025-02-08", "stalled": True}
-    assert "no proof" in result["notes"][0]
+@pytest.mark.parametrize(("name", "words"), [
+    ("Bergen", ["several organisations", "bergen_nh", "bergen_l"]),
+    ("Atlantis", ["no organisation called 'Atlantis'", "list_organisations"]),
+    ("Utrech", ["did you mean", "key 'utrecht'"]),
+    ("Provincie Amsterdam", ["no organisation called"]),
+])
+async def test_ambiguous_or_unknown_names_get_the_candidates(env: PlatformHarness, name: str,
+                                                            words: list[str]) -> None:
+    orgs = await organisations(env)
+    with pytest.raises(ToolInputError) as caught:
+        ori.resolve(name, orgs)
+    assert all(w in str(caught.value) for w in words), str(caught.value)
 
 
-async def test_search_meetings(env: PlatformHarness) -> None:
-    result = await env.call("search_meetings", query="jaarrekening", organisations=["owi_rijnland"],
-                            date_from="2025-09-01", date_to="2026-03-15", sort="oldest")
-    assert result["results"] and all(r["index"] == "owi_rijnland" for r in result["results"])
-    dates = [r["date"] for r in result["results"]]
-    assert dates == sorted(dates) and all("2025-09-01" <= d <= "2026-03-15" for d in dates)
-    assert all("jaarrekening" in r["title"].lower() for r in result["results"])
-    assert all(r["meeting"] and r["meeting"]["title"] for r in result["results"] if r["type"] == "agenda_item")
-    body = next(r.body for r in posted(env, "/ori/v1/elastic/owi_rijnland/_search") if "sort" in r.body)
-    assert body["query"] == {"bool": {
-        "filter": [{"terms": {"@type": ["Meeting", "AgendaItem"]}},
-                   {"range": {"last_discussed_at": {"gte": "2025-09-01||/d", "lte": "2026-03-15||/d",
-                                                    "format": "strict_date_optional_time",
-                                                    "time_zone": "Europe/Amsterdam"}}}],
-        "must": [{"simple_query_string": {"query": "jaarrekening", "fields": ["name", "description"],
-                                          "default_operator": "and"}}]}}
+async def test_a_place_name_of_two_kinds_means_the_gemeente_and_says_so() -> None:
+    both = (ori.Organisation("groningen", "Groningen", "gemeente", "notubiz", True),
+            ori.Organisation("groningen-prov", "Groningen", "provincie", "parlaeus", True))
+    found = ori.resolve("Groningen", both)
+    assert found.organisation.kind == "gemeente" and found.note and "groningen-prov" in found.note
+    assert ori.resolve("Provincie Groningen", both).organisation.key == "groningen-prov"
 
 
-# --------------------------------------------------------------------------- organisations and load
+def test_the_alias_table_is_checked_when_loaded(tmp_path: Path) -> None:
+    assert ori.ALIASES["s gravenhage"] == "den haag"
+    bad = tmp_path / "aliases.json"
+    for content, words in ((["x"], "needs an object"), ({"aliases": {"Den Haag": "den haag"}}, "label itself"),
+                           ({"aliases": {"Den Bosch": "A", "den-bosch": "B"}}, "repeats another alias"),
+                           ({"aliases": {"X": ""}}, "non-empty label")):
+        bad.write_text(json.dumps(content), encoding="utf-8")
+        with pytest.raises(ValueError, match=words):
+            ori.load_aliases(bad)
 
 
-async def test_list_organisations(env: PlatformHarness) -> None:
+async def test_list_organisations_kinds_and_currency(env: PlatformHarness) -> None:
     result = await env.call("list_organisations", limit=50)
-    rows = {r["index"]: r for r in result["results"]}
-    assert len(rows) == 38 and result["precision"]["total"] == 38
-    assert result["precision"]["total_relation"] == "exact" and result["precision"]["truncated"] is False
-    assert {i for i, r in rows.items() if r["stalled"]} == set(STALLED)
-    for index, through in STALLED.items():
-        assert rows[index]["current_through"] == through.isoformat()
-    assert rows["ori_noordoostpolder"]["days_since"] == 50 and rows["ori_noordoostpolder"]["stalled"] is False
-    assert rows["ori_amsterdam_centrum"]["name"] == "Amsterdam Centrum"  # no Organization record: from the slug
-    assert rows["ori_heemskerk"]["indices"] != [OLD_HEEMSKERK] and OLD_HEEMSKERK not in rows
-    assert any(OLD_HEEMSKERK in n for n in result["notes"])
-    assert result["as_of"] == "2026-03-15" and result["stalled_after_days"] == 60
-    assert {r["medium"] for r in rows.values()} == {"gemeente", "provincie", "waterschap"}
-    water = await env.call("list_organisations", medium="waterschap", only_stalled=True)
-    assert [r["index"] for r in water["results"]] == ["owi_aa-en-maas"]
-    named = await env.call("list_organisations", name="utrecht", limit=2)
-    assert named["precision"]["total"] == 3 and named["precision"]["next_offset"] == 2
+    rows = {r["key"]: r for r in result["results"]}
+    assert result["precision"]["total"] == len(rows) == 36
+    assert {r["kind"] for r in rows.values()} == {"gemeente", "provincie", "waterschap"}
+    assert rows["hof-van-twente"]["stalled"] and rows["hof-van-twente"]["current_through"] == \
+        (ANCHOR - timedelta(days=400)).isoformat()
+    assert rows["noordoostpolder"]["stalled"] is False
+    assert rows["utrecht"]["current_through"] == ANCHOR.isoformat()  # agendas run ahead; capped at today
+    assert rows["utrecht"]["latest_content_date"] > ANCHOR.isoformat()
+    assert rows["dongen"]["implemented"] is False and rows["dongen"]["state"] == "not_implemented"
+    assert rows["weesp"]["discontinued_at"] == "2022-03-24" and rows["weesp"]["succeeded_by"] == "amsterdam"
+    stalled = await env.call("list_organisations", only_stalled=True, kind="waterschap")
+    assert [r["key"] for r in stalled["results"]] == ["aa-en-maas"]
 
 
-async def test_measure_load(env: PlatformHarness) -> None:
+async def test_a_stalled_or_merged_organisation_is_named_in_the_notes(env: PlatformHarness) -> None:
+    result = await env.call("search_documents", query="begroting", organisation="Hof van Twente")
+    assert result["organisation"]["stalled"] and any("stands still" in n for n in result["notes"])
+    merged = await env.call("search_documents", query="begroting", organisation="Weesp")
+    assert any("merged away on 2022-03-24" in n and "amsterdam" in n for n in merged["notes"])
+
+
+# --------------------------------------------------------------------------- precision and citations
+
+
+async def test_precision_follows_total_is_approximate(env: PlatformHarness) -> None:
+    broad = await env.call("search_documents", query="de", limit=5)
+    p = broad["precision"]
+    assert p["total_relation"] == "estimate" and p["truncated"] and p["next_offset"] == 5
+    narrow = await env.call("search_documents", query="parkeerbeleid", organisation="Amsterdam", limit=50)
+    p = narrow["precision"]
+    assert p["total_relation"] == "exact" and p["total"] == p["returned"] == len(narrow["results"]) > 0
+    assert p["truncated"] is False and p["next_offset"] is None
+
+
+async def test_citations_open_the_item_at_the_matched_page(env: PlatformHarness) -> None:
+    result = await env.call("search_documents", query="zomerreces", organisation="Utrecht", limit=20)
+    paged = [r for r in result["results"] if r["matched_page"]]
+    assert paged
+    for hit in paged:
+        c = hit["citation"]
+        assert c["uri"].startswith("https://openbesluitvorming.nl/?view=document%3Aibabs%3Agemeente%3Autrecht%3A")
+        assert c["uri"].endswith(f"&page={hit['matched_page']}") and f"p. {hit['matched_page']}" in c["title"]
+        assert "Utrecht" in c["title"] and f"meeting of {hit['date']}" in c["title"]
+        assert c["requires_attribution"] and "OpenBesluitvorming" in c["label"]
+
+
+async def test_no_deep_paging(env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match="at most the first 500 results"):
+        await env.call("search_documents", query="begroting", offset=480, limit=30)
+    assert env.requests == []
+
+
+# --------------------------------------------------------------------------- platform errors and rate limit
+
+
+async def test_a_platform_400_names_the_argument(env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match=r"refused query \(unsupported_phrase_slop\)"):
+        await env.call("search_documents", query='"warmtenet gemeente"~5')
+    assert env.requests[-1].path == "/ori/api/search"
+
+
+async def test_an_empty_budget_makes_the_adapter_wait(env: PlatformHarness) -> None:
+    env.replica[RATE].reset(capacity=2, per_second=2)
+    started = time.perf_counter()
+    for query in ("begroting", "warmtenet", "jeugdzorg", "zonneparken"):
+        await env.call("search_documents", query=query, limit=1)
+    # The second reply said Remaining 0: the adapter paused (a unit refills in 0.5 s) instead of earning a 429.
+    assert time.perf_counter() - started >= 0.4
+    assert all(r.path == "/ori/api/search" for r in env.requests)
+
+
+async def test_a_429_becomes_try_again_and_is_honoured(env: PlatformHarness) -> None:
+    env.replica[RATE].drain(to=-30.0)  # another program behind our address spent the budget
+    with pytest.raises(UpstreamRateLimited, match=r"try again in \d+ s") as caught:
+        await env.call("search_documents", query="begroting")
+    assert caught.value.retry_after >= 30 and "429" in str(caught.value)
+    # Retry-After is honoured: the next call is refused here, without a request to the platform.
+    with pytest.raises(UpstreamRateLimited, match=r"asked us to pause .* try again in \d+ s"):
+        await env.call("search_documents", query="warmtenet")
+    assert env.requests == []
+
+
+# --------------------------------------------------------------------------- load status
+
+
+async def test_load_measurement_from_api_status(env: PlatformHarness) -> None:
     report = await ori.measure_load(env.ctx)
     organs = {o.organ: o for o in report.organs}
-    assert len(organs) == 38 and OLD_HEEMSKERK not in organs
-    stalled = {o.organ: o.current_through for o in report.organs
-               if o.current_through is None or (ANCHOR - o.current_through).days > 60}
-    assert stalled == STALLED
-    assert organs["owi_aa-en-maas"].medium == "waterschap" and organs["osi_gelderland"].medium == "provincie"
-    assert organs["ori_hofvantwente"].name == "Gemeente Hof van Twente"
-    assert report.current_through == ANCHOR
-    assert set(report.per_medium) == {"gemeente", "provincie", "waterschap"}
-    assert all(d is not None and (ANCHOR - d).days < 14 for d in report.per_medium.values())
-    assert report.note and OLD_HEEMSKERK in report.note
-    calls, _ = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 10)  # the measurement is recorded as the system's
-    assert {c["method"] for c in calls} == {"GET", "POST"}
-    assert len(posted(env)) == 2  # Organization records + the aggregation, nothing per organisation
+    assert "weesp" not in organs and report.note and "Weesp" in report.note
+    assert len(organs) == 35 and {o.medium for o in organs.values()} == {"gemeente", "provincie", "waterschap"}
+    stalled = {k for k, o in organs.items() if env.ctx.is_stalled(o.current_through)}
+    assert stalled == {"hof-van-twente", "hardinxveld-giessendam", "aa-en-maas", "dongen"}
+    assert organs["aa-en-maas"].current_through == ANCHOR - timedelta(days=75)
+    assert report.current_through == ANCHOR and report.per_medium == {"gemeente": ANCHOR, "provincie": ANCHOR,
+                                                                      "waterschap": ANCHOR}
+    assert sent(env) == [SOURCES, STATUS]
 
 
-# --------------------------------------------------------------------------- the replica answers like ES
+# --------------------------------------------------------------------------- through the SDK client
 
 
-async def test_replica_speaks_elasticsearch(env: PlatformHarness) -> None:
-    base = f"{env.url}/ori/v1/elastic"
-    async with aiohttp.ClientSession() as http:
-        async with http.post(f"{base}/ori_*/_search", json={"from": 9995, "size": 10}) as resp:
-            assert resp.status == 400
-            error = (await resp.json())["error"]
-            assert "Result window is too large" in error["root_cause"][0]["reason"]
-        async with http.post(f"{base}/ori_*/_search", json={"query": {"range": {"start_date": {"gte": "2026-01-01"}}}}
-                             ) as resp:
-            assert resp.status == 400 and "strict_date_time" in await resp.text()
-        async with http.post(f"{base}/ori_nergens/_search", json={}) as resp:
-            assert resp.status == 404 and (await resp.json())["error"]["type"] == "index_not_found_exception"
-        async with http.post(f"{base}/ori_nergens/_search?ignore_unavailable=true", json={}) as resp:
-            assert (await resp.json())["_shards"]["total"] == 0
-        async with http.post(f"{base}/ori_*/_search", json={"size": 0, "track_total_hits": True}) as resp:
-            total = (await resp.json())["hits"]["total"]
-            assert total["relation"] == "eq" and total["value"] > 10_000
-        async with http.post(f"{base}/ori_*/_search", json={"size": 0}) as resp:
-            assert (await resp.json())["hits"]["total"] == {"value": 10_000, "relation": "gte"}
-        async with http.post(f"{base}/ori_*/_search", json={"size": 1, "_source": ["name"], "bogus": 1}) as resp:
-            assert resp.status == 400 and (await resp.json())["error"]["type"] == "parsing_exception"
-        async with http.get(f"{base}/ori_zeist/_search?q=_id:32330&_source=name") as resp:
-            hits = (await resp.json())["hits"]["hits"]
-            assert [(h["_id"], h["_source"]) for h in hits] == [("32330", {"name": "02-Bijdrage Ver Lyceumkwartier "
-                                                                                    "Zeist"})]
-        async with http.get(f"{base}/ori_zeist/_doc/32330") as resp:
-            assert (await resp.json())["_index"] == "ori_zeist_20190809125053"
-        async with http.get(f"{base}/_aliases") as resp:
-            aliases = await resp.json()
-            assert aliases[OLD_HEEMSKERK] == {"aliases": {}}
-            assert aliases["ori_zeist_20190809125053"] == {"aliases": {"ori_zeist": {}}}
-        for method, path in (("POST", "/ori_zeist/_doc/1"), ("DELETE", "/ori_zeist"), ("GET", "/_cluster/health")):
-            async with http.request(method, base + path, json={}) as resp:
-                assert resp.status == 403 and "nginx" in await resp.text()
+async def test_alle_bronnen_in_the_stateless_era(server: LiveServer) -> None:
+    async with client(server.url("allebronnen"), "2026-07-28") as c:
+        found = await c.call_tool("ori_search_documents", {"query": "begroting", "organisation": "'s-Gravenhage",
+                                                           "limit": 2})
+        assert not found.is_error, found.content[0].text
+        hit = found.structured_content["results"][0]
+        assert hit["organisation_key"] == "den-haag" and hit["citation"]["uri"].startswith(ori.SITE + "?view=")
+        read = await c.call_tool("ori_read_document", {"id": "51225"})
+        assert read.is_error and "switched off on 1 November 2026" in read.content[0].text
+    async with client(server.url("openraadsinformatie"), "legacy") as c:
+        result = await c.call_tool("search_documents", {"query": '"a b"~3'})
+        assert result.is_error and "refused query" in result.content[0].text
+
