@@ -110,6 +110,7 @@ class Platform:
     max_response_bytes: int
     attribution: Attribution
     user_agent: str = "BesluitBron"  # server.name, version and server.contact (ServerSettings.user_agent)
+    notice: Text | None = None  # a change earlier users must know about (the source page shows it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,6 +363,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
                 url=p["attribution"]["url"],
             ),
             user_agent=server.user_agent,
+            notice=_text(p["notice"]) if "notice" in p else None,
         )
         for key, p in data["platforms"].items()
     }

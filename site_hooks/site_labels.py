@@ -145,6 +145,7 @@ LABELS: Mapping[str, Text] = {
     "back_to_platforms": _t("Alle bronplatforms", "All source platforms"),
     "covers": _t("Wat deze bron bevat", "What this source holds"),
     "coverage": _t("Dekking", "Coverage"),
+    "notice": _t("Let op", "Note"),
     "media": _t("Media", "Media"),
     "local_source": _t(
         "Lokale bron: actualiteit verschilt per medium en per organisatie.",
