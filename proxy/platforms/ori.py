@@ -35,6 +35,7 @@ from proxy.clock import AMSTERDAM as TZ
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
+from proxy.schema_atoms import NINT, NSTR
 from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 from proxy.upstream import as_json
 
@@ -445,7 +446,6 @@ def _matched(what: str, query: str | None, org: Organisation | None, start: date
 
 # =========================================================================== schemas
 
-_NULLABLE_STR: dict[str, Any] = {"type": ["string", "null"]}
 ORGANISATION_PROP: dict[str, Any] = {
     "type": "string", "minLength": 2, "maxLength": 120,
     "description": "One organisation as you would write it ('Utrecht' is the gemeente, 'Provincie Utrecht', "
@@ -468,12 +468,12 @@ STATUS_SCHEMA = object_schema({
     "supplier": {"type": "string", "description": "The council information system it is imported from."},
     "state": {"type": "string", "description": "Import state: ok, stale, failing, never_imported, not_implemented, "
                                                 "discontinued."},
-    "current_through": {**_NULLABLE_STR, "description": "Newest meeting date held, not after today."},
-    "latest_content_date": {**_NULLABLE_STR, "description": "Newest meeting date held (agendas run ahead)."},
-    "last_import": {**_NULLABLE_STR, "description": "Date of the last successful import."},
+    "current_through": {**NSTR, "description": "Newest meeting date held, not after today."},
+    "latest_content_date": {**NSTR, "description": "Newest meeting date held (agendas run ahead)."},
+    "last_import": {**NSTR, "description": "Date of the last successful import."},
     "stalled": {"type": "boolean", "description": "No material within stalled_after_days (see platform_status)."},
-    "discontinued_at": {**_NULLABLE_STR, "description": "Date the organisation was merged away."},
-    "succeeded_by": {**_NULLABLE_STR, "description": "Key (or name) of the organisation that took over."},
+    "discontinued_at": {**NSTR, "description": "Date the organisation was merged away."},
+    "succeeded_by": {**NSTR, "description": "Key (or name) of the organisation that took over."},
 })
 _SEARCH_EXTRA: dict[str, Any] = {
     "organisation": {"anyOf": [{"type": "null"}, STATUS_SCHEMA],
@@ -506,11 +506,11 @@ SEARCH_DOCUMENTS_OUTPUT = result_list_schema({
     "title": {"type": "string"},
     "organisation": {"type": "string"},
     "organisation_key": {"type": "string"},
-    "date": {**_NULLABLE_STR, "description": "Date of the meeting that discussed it (Dutch time)."},
+    "date": {**NSTR, "description": "Date of the meeting that discussed it (Dutch time)."},
     "matched_page": {"type": ["integer", "null"], "description": "The page where the words were found."},
-    "page_count": {"type": ["integer", "null"]},
+    "page_count": NINT,
     "snippet": {"type": "string"},
-    "download_url": {**_NULLABLE_STR, "description": "The file at the council information system."},
+    "download_url": {**NSTR, "description": "The file at the council information system."},
     "url": {"type": "string", "description": "The page that shows it on openbesluitvorming.nl."},
 }, extra=_SEARCH_EXTRA)
 
@@ -572,15 +572,15 @@ READ_DOCUMENT_INPUT = _input({
 }, ["id"])
 
 _MEETING_REF = {"anyOf": [{"type": "null"}, object_schema({
-    "id": {"type": "string"}, "title": {"type": "string"}, "date": _NULLABLE_STR, "url": {"type": "string"}})],
+    "id": {"type": "string"}, "title": {"type": "string"}, "date": NSTR, "url": {"type": "string"}})],
     "description": "The meeting that discussed it (read_meeting gives its agenda)."}
 _MOTION_SCHEMA = {"anyOf": [{"type": "null"}, object_schema({
-    "result": {**_NULLABLE_STR, "description": "aangenomen, verworpen, ingetrokken, aangehouden or overig."},
-    "status": _NULLABLE_STR,
+    "result": {**NSTR, "description": "aangenomen, verworpen, ingetrokken, aangehouden or overig."},
+    "status": NSTR,
     "proposers": {"type": "array", "items": {"type": "string"}},
     "parties": {"type": "array", "items": {"type": "string"}},
-    "in_favour": {"type": ["integer", "null"]},
-    "against": {"type": ["integer", "null"]},
+    "in_favour": NINT,
+    "against": NINT,
 })], "description": "For a motion: its outcome and vote count."}
 
 READ_DOCUMENT_OUTPUT = object_schema({
@@ -589,9 +589,9 @@ READ_DOCUMENT_OUTPUT = object_schema({
     "title": {"type": "string"},
     "organisation": {"type": "string"},
     "organisation_key": {"type": "string"},
-    "date": _NULLABLE_STR,
-    "content_type": _NULLABLE_STR,
-    "download_url": _NULLABLE_STR,
+    "date": NSTR,
+    "content_type": NSTR,
+    "download_url": NSTR,
     "url": {"type": "string"},
     "meeting": _MEETING_REF,
     "motion": _MOTION_SCHEMA,
@@ -660,8 +660,8 @@ _MEETING_ITEM = {
     "title": {"type": "string"},
     "organisation": {"type": "string"},
     "organisation_key": {"type": "string"},
-    "date": _NULLABLE_STR,
-    "start": {**_NULLABLE_STR, "description": "Start, Dutch time (YYYY-MM-DDTHH:MM)."},
+    "date": NSTR,
+    "start": {**NSTR, "description": "Start, Dutch time (YYYY-MM-DDTHH:MM)."},
     "snippet": {"type": "string"},
     "url": {"type": "string"},
 }
@@ -717,22 +717,22 @@ READ_MEETING_INPUT = _input({
 
 _AGENDA_ITEM: dict[str, Any] = {
     "id": {"type": "string"},
-    "number": {**_NULLABLE_STR, "description": "The number the agenda gives it (e.g. '3.1'), where it has one."},
+    "number": {**NSTR, "description": "The number the agenda gives it (e.g. '3.1'), where it has one."},
     "title": {"type": "string"},
-    "description": _NULLABLE_STR,
+    "description": NSTR,
     "level": {"type": "integer", "description": "0 for a top-level item, 1 for a sub-item, …"},
     "documents": {"type": "array", "items": object_schema({
         "id": {"type": "string", "description": "Read it with read_document."},
         "name": {"type": "string"},
-        "download_url": _NULLABLE_STR,
+        "download_url": NSTR,
     })},
 }
 _MEETING_MOTION = object_schema({
     "id": {"type": "string", "description": "Read it (with its text, where there is one) with read_document."},
     "title": {"type": "string"},
-    "result": _NULLABLE_STR,
-    "in_favour": {"type": ["integer", "null"]},
-    "against": {"type": ["integer", "null"]},
+    "result": NSTR,
+    "in_favour": NINT,
+    "against": NINT,
     "parties": {"type": "array", "items": {"type": "string"}},
     "citation": CITATION_SCHEMA,
 })
@@ -742,8 +742,8 @@ READ_MEETING_OUTPUT = result_list_schema(_AGENDA_ITEM, extra={
         "title": {"type": "string"},
         "organisation": {"type": "string"},
         "organisation_key": {"type": "string"},
-        "date": _NULLABLE_STR,
-        "start": _NULLABLE_STR,
+        "date": NSTR,
+        "start": NSTR,
         "url": {"type": "string"},
         "recordings": {"type": "integer", "description": "Video or audio registrations of this meeting."},
         "citation": CITATION_SCHEMA,
