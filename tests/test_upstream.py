@@ -168,3 +168,18 @@ async def test_a_refused_question_does_not_mark_the_platform_unavailable(upstrea
         await up.get("/missing", as_json, caller=Caller.session("me"))
     assert (await store.availability("wetten"))["available"] is True
     await up.close()
+
+
+@pytest.mark.parametrize(("status", "headers", "pause"), [
+    (200, {"RateLimit-Limit": "60", "RateLimit-Remaining": "12", "RateLimit-Reset": "48"}, None),
+    (200, {"RateLimit-Limit": "60", "RateLimit-Remaining": "0", "RateLimit-Reset": "60"}, 1.0),  # one unit refills
+    (200, {"RateLimit-Remaining": "0"}, 1.0),
+    (200, {"RateLimit-Remaining": "nan", "RateLimit-Reset": "60"}, None),
+    (429, {"Retry-After": "7", "RateLimit-Remaining": "0"}, 7.0),
+    (503, {"Retry-After": "86400"}, 600.0),  # a garbled or huge Retry-After must not lock a platform out for days
+    (200, {}, None),
+])
+def test_pause_from_the_platforms_rate_headers(status: int, headers: dict[str, str], pause: float | None) -> None:
+    from proxy.upstream import _pause_from_headers
+
+    assert _pause_from_headers(status, headers) == pause
