@@ -20,7 +20,7 @@ import pytest
 from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamRateLimited
 from proxy.platforms import ori
-from proxy.replica.ori import RATE
+from proxy.replica.ori import RATE, STATUS_FAULTS
 from proxy.results import is_result_list
 from proxy.upstream import as_json
 from tests.conftest import LiveServer, client
@@ -47,6 +47,7 @@ async def env(replica: PlatformHarness) -> AsyncIterator[PlatformHarness]:
     await replica.reset()
     replica.replica[RATE].reset()  # a full bucket for every test
     yield replica
+    replica.replica[STATUS_FAULTS].clear()
 
 
 def sent(env: PlatformHarness) -> list[tuple[str, str, list[tuple[str, str]]]]:
@@ -334,6 +335,15 @@ async def test_load_measurement_from_api_status(env: PlatformHarness) -> None:
     assert report.current_through == ANCHOR and report.per_medium == {"gemeente": ANCHOR, "provincie": ANCHOR,
                                                                       "waterschap": ANCHOR}
     assert sent(env) == [SOURCES, STATUS]
+
+
+async def test_without_index_activity_the_last_import_dates_the_organisations(env: PlatformHarness) -> None:
+    env.replica[STATUS_FAULTS]["index_down"] = True
+    report = await ori.measure_load(env.ctx)
+    organs = {o.organ: o for o in report.organs}
+    assert report.note and "last successful import" in report.note
+    assert organs["utrecht"].current_through == ANCHOR  # imported today, so not all stalled at once
+    assert organs["hof-van-twente"].current_through == ANCHOR - timedelta(days=400)
 
 
 # --------------------------------------------------------------------------- through the SDK client

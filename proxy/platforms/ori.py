@@ -240,7 +240,11 @@ class _Api:
         rows = reply.get("sources") if isinstance(reply, dict) else None
         if not isinstance(rows, list):
             raise ValueError("not a /api/status reply")
-        return {str(r["sourceKey"]): r for r in rows if isinstance(r, dict) and r.get("sourceKey")}
+        # Without its search index the platform omits latestContentDate everywhere; the last successful
+        # import is then the best date it gives (marked, so the load note can say so).
+        blind = reply.get("indexActivityAvailable") is False
+        return {str(r["sourceKey"]): {**r, INDEX_BLIND: blind}
+                for r in rows if isinstance(r, dict) and r.get("sourceKey")}
 
 
 def _api(call: ToolCall) -> _Api:
@@ -368,8 +372,13 @@ async def _scope(call: ToolCall, api: _Api, name: str | None) -> _Scope:
     return _Scope(org, status, notes)
 
 
+INDEX_BLIND = "_index_activity_unavailable"
+
+
 def _org_status(ctx: PlatformContext, org: Organisation, row: Mapping[str, Any]) -> dict[str, Any]:
     latest = _moment(row.get("latestContentDate"))
+    if latest is None and row.get(INDEX_BLIND):
+        latest = _moment(row.get("lastSuccessAt"))
     latest_day = latest.astimezone(TZ).date() if latest else None
     today = ctx.today()
     through = min(latest_day, today) if latest_day else None
@@ -937,9 +946,11 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
         dates = [o.current_through for o in organs if o.medium == kind and o.current_through]
         per_medium[kind] = max(dates) if dates else None
     dates = [o.current_through for o in organs if o.current_through]
-    note = f"left out, merged away: {', '.join(sorted(gone))}" if gone else None
+    notes = [f"left out, merged away: {', '.join(sorted(gone))}"] if gone else []
+    if any(row.get(INDEX_BLIND) for row in status.values()):
+        notes.append("OpenBesluitvorming could not read its search index: dates are of the last successful import")
     return LoadReport(current_through=max(dates) if dates else None, organs=tuple(organs), per_medium=per_medium,
-                      note=note)
+                      note="; ".join(notes) or None)
 
 
 # The examples work against the replica for any anchor date (names resolve, ids are looked up first).

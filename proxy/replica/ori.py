@@ -28,7 +28,8 @@ kinds, labels as odd as the real ones (`Bergen Nh`, `Noord Holland`), Dongen no 
 merged away (discontinued), and organisations whose imports stopped: Hof van Twente (400 days),
 Hardinxveld-Giessendam (130), Aa en Maas (75); Noordoostpolder (50) is close to the line but current.
 
-Test hook: `RATE` (the app's `RateLimiter`: change `capacity`, or `drain()` a client's bucket).
+Test hooks: `RATE` (the app's `RateLimiter`: `reset()` it with another capacity, or `drain()` the budget) and
+`STATUS_FAULTS` (`index_down`: `/api/status` as when the search index cannot be read).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
-__all__ = ["RATE", "RateLimiter", "create_app"]
+__all__ = ["RATE", "STATUS_FAULTS", "RateLimiter", "create_app"]
 
 TZ = ZoneInfo("Europe/Amsterdam")
 SCAN_BUDGET_ROWS = 6000
@@ -105,6 +106,8 @@ class RateLimiter:
 
 
 RATE = web.AppKey("ori_rate", RateLimiter)
+# Test hook: {"index_down": True} makes /api/status answer as when the search index cannot be reached.
+STATUS_FAULTS = web.AppKey("ori_status_faults", dict[str, bool])
 
 
 def _cost(request: web.Request) -> float:
@@ -628,8 +631,12 @@ async def _status(request: web.Request) -> web.Response:
     generated = datetime.combine(anchor, dtime(9, 0), UTC)
     suppliers = [{"supplier": s, "label": label, "state": "ok",
                   "sourceCount": sum(o.supplier == s for o in _ORGS)} for s, label in sorted(_SUPPLIER_LABEL.items())]
-    return web.json_response({"generatedAt": _iso(generated), "windowHours": 36, "indexActivityAvailable": True,
-                              "suppliers": suppliers, "sources": [_state(o, anchor) for o in _ORGS]},
+    blind = request.app[STATUS_FAULTS].get("index_down", False)
+    rows = [_state(o, anchor) for o in _ORGS]
+    if blind:  # both index-derived fields are omitted everywhere; the import half is unaffected
+        rows = [{k: v for k, v in r.items() if k not in ("latestContentDate", "lastIndexedAt")} for r in rows]
+    return web.json_response({"generatedAt": _iso(generated), "windowHours": 36, "indexActivityAvailable": not blind,
+                              "suppliers": suppliers, "sources": rows},
                              headers={"Cache-Control": "public, max-age=600"})
 
 
@@ -655,6 +662,7 @@ def create_app(anchor: date) -> web.Application:
     app = web.Application(middlewares=[_rate_limit])
     app[_DATA] = _dataset(anchor)
     app[RATE] = RateLimiter()
+    app[STATUS_FAULTS] = {}
     app.router.add_get("/api/search", _search)
     app.router.add_get("/api/entities/{id}", _entity)
     app.router.add_get("/api/sources", _sources)
