@@ -8,7 +8,7 @@ drifted. It runs where the platforms can be reached; the tests run it against th
 they are and once switched to a drifted shape (`Faults.drift`).
 
 Each platform's canaries are one async function in `CANARIES`; a platform without one is reported as
-skipped (Open Raadsinformatie: its adapter is being replaced, and the new one brings its canaries).
+skipped.
 """
 
 from __future__ import annotations
@@ -32,8 +32,7 @@ __all__ = ["CANARIES", "SKIPPED", "CheckResult", "Probe", "check_platform", "che
 CHECK_CALLER = Caller("system", "checklive")
 Status = Literal["ok", "drift", "unreachable", "skipped"]
 
-SKIPPED = {"ori": "not checked: the Open Raadsinformatie adapter is being replaced (OpenBesluitvorming); "
-                  "its canaries come with the new adapter"}
+SKIPPED: dict[str, str] = {}  # platform key → why it has no canaries
 
 GUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 DTO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$")
@@ -310,8 +309,54 @@ async def _koop(probe: Probe, plugin: PlatformPlugin) -> None:
     await _load(probe, plugin)
 
 
+async def _ori(probe: Probe, plugin: PlatformPlugin) -> None:
+    """OpenBesluitvorming: the organisation catalogue, one search, one entity, then /api/status via the load."""
+    from proxy.platforms import ori
+    from proxy.upstream import as_json
+
+    sources = await probe.get("sources", "/api/sources", as_json)
+    rows = sources.get("sources") if isinstance(sources, dict) else None
+    if probe.expect(isinstance(rows, list) and bool(rows), "sources", "no 'sources' list"):
+        for n, row in enumerate(rows[:400]):
+            where = f"sources: sources[{n}]"
+            key = probe.field(row, "key", where)
+            probe.field(row, "label", where)
+            kind = probe.field(row, "organizationType", where)
+            aggregate = bool(row.get("isAggregate")) or str(key or "").startswith("all_")
+            probe.expect(aggregate or kind in ori.KINDS, where, f"organizationType {kind!r} is none of "
+                                                                f"{', '.join(ori.KINDS)}")
+    probe.check()
+    search = await probe.get("search", "/api/search", as_json, params=[
+        ("query", "begroting"), ("entityType", "Document"), ("sort", "date_desc"), ("offset", "0"), ("limit", "3")])
+    results = search.get("results") if isinstance(search, dict) else None
+    if probe.expect(isinstance(results, list) and bool(results), "search", "no results for 'begroting'"):
+        probe.count(search.get("totalCount"), len(results), "search: totalCount")
+        probe.field(search, "totalIsApproximate", "search", kind=bool)
+        probe.field(search, "hasMore", "search", kind=bool)
+        for n, hit in enumerate(results):
+            where = f"search: results[{n}]"
+            probe.field(hit, "entityId", where, pattern=ori.ENTITY_ID, example="document:notubiz:gemeente:soest:1")
+            probe.field(hit, "title", where)
+            probe.field(hit, "organization", where)
+            if "sortDate" in hit:
+                probe.field(hit, "sortDate", where, pattern=re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"),
+                            example="2026-11-07T19:30:00Z")
+    probe.check()
+    first = results[0]["entityId"]
+    read = await probe.get("read", f"/api/entities/{quote(first, safe='')}", as_json)
+    if probe.expect(isinstance(read, dict), "read", "not an object"):
+        probe.expect(read.get("entityId") == first, "read", f"asked for {first}, got {read.get('entityId')!r}")
+        if "markdownText" in read:
+            probe.field(read, "markdownText", "read")
+        if "meetingId" in read:
+            probe.field(read, "meetingId", "read", pattern=re.compile(r"^meeting:"), example="meeting:…")
+    probe.check()
+    await _load(probe, plugin)
+
+
 Canary = Callable[[Probe, PlatformPlugin], Awaitable[None]]
 CANARIES: dict[str, Canary] = {
+    "ori": _ori,
     "tweedekamer": _tweedekamer,
     "wetten": _wetten,
     "rechtspraak": _rechtspraak,

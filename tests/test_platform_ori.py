@@ -227,11 +227,13 @@ async def test_a_place_name_of_two_kinds_means_the_gemeente_and_says_so() -> Non
 
 
 def test_the_alias_table_is_checked_when_loaded(tmp_path: Path) -> None:
-    assert ori.ALIASES["s gravenhage"] == "den haag"
-    bad = tmp_path / "aliases.json"
-    for content, words in ((["x"], "needs an object"), ({"aliases": {"Den Haag": "den haag"}}, "label itself"),
-                           ({"aliases": {"Den Bosch": "A", "den-bosch": "B"}}, "repeats another alias"),
-                           ({"aliases": {"X": ""}}, "non-empty label")):
+    assert ori.ALIASES["s gravenhage"] == "den haag" and ori.ALIASES["hhnk"] == "hollands noorderkwartier"
+    bad = tmp_path / "ori_aliases.json"
+    for content, words in (({"aliases": {"Den Bosch": "'s-Hertogenbosch"}}, "expected an object with 'what'"),
+                           ({"what": "organisation", "source": "s", "entries": [
+                               {"key": "Den Haag", "label": "Den Haag", "names": ["The Hague"]},
+                               {"key": "Delfland", "label": "Delfland", "names": ["the hague"]}]},
+                            "names both 'Den Haag' and 'Delfland'")):
         bad.write_text(json.dumps(content), encoding="utf-8")
         with pytest.raises(ValueError, match=words):
             ori.load_aliases(bad)
@@ -362,3 +364,12 @@ async def test_alle_bronnen_in_the_stateless_era(server: LiveServer) -> None:
         result = await c.call_tool("search_documents", {"query": '"a b"~3'})
         assert result.is_error and "refused query" in result.content[0].text
 
+
+
+async def test_the_live_check_canaries_pass_and_name_a_drift(env: PlatformHarness) -> None:
+    from proxy.checklive import check_platform
+
+    assert (await check_platform(ori.PLATFORM, env.ctx)).status == "ok"
+    env.faults.update({"drift": {'"totalIsApproximate"': '"approximate"'}})
+    result = await check_platform(ori.PLATFORM, env.context())
+    assert result.status == "drift" and "search: field 'totalIsApproximate' is missing" in result.findings

@@ -34,6 +34,7 @@ from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.clock import AMSTERDAM as TZ
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
+from proxy.platforms._resolve import Table
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NINT, NSTR
 from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
@@ -74,22 +75,11 @@ def _norm(text: str) -> str:
 
 
 def load_aliases(path: Path = ALIAS_FILE) -> dict[str, str]:
-    """The alias table (normalised alias → normalised label), checked: a bad file fails at startup."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    raw = data.get("aliases") if isinstance(data, dict) else None
-    if not isinstance(raw, dict) or not raw:
-        raise ValueError(f"{path.name}: needs an object 'aliases' of name → label")
-    table: dict[str, str] = {}
-    for alias, label in raw.items():
-        if not isinstance(label, str) or not _norm(label) or not _norm(alias):
-            raise ValueError(f"{path.name}: alias {alias!r} must map to a non-empty label")
-        key, target = _norm(alias), _norm(label)
-        if key == target:
-            raise ValueError(f"{path.name}: alias {alias!r} is the label itself once normalised; remove it")
-        if key in table:
-            raise ValueError(f"{path.name}: alias {alias!r} repeats another alias once normalised")
-        table[key] = target
-    return table
+    """The alias table (a resolution table, see `_resolve`) as normalised name → normalised label; a malformed
+    file fails when the module is imported, naming the file and the fault."""
+    table = Table.load(path, argument="organisation")
+    return {_norm(name): _norm(entry.label) for entry in table.entries for name in entry.names
+            if _norm(name) != _norm(entry.label)}
 
 
 ALIASES: Mapping[str, str] = load_aliases()
