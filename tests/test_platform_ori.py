@@ -373,3 +373,19 @@ async def test_the_live_check_canaries_pass_and_name_a_drift(env: PlatformHarnes
     env.faults.update({"drift": {'"totalIsApproximate"': '"approximate"'}})
     result = await check_platform(ori.PLATFORM, env.context())
     assert result.status == "drift" and "search: field 'totalIsApproximate' is missing" in result.findings
+
+
+@pytest.mark.parametrize(("lang", "words"), [("nl", "de oude nummers werken niet meer"),
+                                             ("en", "the old numbers no longer work")])
+def test_the_source_page_tells_earlier_users_about_the_new_ids(lang: str, words: str) -> None:
+    from proxy.catalog import build_catalog
+    from proxy.generation import Generation
+    from proxy.registry import load_registry
+    from site_hooks.site_data import SiteData
+    from site_hooks.site_render import Renderer
+    from tests.conftest import REGISTRY
+
+    renderer = Renderer(SiteData(generation=Generation(build_catalog(load_registry(REGISTRY))), status=None), lang)
+    renderer.platform_page("ori")
+    html = "".join(renderer.take_slots().values())
+    assert 'class="platform-notice"' in html and words in html and "openbesluitvorming.nl" in html
