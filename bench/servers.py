@@ -1,0 +1,176 @@
+"""The servers the benchmarks compare, one role per subprocess (started by `bench._harness.Child`).
+
+    python bench/servers.py ROLE --port N [--core C] [role options]
+
+  replicas     the offline platform replicas (`proxy/replica/`), latency switchable over HTTP
+  besluitbron  the real application (`proxy.app.create_app`) pointed at `--replicas URL`
+  bare         the ceiling: a plain aiohttp handler that answers the very same result bytes
+               BesluitBron answered (read from `--answer FILE`), with the request's id spliced in
+  sdk          the `mcp` SDK's own Streamable HTTP server (low-level `Server`, stateless, JSON
+               responses) on uvicorn, one tool with the same schemas and the same answer
+  fastmcp      FastMCP (the `fastmcp` package) on uvicorn, the same tool and answer
+
+Every role prints `ready` once it listens. The answer file is JSON: `tool` (the tools/list entry
+BesluitBron serves), `structured` (its structuredContent) and `results` (era → result bytes as text).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import signal
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script
+    sys.path.insert(0, str(ROOT))
+
+from bench._harness import LOOPBACK, MODERN, pin  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("role", choices=("replicas", "besluitbron", "bare", "sdk", "fastmcp"))
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--core", type=int)
+    parser.add_argument("--replicas", help="besluitbron: the replicas' root URL")
+    parser.add_argument("--registry", default=str(ROOT / "registry.json"))
+    parser.add_argument("--answer", help="bare/sdk/fastmcp: the answer file")
+    parser.add_argument("--profile", help="besluitbron: write a cProfile of the whole run here")
+    args = parser.parse_args()
+    if args.core is not None:
+        pin(args.core)
+    if args.role in ("sdk", "fastmcp"):
+        return _uvicorn(args.role, args.port, json.loads(Path(args.answer).read_text()))
+    app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare}[args.role](args)
+    profiler = cProfile.Profile() if args.profile else None
+
+    async def ready(_: web.Application) -> None:
+        if profiler is not None:
+            profiler.enable()
+        print("ready", flush=True)
+
+    async def dump(_: web.Application) -> None:
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(args.profile)
+
+    app.on_startup.append(ready)
+    app.on_shutdown.append(dump)
+    web.run_app(app, host=LOOPBACK, port=args.port, access_log=None, print=None, handle_signals=True)
+    return 0
+
+
+# ─── aiohttp roles ─────────────────────────────────────────────────────────────────────────────
+
+
+def _replicas(args: argparse.Namespace) -> web.Application:
+    from proxy.registry import load_registry
+    from proxy.replica import create_replicas_app
+
+    return create_replicas_app(list(load_registry(Path(args.registry)).platforms), anchor=date.today())
+
+
+def _besluitbron(args: argparse.Namespace) -> web.Application:
+    from proxy.app import Config, create_app
+    from proxy.registry import load_registry
+    from proxy.replica import replica_base_urls
+
+    registry = load_registry(Path(args.registry))
+    base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, args.replicas)
+    return create_app(Config(registry_path=Path(args.registry), base_urls=base_urls, measure_load=False))
+
+
+def _bare(args: argparse.Namespace) -> web.Application:
+    """The ceiling: read the body, find the id, answer the stored bytes. No MCP checks at all."""
+    results = {era: text.encode() for era, text in json.loads(Path(args.answer).read_text())["results"].items()}
+
+    async def handle(request: web.Request) -> web.Response:
+        message = json.loads(await request.read())
+        era = "modern" if request.headers.get("MCP-Protocol-Version") == MODERN else "legacy"
+        body = b'{"jsonrpc":"2.0","id":' + json.dumps(message["id"]).encode() + b',"result":' + results[era] + b"}"
+        return web.Response(body=body, content_type="application/json")
+
+    app = web.Application()
+    app.router.add_post("/{slug}/mcp", handle)
+    return app
+
+
+# ─── the other Python MCP servers ──────────────────────────────────────────────────────────────
+
+
+def _uvicorn(role: str, port: int, answer: dict[str, Any]) -> int:
+    import uvicorn
+
+    app = _sdk_app(answer) if role == "sdk" else _fastmcp_app(answer)
+    config = uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning", access_log=False, loop="asyncio",
+                            lifespan="on")
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started:
+            if task.done():
+                task.result()
+                return
+            await asyncio.sleep(0.05)
+        print("ready", flush=True)
+        await task
+
+    signal.signal(signal.SIGTERM, lambda *_: setattr(server, "should_exit", True))
+    asyncio.run(run())
+    return 0
+
+
+def _sdk_app(answer: dict[str, Any]) -> Any:
+    """The SDK's low-level server: list the same tool, answer the same structured content."""
+    import mcp_types as types
+    from mcp.server import Server, ServerRequestContext
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    tool = types.Tool.model_validate(answer["tool"])
+    data = answer["structured"]
+    text = json.dumps(data, ensure_ascii=False)
+
+    async def list_tools(ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+                         ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[tool])
+
+    async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data)
+
+    server = Server("bench-sdk", version="0", on_list_tools=list_tools, on_call_tool=call_tool,
+                    get_tool_input_schema=lambda name: tool.input_schema if name == tool.name else None)
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=[f"{LOOPBACK}:*"],
+                                         allowed_origins=[f"http://{LOOPBACK}:*"])
+    return server.streamable_http_app(streamable_http_path="/tweedekamer/mcp", json_response=True,
+                                      stateless_http=True, transport_security=security)
+
+
+def _fastmcp_app(answer: dict[str, Any]) -> Any:
+    """FastMCP as one would write it: a typed function; its listing carries our exact schemas."""
+    from fastmcp import FastMCP
+
+    mcp = FastMCP("bench-fastmcp")
+    tool = answer["tool"]
+    data = answer["structured"]
+
+    def search_members(name: str | None = None, party: str | None = None, current_only: bool = True,
+                       limit: int = 10, offset: int = 0) -> dict[str, Any]:
+        return data
+
+    registered = mcp.tool(search_members, name=tool["name"], description=tool.get("description"),
+                          output_schema=tool["outputSchema"], annotations=tool.get("annotations"))
+    registered.parameters = tool["inputSchema"]
+    return mcp.http_app(path="/tweedekamer/mcp", stateless_http=True, json_response=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
