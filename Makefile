@@ -13,7 +13,7 @@ UPSTREAM ?= replica
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -46,9 +46,9 @@ site: install
 conformance: install
 	bash scripts/conformance-run.sh
 
+# Every figure of issue 14 side by side in one run: writes bench/RESULTS.md and its plots (about 10 minutes).
 bench: install
-	$(PY) bench/bench_transport.py
-	$(PY) bench/bench_site.py
+	$(PY) bench/run.py
 
 clean:
 	rm -rf build site .pytest_cache node_modules test-artifacts

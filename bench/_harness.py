@@ -22,8 +22,23 @@ from typing import Any
 
 import aiohttp
 
-__all__ = ["ACCEPT", "LEGACY", "LOOPBACK", "MODERN", "ROOT", "Child", "Measurement", "free_port", "open_session",
-           "pin", "post", "run_load", "rss_bytes", "server_cpu_seconds"]
+__all__ = [
+    "ACCEPT",
+    "LEGACY",
+    "LOOPBACK",
+    "MODERN",
+    "ROOT",
+    "Child",
+    "Measurement",
+    "free_port",
+    "median",
+    "open_session",
+    "pin",
+    "post",
+    "rss_bytes",
+    "run_load",
+    "server_cpu_seconds",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = "127.0.0.1"

@@ -50,32 +50,51 @@ def main() -> int:
     if args.role in ("sdk", "fastmcp"):
         return _uvicorn(args.role, args.port, json.loads(Path(args.answer).read_text()))
     app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare}[args.role](args)
-    profiler = cProfile.Profile() if args.profile else None
-
-    async def ready(_: web.Application) -> None:
-        if profiler is not None:
-            profiler.enable()
-        print("ready", flush=True)
-
-    async def dump(_: web.Application) -> None:
-        if profiler is not None:
-            profiler.disable()
-            profiler.dump_stats(args.profile)
-
-    app.on_startup.append(ready)
-    app.on_shutdown.append(dump)
-    web.run_app(app, host=LOOPBACK, port=args.port, access_log=None, print=None, handle_signals=True)
+    asyncio.run(_serve(app, args.port, args.profile))
     return 0
+
+
+async def _serve(app: web.Application, port: int, profile: str | None) -> None:
+    """Listen, say `ready` (only once the port accepts connections), run until SIGTERM."""
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, LOOPBACK, port).start()
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    profiler = cProfile.Profile() if profile else None
+    if profiler is not None:
+        profiler.enable()
+    print("ready", flush=True)
+    await stop.wait()
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(profile)
+    await runner.cleanup()
 
 
 # ─── aiohttp roles ─────────────────────────────────────────────────────────────────────────────
 
 
 def _replicas(args: argparse.Namespace) -> web.Application:
+    """The replicas, plus `GET /_bench/requests`: how many requests each platform's replica got."""
     from proxy.registry import load_registry
     from proxy.replica import create_replicas_app
 
-    return create_replicas_app(list(load_registry(Path(args.registry)).platforms), anchor=date.today())
+    counts: dict[str, int] = {}
+
+    @web.middleware
+    async def count(request: web.Request, handler: Any) -> web.StreamResponse:
+        key = request.path.strip("/").split("/", 1)[0]
+        counts[key] = counts.get(key, 0) + 1
+        return await handler(request)
+
+    async def report(_: web.Request) -> web.Response:
+        return web.json_response(counts)
+
+    app = create_replicas_app(list(load_registry(Path(args.registry)).platforms), anchor=date.today())
+    app.middlewares.append(count)
+    app.router.add_get("/_bench/requests", report)
+    return app
 
 
 def _besluitbron(args: argparse.Namespace) -> web.Application:

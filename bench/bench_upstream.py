@@ -1,0 +1,144 @@
+"""What the proxy adds in front of a slow platform, and how it shares one call among many.
+
+    .venv/bin/python bench/bench_upstream.py [--calls 200] [--fanout 100]
+
+* **Added latency**: the Tweede Kamer replica answers after a fixed 50 ms; `search_members` is
+  called through BesluitBron with the cache off (every call goes upstream), one call at a time,
+  and the very URL the adapter sends is fetched directly, also one at a time. Added latency is
+  the difference of the two p50s.
+* **Single-flight**: the replica answers after 200 ms; `--fanout` identical searches (not yet
+  cached) are sent at once. Reported: how many requests reached the replica (it counts them) and
+  the wall time from the first send to the last answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench._harness import LOOPBACK, Child, pin, post  # noqa: E402
+from bench.bench_calls import SLUG, TOOL, check_answer, request  # noqa: E402
+
+__all__ = ["run"]
+
+PLATFORM = "tweedekamer"
+
+
+def _registry(tmp: Path, *, cache: bool) -> Path:
+    """The shipped registry; the Tweede Kamer's rate limit raised (and its cache off unless `cache`)."""
+    data = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))
+    platform = data["platforms"][PLATFORM]
+    platform["limits"]["requests_per_minute"] = 6000
+    if not cache:
+        platform["cache_ttl_seconds"] = 0
+    path = tmp / f"registry-{'cache' if cache else 'nocache'}.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+async def _set_latency(http: aiohttp.ClientSession, replicas: str, ms: int) -> None:
+    async with http.post(f"{replicas}/_faults/{PLATFORM}", json={"latency_ms": ms}) as response:
+        response.raise_for_status()
+
+
+async def _requests_seen(http: aiohttp.ClientSession, replicas: str) -> int:
+    async with http.get(f"{replicas}/_bench/requests") as response:
+        return int((await response.json()).get(PLATFORM, 0))
+
+
+async def _call(http: aiohttp.ClientSession, url: str, arguments: dict[str, Any]) -> bytes:
+    headers, body = request("modern", "tools/call", {"name": TOOL, "arguments": arguments})
+    status, _, payload = await post(http, url, body, headers)
+    check_answer(status, payload)
+    return payload
+
+
+async def _upstream_url(http: aiohttp.ClientSession, url: str, arguments: dict[str, Any]) -> str:
+    """The URL the adapter sent for these arguments, read back from the call's own record."""
+    trace = json.loads(await _call(http, url, arguments))["result"]["_meta"]["nl.besluitbron/trace"]
+    headers, body = request("modern", "tools/call", {"name": "list_platform_calls",
+                                                     "arguments": {"trace": trace, "limit": 1}})
+    _, _, payload = await post(http, url, body, headers)
+    calls = json.loads(payload)["result"]["structuredContent"]["calls"]
+    return str(calls[-1]["url"])
+
+
+def _p50(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2] * 1000
+
+
+async def _added_latency(ours: str, replicas: str, calls: int) -> dict[str, float]:
+    url = f"{ours}/{SLUG}/mcp"
+    arguments = {"party": "VVD", "limit": 2}
+    async with aiohttp.ClientSession() as http:
+        upstream = await _upstream_url(http, url, arguments)
+        if not upstream.startswith(f"http://{LOOPBACK}:"):
+            raise RuntimeError(f"the adapter called {upstream}, not the replica")
+        await _set_latency(http, replicas, 50)
+        direct: list[float] = []
+        proxied: list[float] = []
+        for _ in range(calls):  # interleaved, so drift hits both alike
+            started = time.perf_counter()
+            async with http.get(upstream, headers={"Accept": "application/json"}) as response:
+                await response.read()
+                response.raise_for_status()
+            direct.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            await _call(http, url, arguments)
+            proxied.append(time.perf_counter() - started)
+        await _set_latency(http, replicas, 0)
+    return {"replica_latency_ms": 50, "calls": calls, "direct_p50_ms": _p50(direct),
+            "proxied_p50_ms": _p50(proxied), "added_p50_ms": _p50(proxied) - _p50(direct)}
+
+
+async def _single_flight(ours: str, replicas: str, fanout: int) -> dict[str, float]:
+    url = f"{ours}/{SLUG}/mcp"
+    arguments = {"party": "SP", "limit": 3}  # not asked before in this server: the cache is cold
+    connector = aiohttp.TCPConnector(limit=fanout)
+    async with aiohttp.ClientSession(connector=connector) as http:
+        await _set_latency(http, replicas, 200)
+        before = await _requests_seen(http, replicas)
+        started = time.perf_counter()
+        await asyncio.gather(*(_call(http, url, arguments) for _ in range(fanout)))
+        wall = time.perf_counter() - started
+        upstream_calls = await _requests_seen(http, replicas) - before - 1  # less the /_bench/requests itself
+        await _set_latency(http, replicas, 0)
+    return {"replica_latency_ms": 200, "concurrent_calls": fanout, "upstream_calls": upstream_calls,
+            "wall_ms": wall * 1000}
+
+
+def run(*, calls: int = 200, fanout: int = 100) -> dict[str, Any]:
+    pin(1)
+    with tempfile.TemporaryDirectory(prefix="bench-upstream-") as tmp, Child("replicas", core=1) as replicas:
+        with Child("besluitbron", "--replicas", replicas.base, "--registry",
+                   str(_registry(Path(tmp), cache=False))) as ours:
+            added = asyncio.run(_added_latency(ours.base, replicas.base, calls))
+        with Child("besluitbron", "--replicas", replicas.base, "--registry",
+                   str(_registry(Path(tmp), cache=True))) as ours:
+            flight = asyncio.run(_single_flight(ours.base, replicas.base, fanout))
+    return {"added_latency": added, "single_flight": flight}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--fanout", type=int, default=100)
+    args = parser.parse_args()
+    print(json.dumps(run(calls=args.calls, fanout=args.fanout), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""`make bench`: every measurement of issue 14 in one run, written to bench/RESULTS.md with plots.
+
+    .venv/bin/python bench/run.py [--quick] [--out DIR]
+
+`--quick` is the smoke run `make test` uses (tests/test_bench.py): every part runs with tiny
+counts, so the harness keeps working; its figures mean nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import bench_calls, bench_memory, bench_site, bench_toolslist, bench_upstream  # noqa: E402
+from bench.report import plot, write_results  # noqa: E402
+
+FULL: dict[str, dict[str, Any]] = {
+    "calls": {"calls": 1500, "rounds": 2, "clients": (1, 8, 64)},
+    "upstream": {"calls": 200, "fanout": 100},
+    "site": {"sizes": (50, 200, 500), "repeats": 1},
+    "memory": {"sessions": 10_000},
+}
+QUICK: dict[str, dict[str, Any]] = {
+    "calls": {"calls": 40, "rounds": 1, "clients": (1, 8)},
+    "upstream": {"calls": 5, "fanout": 20},
+    "site": {"sizes": (3,), "repeats": 1},
+    "memory": {"sessions": 64},
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run in seconds; figures mean nothing")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench")
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else FULL
+    args.out.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {"environment": {
+        "started_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "commit": _commit(), "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0,
+        "loadavg_before": _loadavg(),
+    }}
+    step = time.perf_counter()
+
+    def say(message: str) -> None:
+        print(f"[{time.perf_counter() - step:6.1f} s] {message}", flush=True)
+
+    say("cached real tool call: BesluitBron, bare aiohttp, SDK server, FastMCP")
+    results["calls"] = bench_calls.run(**plan["calls"], progress=say)
+    say("added latency and single-flight")
+    results["upstream"] = bench_upstream.run(**plan["upstream"])
+    say("tools/list sizes")
+    results["toolslist"] = bench_toolslist.run()
+    say("memory of legacy sessions")
+    results["memory"] = bench_memory.run(**plan["memory"])
+    say("site builds")
+    results["site"] = bench_site.run(**plan["site"])
+    results["environment"]["loadavg_after"] = _loadavg()
+    (args.out / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
+                                           encoding="utf-8")
+    plot(results, args.out)
+    path = write_results(results, args.out, quick=args.quick)
+    say(f"wrote {path}")
+    return 0
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
