@@ -1,10 +1,12 @@
 """One connector as the MCP transport sees it: list its tools, validate arguments, run a tool and
 shape its result (structuredContent + the same JSON as text), turning failures into `isError`.
+
+Per call, arguments and results are checked against their schemas by compiled checks
+(`proxy.schemacheck`) and a result is encoded once (`EncodedResult`): the transport splices it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections.abc import Mapping
@@ -19,7 +21,8 @@ from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.domainpolicy import apply_policy
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.external import external_meta, fence
-from proxy.mcp_http import UnknownToolError
+from proxy.mcp_http import EncodedResult, UnknownToolError, encode_json
+from proxy.schemacheck import SchemaCheck
 from proxy.state import StateStore
 from proxy.toolkit import ToolCall
 from proxy.trace import TraceSigner
@@ -44,11 +47,7 @@ class ConnectorEndpoint:
         self._store = store
         self._signer = signer
         self._tools = [t.to_mcp() for t in connector.tools]
-        self._validators = {
-            t.name: (jsonschema.Draft202012Validator(t.input_schema),
-                     jsonschema.Draft202012Validator(t.output_schema))
-            for t in connector.tools
-        }
+        self._checks = {t.name: (SchemaCheck(t.input_schema), SchemaCheck(t.output_schema)) for t in connector.tools}
 
     def list_tools(self) -> list[mcp_types.Tool]:
         return self._tools
@@ -57,12 +56,13 @@ class ConnectorEndpoint:
         tool = self.connector.tool(name)
         return tool.input_schema if tool else None
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> mcp_types.CallToolResult:
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller
+                        ) -> mcp_types.CallToolResult | EncodedResult:
         tool = self.connector.tool(name)
         if tool is None:
             raise UnknownToolError(name)
-        in_validator, out_validator = self._validators[name]
-        problems = sorted(in_validator.iter_errors(dict(arguments)), key=lambda e: list(e.absolute_path))
+        in_check, out_check = self._checks[name]
+        problems = in_check.problems(dict(arguments))
         if problems:
             return _error(f"Invalid arguments for {name}: " + "; ".join(_describe(e) for e in problems[:5]))
         broken = _unencodable(arguments)
@@ -80,24 +80,19 @@ class ConnectorEndpoint:
             log.exception("tool %s on %s failed (incident %s)", name, self.slug, incident)
             return _error(f"{name} failed inside BesluitBron (incident {incident}); please report it with the "
                           "server_version from list_capabilities.")
-        mismatch = next(iter(out_validator.iter_errors(data)), None)
-        if mismatch is not None:
+        mismatches = out_check.problems(data)
+        if mismatches or not isinstance(data, dict):
             incident = secrets.token_hex(4)
             log.error("tool %s returned data outside its outputSchema (incident %s): %s", name, incident,
-                      _describe(mismatch))
+                      _describe(mismatches[0]) if mismatches else f"a {type(data).__name__}, not an object")
             return _error(f"{name} produced an answer that does not match its schema (incident {incident}); "
                           "please report it.")
-        text = json.dumps(data, ensure_ascii=False)
+        encoded = encode_json(data)
         if tool.meta:  # about this installation: ours, not external data
-            return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=text)],
-                                            structured_content=data, is_error=False)
+            return EncodedResult(encoded)
         source = self.generation.registry.platforms[tool.platform].title.nl if tool.platform else self.slug
-        return mcp_types.CallToolResult(
-            content=[mcp_types.TextContent(type="text", text=fence(text, source))],
-            structured_content=data,
-            is_error=False,
-            _meta=external_meta([tool.platform or self.slug]),
-        )
+        return EncodedResult(encoded, text=fence(encoded.decode(), source),
+                             meta=external_meta([tool.platform or self.slug]))
 
     async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
         generation = self.generation

@@ -73,6 +73,7 @@ from proxy.trace import TRACE_META_KEY, TraceSigner
 
 __all__ = [
     "SESSION_ID_HEADER",
+    "EncodedResult",
     "Endpoint",
     "McpHttp",
     "MemorySessionStore",
@@ -81,6 +82,7 @@ __all__ = [
     "SessionStore",
     "TransportSettings",
     "UnknownToolError",
+    "encode_json",
 ]
 
 logger = logging.getLogger(__name__)
@@ -103,6 +105,20 @@ class SessionLimitError(BesluitBronError):
     """A `SessionStore` refuses a new session because it is full (answered with 503)."""
 
 
+@dataclass(frozen=True, slots=True)
+class EncodedResult:
+    """A successful tool result whose structured content, a JSON object, is already encoded.
+
+    `text` is the text block (None: the structured JSON itself) and `meta` the result's `_meta`.
+    The transport splices it into the wire form, so a result is encoded once per call rather than
+    dumped, re-validated and encoded again.
+    """
+
+    structured: bytes
+    text: str | None = None
+    meta: Mapping[str, Any] | None = None
+
+
 class Endpoint(Protocol):
     """One connector, as the transport sees it."""
 
@@ -116,7 +132,9 @@ class Endpoint(Protocol):
         """The inputSchema of tool `name`, or None if there is no such tool."""
         ...
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> types.CallToolResult:
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any], caller: Caller
+    ) -> types.CallToolResult | EncodedResult:
         """Run a tool; raise `UnknownToolError` for a name not on this endpoint."""
         ...
 
@@ -228,6 +246,10 @@ def _encode(value: Any) -> bytes:
     except pydantic_core.PydanticSerializationError:
         # Lone surrogates (valid JSON escapes, not UTF-8) echoed from the request: keep them escaped.
         return json.dumps(value, separators=(",", ":")).encode()
+
+
+encode_json: Final = _encode
+"""Compact JSON as this transport writes it (for `EncodedResult.structured`)."""
 
 
 _JSON: Final = "application/json"
@@ -352,6 +374,7 @@ class McpHttp:
         self.configure(settings)
         self._accept_ok = _VerdictCache(_accepts_json_and_sse)
         self._endpoints: dict[str, _EndpointCache] = {}
+        self._encoded_ok: set[str] = set()  # versions whose surface carries an EncodedResult (checked once)
 
         self.set_identity(identity)
 
@@ -360,6 +383,7 @@ class McpHttp:
         capabilities = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
         server_info = types.Implementation(name=identity.name, version=identity.version, title=identity.title)
         self._server_info: dict[str, Any] = server_info.model_dump(by_alias=True, mode="json", exclude_none=True)
+        self._server_info_stamp = _encode(types.SERVER_INFO_META_KEY) + b":" + _encode(self._server_info)
         # Everything that does not depend on the request is serialized once, per version.
         self._initialize: dict[str, bytes] = {
             version: self._wire(
@@ -651,6 +675,8 @@ class McpHttp:
             logger.exception("tool %s on %s raised", name, endpoint.slug)
             return _Rpc(INTERNAL_ERROR, "Internal server error")
         try:
+            if isinstance(result, EncodedResult):
+                return self._wire_encoded(version, result, trace=trace)
             return self._wire("tools/call", version, result, trace=trace)
         except Exception:  # not a CallToolResult, or one this era cannot carry
             logger.exception("tool %s on %s returned a result protocol %s cannot carry", name, endpoint.slug, version)
@@ -663,6 +689,35 @@ class McpHttp:
         if cache is None or cache.endpoint is not endpoint:  # a registry reload swapped the object
             cache = self._endpoints[endpoint.slug] = _EndpointCache(endpoint)
         return cache
+
+    def _wire_encoded(self, version: str, result: EncodedResult, *, trace: str | None) -> bytes:
+        """`_wire` of a successful structured result, spliced from its encoded JSON.
+
+        What the splice writes is what `_wire` writes for `CallToolResult(content=[text], structured_content=
+        data, _meta=meta)`: the era's surface is checked once per version on that shape (an object as
+        structuredContent, one text block, an object as _meta), and the per-call parts are JSON the encoder
+        produced.
+        """
+        if version not in self._encoded_ok:
+            # The protocol check, once per version: raises (→ "invalid result") if the era cannot carry it.
+            template = types.CallToolResult(content=[types.TextContent(type="text", text="{}")], structured_content={},
+                                            _meta={"k": {}})
+            _methods.serialize_server_result("tools/call", version,
+                                             template.model_dump(by_alias=True, mode="json", exclude_none=True))
+            self._encoded_ok.add(version)
+        structured = result.structured
+        if not structured.startswith(b"{"):
+            raise TypeError("EncodedResult.structured must be a JSON object")
+        text = _encode(structured.decode() if result.text is None else result.text)
+        wire = b'{"content":[{"type":"text","text":' + text + b'}],"structuredContent":' + structured
+        meta = _encode(dict(result.meta))[1:-1] if result.meta else b""  # the object's members, braces off
+        if version not in MODERN_PROTOCOL_VERSIONS:
+            return wire + (b',"isError":false,"_meta":{' + meta + b"}}" if meta else b',"isError":false}')
+        stamp = self._server_info_stamp
+        if trace is not None:
+            stamp += b"," + _encode(TRACE_META_KEY) + b":" + _encode(trace)
+        members = meta + b"," + stamp if meta else stamp
+        return wire + b',"isError":false,"resultType":"complete","_meta":{' + members + b"}}"
 
     def _wire(self, method: str, version: str, result: types.Result, *, trace: str | None = None) -> bytes:
         """A result in its wire form for `version`: what the SDK runner's `_serialize` produces.

@@ -53,7 +53,7 @@ class MemoryStore:
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_sessions: int = 10_000) -> None:
         self._clock = clock
         self._cache: dict[str, tuple[float, bytes]] = {}
-        self._calls: dict[str, tuple[float, deque[str]]] = {}
+        self._calls: dict[str, tuple[float, deque[JsonDict]]] = {}
         self._availability: dict[str, JsonDict] = {}
         self._load: dict[str, JsonDict] = {}
         self._live_check: JsonDict | None = None
@@ -92,7 +92,7 @@ class MemoryStore:
         entry = self._calls.pop(caller, None)
         if entry is None or entry[0] <= now:
             entry = (0.0, deque(maxlen=CALLS_PER_CALLER))
-        entry[1].append(json.dumps(record))
+        entry[1].append(record)  # kept as given: the caller hands over a fresh dict and never touches it again
         self._calls[caller] = (now + CALL_LOG_TTL_SECONDS, entry[1])  # most recently active last
         while len(self._calls) > CALLERS_MAX:
             del self._calls[next(iter(self._calls))]
@@ -103,7 +103,7 @@ class MemoryStore:
             return [], 0
         log = entry[1]
         newest = list(log)[-limit:]
-        return [json.loads(r) for r in newest], len(log)
+        return [dict(r) for r in newest], len(log)
 
     async def set_availability(self, platform: str, record: JsonDict) -> None:
         self._availability[platform] = dict(record)

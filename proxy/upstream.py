@@ -69,6 +69,19 @@ class _Connection:
         self.paused_until = 0.0  # monotonic time before which the platform asked us not to call (rate headers)
 
 
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """Everything derived from one request's shape: built once, then looked up (a cached call repeats it)."""
+
+    url: str
+    cache_key: str
+    public_url: str
+
+
+# Distinct request shapes remembered per platform; beyond this the memo starts afresh.
+_TARGETS_MAX = 4096
+
+
 class Upstream:
     """Calls to one platform under one generation's settings (`platform`), which never change.
 
@@ -78,6 +91,7 @@ class Upstream:
 
     def __init__(self, platform: Platform, *, store: StateStore,
                  session: aiohttp.ClientSession | None = None, _connection: _Connection | None = None) -> None:
+        self._targets: dict[tuple[Any, ...], _Target] = {}
         self.platform = platform
         self._store = store
         self._conn = _connection or _Connection(session)
@@ -129,16 +143,14 @@ class Upstream:
     async def _call(self, method: str, path: str, parse: Callable[[bytes], T], *, params: Params | None,
                     body: bytes | None, headers: Mapping[str, str] | None, caller: Caller, tool: str | None,
                     idempotent: bool) -> T:
-        platform = self.platform
-        absolute = path.startswith(("http://", "https://"))
-        url = _with_params(path if absolute else self.url(path), params)
-        key = _cache_key(platform.key, method, url, body)
         started = time.perf_counter()
+        target = self._target(method, path, params, body)
+        key = target.cache_key
 
         cached = await self._store.cache_get(key)
         if cached is not None:
             value = parse(cached)
-            await self._record(caller, tool, method, url, 200, started, len(cached), cache_hit=True)
+            await self._record(caller, tool, method, target, 200, started, len(cached), cache_hit=True)
             return value
 
         shared = self._conn.inflight.get(key)
@@ -146,17 +158,18 @@ class Upstream:
             try:
                 fetched = await asyncio.shield(shared)
             except UpstreamError as exc:  # the one live call failed: each waiting caller's log says so
-                await self._record(caller, tool, method, url, getattr(exc, "status", None), started, 0,
+                await self._record(caller, tool, method, target, getattr(exc, "status", None), started, 0,
                                    cache_hit=True, error=str(exc))
                 raise
             value = parse(fetched.body)
-            await self._record(caller, tool, method, url, fetched.status, started, len(fetched.body), cache_hit=True)
+            await self._record(caller, tool, method, target, fetched.status, started, len(fetched.body),
+                               cache_hit=True)
             return value
 
         future: asyncio.Future[_Fetched] = asyncio.get_running_loop().create_future()
         self._conn.inflight[key] = future
         try:
-            fetched = await self._live(method, url, body, headers, caller, tool, idempotent, started, parse)
+            fetched = await self._live(method, target, body, headers, caller, tool, idempotent, started, parse)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # mark retrieved: joiners re-raise it, nobody else must
@@ -168,11 +181,12 @@ class Upstream:
         await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
         return parse(fetched.body)
 
-    async def _live(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None,
+    async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
                     caller: Caller, tool: str | None, idempotent: bool, started: float,
                     parse: Callable[[bytes], Any]) -> _Fetched:
         """One live exchange: wait for the rate limit, send (with retries), check, parse, record."""
         platform = self.platform
+        url = target.url
         status: int | None = None
         size = 0
         try:
@@ -190,21 +204,23 @@ class Upstream:
                 raise UpstreamBadReply(platform.key, f"{platform.title.en} sent a reply that could not be read "
                                        f"({type(exc).__name__}); try again later") from exc
         except ToolInputError:
-            await self._record(caller, tool, method, url, status, started, size, cache_hit=False)
+            await self._record(caller, tool, method, target, status, started, size, cache_hit=False)
             await self._set_available(True, None)
             raise
         except UpstreamRateLimited as exc:
             # Our own limit (nothing went out) or the platform's 429: the platform is there either way.
-            await self._record(caller, tool, method, url, exc.status, started, size, cache_hit=False, error=str(exc))
+            await self._record(caller, tool, method, target, exc.status, started, size, cache_hit=False,
+                               error=str(exc))
             raise
         except UpstreamError as exc:
             status = getattr(exc, "status", status)
-            await self._record(caller, tool, method, url, status, started, size, cache_hit=False, error=str(exc))
+            await self._record(caller, tool, method, target, status, started, size, cache_hit=False,
+                               error=str(exc))
             # A 4xx (a bad id, a query the platform refuses) is the platform answering: still available.
             answered = isinstance(exc, UpstreamStatusError) and 400 <= exc.status < 500
             await self._set_available(answered, None if answered else str(exc))
             raise
-        await self._record(caller, tool, method, url, status, started, size, cache_hit=False)
+        await self._record(caller, tool, method, target, status, started, size, cache_hit=False)
         await self._set_available(True, None)
         return _Fetched(status=status, body=data)
 
@@ -291,14 +307,33 @@ class Upstream:
             )
         return self._conn.session
 
-    async def _record(self, caller: Caller, tool: str | None, method: str, url: str, status: int | None,
+    def _target(self, method: str, path: str, params: Params | None, body: bytes | None) -> _Target:
+        """URL, cache key and shown URL of a request; built once per distinct request shape."""
+        frozen = tuple(params.items()) if isinstance(params, Mapping) else tuple(params or ())
+        memo = (method, path, frozen, body)
+        try:
+            hit = self._targets.get(memo)
+        except TypeError:  # an unhashable parameter value: build it every time
+            return self._build_target(method, path, params, body)
+        if hit is None:
+            if len(self._targets) >= _TARGETS_MAX:
+                self._targets.clear()
+            hit = self._targets[memo] = self._build_target(method, path, params, body)
+        return hit
+
+    def _build_target(self, method: str, path: str, params: Params | None, body: bytes | None) -> _Target:
+        absolute = path.startswith(("http://", "https://"))
+        url = _with_params(path if absolute else self.url(path), params)
+        return _Target(url=url, cache_key=_cache_key(self.platform.key, method, url, body), public_url=_public_url(url))
+
+    async def _record(self, caller: Caller, tool: str | None, method: str, target: _Target, status: int | None,
                       started: float, size: int, *, cache_hit: bool, error: str | None = None) -> None:
         record: CallRecord = {
             "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "source": self.platform.key,
             "tool": tool,
             "method": method,
-            "url": _public_url(url),
+            "url": target.public_url,
             "status": status,
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
             "bytes": size,

@@ -14,10 +14,12 @@ from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from proxy.mcp_http import (
+    EncodedResult,
     Endpoint,
     MemorySessionStore,
     SessionLimitError,
     TransportSettings,
+    encode_json,
 )
 from proxy.trace import TRACE_META_KEY, TraceSigner
 from tests.conftest_mcp import SETTINGS, DemoEndpoint, RunningServer, make_app, start_server
@@ -242,6 +244,36 @@ async def test_results_are_sieved_per_era(
     status, body, _ = await post(http, server.url(), headers, {"jsonrpc": "2.0", "id": 7, "method": "tools/list"})
     assert status == 200 and body is not None
     assert body["id"] == 7 and body["error"]["code"] == types.INTERNAL_ERROR
+
+
+@pytest.mark.parametrize("version", ["2025-03-26", "2025-06-18", "2025-11-25", MODERN])
+@pytest.mark.parametrize("fenced", [False, True])
+def test_encoded_result_is_spliced_as_the_sdk_shape_would_be_sent(version: str, fenced: bool) -> None:
+    """`EncodedResult` skips dump + sieve + encode per call; its wire must equal the generic path's."""
+    _, mcp = make_app(Registry().resolve, trace_secret=SECRET)
+    data = {"results": [{"naam": "Zoë \u2028 \"quoted\"", "n": 1, "x": None}], "ok": True}
+    encoded = encode_json(data)
+    text = f"<<<quoted>>>\n{encoded.decode()}\n<<<end>>>" if fenced else encoded.decode()
+    meta = {"nl.besluitbron/external": {"external": True, "sources": ["wetten"]}} if fenced else None
+    generic = types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data,
+                                   _meta=meta)
+    trace = mint_trace_handle(SECRET) if version == MODERN else None
+    spliced = mcp._wire_encoded(version, EncodedResult(encoded, text=text if fenced else None, meta=meta), trace=trace)
+    assert json.loads(spliced) == json.loads(mcp._wire("tools/call", version, generic, trace=trace))
+    assert json.loads(spliced)["content"][0]["text"] == text
+
+
+async def test_encoded_results_reach_the_sdk_client(server: RunningServer, registry: Registry) -> None:
+    class Encoded(DemoEndpoint):
+        async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: str) -> Any:
+            return EncodedResult(encode_json({"echo": arguments["message"], "caller": caller.key}))
+
+    registry.endpoints["demo"] = Encoded("demo")
+    for mode in ("legacy", MODERN):
+        async with Client(server.url(), mode=mode) as client:  # type: ignore[arg-type]
+            result = await client.call_tool("echo", {"message": "hallo"})  # the SDK checks the outputSchema
+        assert not result.is_error and result.structured_content is not None
+        assert result.structured_content["echo"] == "hallo"
 
 
 # ─── sessions ──────────────────────────────────────────────────────────────────────────────────
