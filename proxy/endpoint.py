@@ -1,8 +1,9 @@
 """One connector as the MCP transport sees it: list its tools, validate arguments, run a tool and
 shape its result (structuredContent + the same JSON as text), turning failures into `isError`.
 
-Per call, arguments and results are checked against their schemas by compiled checks
-(`proxy.schemacheck`) and a result is encoded once (`EncodedResult`): the transport splices it.
+Per call, arguments are checked against their schema by a compiled check (`proxy.schemacheck`);
+a result is encoded once (`EncodedResult`, the transport splices it) and checked against its
+output schema the first time that very result is built (a cached answer repeats it).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["ConnectorEndpoint"]
 
 log = logging.getLogger(__name__)
+# Conforming results remembered per tool (equal JSON is an equal value: no need to check it again).
+_CONFORMING_MAX = 256
 
 
 class ConnectorEndpoint:
@@ -48,6 +51,8 @@ class ConnectorEndpoint:
         self._signer = signer
         self._tools = [t.to_mcp() for t in connector.tools]
         self._checks = {t.name: (SchemaCheck(t.input_schema), SchemaCheck(t.output_schema)) for t in connector.tools}
+        # Results already found to conform, by their JSON: a cached answer is checked when it is first built.
+        self._conforming: dict[str, set[bytes]] = {t.name: set() for t in connector.tools}
 
     def list_tools(self) -> list[mcp_types.Tool]:
         return self._tools
@@ -80,14 +85,19 @@ class ConnectorEndpoint:
             log.exception("tool %s on %s failed (incident %s)", name, self.slug, incident)
             return _error(f"{name} failed inside BesluitBron (incident {incident}); please report it with the "
                           "server_version from list_capabilities.")
-        mismatches = out_check.problems(data)
-        if mismatches or not isinstance(data, dict):
-            incident = secrets.token_hex(4)
-            log.error("tool %s returned data outside its outputSchema (incident %s): %s", name, incident,
-                      _describe(mismatches[0]) if mismatches else f"a {type(data).__name__}, not an object")
-            return _error(f"{name} produced an answer that does not match its schema (incident {incident}); "
-                          "please report it.")
         encoded = encode_json(data)
+        conforming = self._conforming[name]
+        if encoded not in conforming:
+            mismatches = out_check.problems(data)
+            if mismatches or not isinstance(data, dict):
+                incident = secrets.token_hex(4)
+                log.error("tool %s returned data outside its outputSchema (incident %s): %s", name, incident,
+                          _describe(mismatches[0]) if mismatches else f"a {type(data).__name__}, not an object")
+                return _error(f"{name} produced an answer that does not match its schema (incident {incident}); "
+                              "please report it.")
+            if len(conforming) >= _CONFORMING_MAX:
+                conforming.clear()
+            conforming.add(encoded)
         if tool.meta:  # about this installation: ours, not external data
             return EncodedResult(encoded)
         source = self.generation.registry.platforms[tool.platform].title.nl if tool.platform else self.slug

@@ -218,3 +218,27 @@ async def test_odd_but_schema_valid_arguments_get_actionable_errors(server: Live
             answer = await resp.json()
     assert resp.status == 200 and answer["result"]["isError"], answer
     assert "title holds text that is not valid Unicode" in answer["result"]["content"][0]["text"]
+
+
+async def test_a_result_outside_its_output_schema_is_refused_every_time(server: LiveServer) -> None:
+    """The check runs on each newly built result (equal results are remembered only once they conform)."""
+    import dataclasses
+
+    from proxy.endpoint import ConnectorEndpoint
+    from proxy.mcp_http import EncodedResult
+
+    live = server.runtime.snapshot.endpoints["wetten"].connector
+    tool = next(t for t in live.tools if not t.meta)
+    answers = [{"wrong": True}, {"wrong": True}]
+
+    async def handler(call: Any) -> dict[str, Any]:
+        return answers.pop(0)
+
+    assert tool.impl is not None
+    broken = dataclasses.replace(tool, impl=dataclasses.replace(tool.impl, handler=handler))
+    connector = dataclasses.replace(live, tools=(broken,), by_name={tool.name: broken})
+    endpoint = ConnectorEndpoint(connector, server.runtime)
+    for _ in range(2):
+        result = await endpoint.call_tool(tool.name, {}, "test")
+        assert not isinstance(result, EncodedResult) and result.is_error
+        assert "does not match its schema" in result.content[0].text  # type: ignore[union-attr]
