@@ -113,7 +113,7 @@ async def _single_flight(ours: str, replicas: str, fanout: int) -> dict[str, flo
         started = time.perf_counter()
         await asyncio.gather(*(_call(http, url, arguments) for _ in range(fanout)))
         wall = time.perf_counter() - started
-        upstream_calls = await _requests_seen(http, replicas) - before - 1  # less the /_bench/requests itself
+        upstream_calls = await _requests_seen(http, replicas) - before
         await _set_latency(http, replicas, 0)
     return {"replica_latency_ms": 200, "concurrent_calls": fanout, "upstream_calls": upstream_calls,
             "wall_ms": wall * 1000}
