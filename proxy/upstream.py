@@ -169,7 +169,7 @@ class Upstream:
         future: asyncio.Future[_Fetched] = asyncio.get_running_loop().create_future()
         self._conn.inflight[key] = future
         try:
-            fetched = await self._live(method, target, body, headers, caller, tool, idempotent, started, parse)
+            fetched, value = await self._live(method, target, body, headers, caller, tool, idempotent, started, parse)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # mark retrieved: joiners re-raise it, nobody else must
@@ -179,12 +179,14 @@ class Upstream:
         finally:
             self._conn.inflight.pop(key, None)
         await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
-        return parse(fetched.body)
+        return value  # parsed once, in _live
 
     async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
                     caller: Caller, tool: str | None, idempotent: bool, started: float,
-                    parse: Callable[[bytes], Any]) -> _Fetched:
-        """One live exchange: wait for the rate limit, send (with retries), check, parse, record."""
+                    parse: Callable[[bytes], Any]) -> tuple[_Fetched, Any]:
+        """One live exchange: wait for the rate limit, send (with retries), parse, record.
+
+        Returns the reply and its parsed value (joiners of this single flight parse their own copy)."""
         platform = self.platform
         url = target.url
         status: int | None = None
@@ -195,7 +197,7 @@ class Upstream:
             status, data = await self._send(method, url, body, headers, idempotent)
             size = len(data)
             try:
-                parse(data)
+                value = parse(data)
             except ToolInputError:
                 raise  # the platform answered: the question was at fault, not the platform
             except UpstreamError:
@@ -222,7 +224,7 @@ class Upstream:
             raise
         await self._record(caller, tool, method, target, status, started, size, cache_hit=False)
         await self._set_available(True, None)
-        return _Fetched(status=status, body=data)
+        return _Fetched(status=status, body=data), value
 
     async def _wait_for_token(self) -> None:
         """Reserve this call's slot under the live rate limit; wait for it, or refuse if it is too far off."""
