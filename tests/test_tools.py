@@ -224,10 +224,14 @@ async def test_a_result_outside_its_output_schema_is_refused_every_time(server: 
     """The check runs on each newly built result (equal results are remembered only once they conform)."""
     import dataclasses
 
+    from proxy.caller import Caller
     from proxy.endpoint import ConnectorEndpoint
     from proxy.mcp_http import EncodedResult
 
-    live = server.runtime.snapshot.endpoints["wetten"].connector
+    runtime = server.runtime
+    served = runtime.endpoint("wetten")
+    assert served is not None
+    live = served.connector
     tool = next(t for t in live.tools if not t.meta)
     answers = [{"wrong": True}, {"wrong": True}]
 
@@ -237,8 +241,8 @@ async def test_a_result_outside_its_output_schema_is_refused_every_time(server: 
     assert tool.impl is not None
     broken = dataclasses.replace(tool, impl=dataclasses.replace(tool.impl, handler=handler))
     connector = dataclasses.replace(live, tools=(broken,), by_name={tool.name: broken})
-    endpoint = ConnectorEndpoint(connector, server.runtime)
+    endpoint = ConnectorEndpoint(connector, served.generation, store=runtime.store, signer=runtime.signer)
     for _ in range(2):
-        result = await endpoint.call_tool(tool.name, {}, "test")
+        result = await endpoint.call_tool(tool.name, {}, Caller.session("test"))
         assert not isinstance(result, EncodedResult) and result.is_error
         assert "does not match its schema" in result.content[0].text  # type: ignore[union-attr]
