@@ -98,7 +98,8 @@ def _upstream_section(upstream: Mapping[str, Any]) -> list[str]:
         f"{added['calls']} calls one at a time. Calling the adapter's URL directly: p50 "
         f"{added['direct_p50_ms']:.2f} ms; through BesluitBron: p50 {added['proxied_p50_ms']:.2f} ms; "
         f"**added p50 {added['added_p50_ms']:.2f} ms** (target ≤ {TARGETS['added_p50_ms']} ms): "
-        f"{_verdict(added['added_p50_ms'] <= TARGETS['added_p50_ms'])}.",
+        f"{_verdict(added['added_p50_ms'] <= TARGETS['added_p50_ms'])}. The proxy's own CPU time per call "
+        f"(its process, /proc; includes its HTTP client and server work): {added['proxy_cpu_ms_per_call']:.2f} ms.",
         "",
         f"Single-flight: {flight['concurrent_calls']} identical searches at once against a replica that answers "
         f"after {flight['replica_latency_ms']} ms: **{flight['upstream_calls']} upstream call(s)** (target "
