@@ -69,7 +69,7 @@ class ConnectorEndpoint:
         in_check, out_check = self._checks[name]
         problems = in_check.problems(dict(arguments))
         if problems:
-            return _error(f"Invalid arguments for {name}: " + "; ".join(_describe(e) for e in problems[:5]))
+            return _error(f"Invalid arguments for {name}: " + "; ".join(_describe(e) for e in problems))
         broken = _unencodable(arguments)
         if broken is not None:
             return _error(f"Invalid arguments for {name}: {broken} holds text that is not valid Unicode "

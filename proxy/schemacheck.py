@@ -13,6 +13,7 @@ a check never changes the value it looks at.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import logging
 from collections.abc import Callable, Mapping
@@ -37,8 +38,10 @@ class SchemaCheck:
         self._fast: Callable[[Any], Any] | None = None
         self._reference: jsonschema.Draft202012Validator | None = None
 
-    def problems(self, value: Any) -> list[jsonschema.ValidationError]:
-        """Every way `value` breaks the schema, in path order; [] when it conforms."""
+    def problems(self, value: Any, limit: int = 5) -> list[jsonschema.ValidationError]:
+        """Up to `limit` ways `value` breaks the schema, in path order; [] when it conforms.
+
+        jsonschema builds its errors lazily: stopping at `limit` keeps a huge wrong value cheap."""
         if self._fast is None:
             self._fast = _compiled(self._key)
         try:
@@ -48,7 +51,8 @@ class SchemaCheck:
             pass
         if self._reference is None:
             self._reference = jsonschema.Draft202012Validator(self._schema)
-        return sorted(self._reference.iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path])
+        found = itertools.islice(self._reference.iter_errors(value), limit)
+        return sorted(found, key=lambda e: [str(p) for p in e.absolute_path])
 
 
 @functools.lru_cache(maxsize=2048)
