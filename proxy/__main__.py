@@ -87,9 +87,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _validate(path: Path) -> int:
     from proxy.generation import load_generation
+    from proxy.remote.sources import OFFLINE
 
-    catalog = load_generation(path).catalog
+    catalog = load_generation(path, remote=OFFLINE).catalog  # validation never contacts a remote server
     print(f"{path}: valid; serving {', '.join(catalog.paths()) or 'nothing'}")
+    for connector in catalog.registry.connectors:
+        if connector.remote:
+            print(f"  {connector.slug}: remote connector; its address passed the offline checks, its host name is "
+                  "checked and its tools are listed when the server starts")
     return 0
 
 
@@ -170,7 +175,7 @@ async def _serve_replicas(host: str, port: int) -> None:
     from proxy.registry import load_registry
     from proxy.replica import create_replicas_app
 
-    keys = list(load_registry(DEFAULT_REGISTRY).platforms)
+    keys = [k for k, p in load_registry(DEFAULT_REGISTRY).platforms.items() if p.remote is None]
     runner = web.AppRunner(create_replicas_app(keys))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
@@ -191,12 +196,12 @@ async def _serve(args: argparse.Namespace) -> None:
     try:
         base_urls: dict[str, str] = {}
         if args.replicas:
-            replicas = web.AppRunner(create_replicas_app(list(registry.platforms)), access_log=None)
+            builtin = {k: p.base_url for k, p in registry.platforms.items() if p.remote is None}  # remotes: no replica
+            replicas = web.AppRunner(create_replicas_app(list(builtin)), access_log=None)
             runners.append(replicas)
             await replicas.setup()
             await web.TCPSite(replicas, args.host, args.replica_port).start()
-            base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()},
-                                          f"http://{args.host}:{args.replica_port}")
+            base_urls = replica_base_urls(builtin, f"http://{args.host}:{args.replica_port}")
         site_dir = site_root = None
         if args.site:
             site_root = Path("build/site-generations").resolve()

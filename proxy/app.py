@@ -179,6 +179,11 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
     if not config.trace_secret:
         # Every process on one store signs trace handles alike, so a stateless client may land on any of them.
         runtime.signer.secret = await runtime.store.shared_secret()
+    if await runtime.refresh_remote(config.registry_path):
+        # Remote connectors' tools are known once their servers were listed: serve that before the first request.
+        listed = runtime.try_load(config.registry_path)
+        if listed is not None:
+            runtime.apply(listed)
     tasks: list[asyncio.Task[None]] = []
     if config.measure_load:
         tasks.append(asyncio.create_task(run_measurements(lambda: runtime.generation, runtime.store)))
@@ -221,13 +226,16 @@ async def reload_registry(app: web.Application) -> bool:
         generation = runtime.try_load(snapshot)
         if generation is None:
             return False
+        if await runtime.refresh_remote(snapshot):  # a maintainer's reload lists remote servers afresh
+            generation = runtime.try_load(snapshot) or generation
         new_site: Path | None = None
         if config.site_build_root is not None:
             try:
                 current = runtime.generation
                 statuses = {"sources": [await stored_status(current, runtime.store, k)
                                         for k in current.served_platforms]}
-                new_site = await build_site(snapshot, config.site_build_root, status=statuses)
+                new_site = await build_site(snapshot, config.site_build_root, status=statuses,
+                                            remote=runtime.remote.snapshot())
             except SiteBuildError as exc:
                 log.error("registry reload refused: the site did not build, still serving the previous one:\n%s",
                           exc)

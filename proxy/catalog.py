@@ -161,8 +161,9 @@ def _strip(node: Any, *, root: bool = False) -> Any:
 
 
 def load_plugins(registry: Registry) -> dict[str, PlatformPlugin]:
-    """Import `proxy.platforms.<key>` for every platform once and check its `PLATFORM`, naming what is missing."""
-    return {key: load_plugin(key) for key in registry.platforms}
+    """Import `proxy.platforms.<key>` for every built-in platform once and check its `PLATFORM`, naming what is
+    missing. Remote connectors' plug-ins come from their server's listing (`proxy.remote`)."""
+    return {key: load_plugin(key) for key, platform in registry.platforms.items() if platform.remote is None}
 
 
 def load_plugin(key: str) -> PlatformPlugin:

@@ -14,9 +14,10 @@ from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 
-from proxy.catalog import Catalog, build_catalog
+from proxy.catalog import Catalog, build_catalog, load_plugins
 from proxy.clock import utc_now
 from proxy.registry import DomainPolicy, Registry, ServerSettings, load_registry
+from proxy.remote.sources import RemoteSource, bind_remotes, build_source
 from proxy.toolkit import PlatformContext, PlatformPlugin
 from proxy.upstream import Upstream
 
@@ -72,9 +73,15 @@ class Generation:
 
 
 def load_generation(path: Path, *, base_urls: Mapping[str, str] | None = None,
-                    plugins: PluginFactory | None = None) -> Generation:
-    """Read, validate and catalogue one registry file; raises RegistryError/CatalogError naming the entry."""
+                    plugins: PluginFactory | None = None, remote: RemoteSource | None = None) -> Generation:
+    """Read, validate and catalogue one registry file; raises RegistryError/CatalogError naming the entry.
+
+    Remote connectors take their tools from `remote` (the server's hub, or `OFFLINE`); by default
+    from the listings a server handed over, else from listing their servers once (a site build).
+    """
     registry = load_registry(path)
     if base_urls:
         registry = registry.with_base_urls(base_urls)
-    return Generation(catalog=build_catalog(registry, plugins(registry) if plugins else None))
+    registry, remote_plugins = bind_remotes(registry, build_source(registry) if remote is None else remote)
+    builtin = plugins(registry) if plugins else load_plugins(registry)
+    return Generation(catalog=build_catalog(registry, {**builtin, **remote_plugins}))

@@ -41,7 +41,7 @@ def status_from_report(platform: Platform, report: LoadReport, *, today: date, s
     status: SourceStatus = {
         "source": platform.key,
         "title": platform.title.nl,
-        "receiving": not stalled(report.current_through),
+        "receiving": not stalled(report.current_through) if report.dated else None,
         "current_through": _iso(report.current_through),
         "current_through_per_medium": {m: _iso(d) for m, d in report.per_medium.items()},
         "measured_at": measured_at.isoformat(timespec="seconds"),

@@ -19,6 +19,7 @@ import jsonschema
 
 from proxy.errors import RegistryError
 from proxy.hostmatch import matches
+from proxy.netguard import AddressPolicy, AddressRefused, parse_networks
 
 __all__ = [
     "AGGREGATE_NAME_MAX",
@@ -31,6 +32,9 @@ __all__ = [
     "LoadStatusSettings",
     "Platform",
     "Registry",
+    "RemoteAuth",
+    "RemoteSettings",
+    "RemoteTool",
     "ServerSettings",
     "Text",
     "Timeouts",
@@ -93,6 +97,34 @@ class Attribution:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteAuth:
+    """How to authenticate to a remote MCP server: the environment variable is named, never its value."""
+
+    scheme: str  # none | bearer | header
+    env: str | None = None
+    header: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteTool:
+    """An allow-listed remote tool and the registry's own words for it (None: the server's words)."""
+
+    name: str
+    title: Text | None = None
+    description: Text | None = None
+    question: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteSettings:
+    """A third-party MCP server behind a remote connector."""
+
+    url: str
+    tools: tuple[RemoteTool, ...]
+    auth: RemoteAuth
+
+
+@dataclass(frozen=True, slots=True)
 class Platform:
     """One source platform and the settings its adapter runs under."""
 
@@ -111,6 +143,7 @@ class Platform:
     attribution: Attribution
     user_agent: str = "BesluitBron"  # server.name, version and server.contact (ServerSettings.user_agent)
     notice: Text | None = None  # a change earlier users must know about (the source page shows it)
+    remote: RemoteSettings | None = None  # a third-party MCP server instead of a platform module
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +157,7 @@ class Connector:
     description: Text
     platform: str | None
     tools: tuple[ToolWords, ...]
+    remote: bool = False  # its platform is a third-party MCP server (key = slug), its tools come from there
 
     @property
     def aggregate(self) -> bool:
@@ -146,6 +180,7 @@ class ServerSettings:
     cors_origins: tuple[str, ...]
     max_body_bytes: int
     contact: str = ""  # how a platform's operators reach us; goes into every User-Agent
+    remote_allow_networks: tuple[str, ...] = ()
 
     @property
     def user_agent(self) -> str:
@@ -153,6 +188,10 @@ class ServerSettings:
         from proxy import __version__
 
         return f"{self.name}/{__version__}" + (f" (+{self.contact})" if self.contact else "")
+
+    def address_policy(self) -> AddressPolicy:
+        """The address rules for remote connectors, with this registry's exceptions."""
+        return AddressPolicy(allow=parse_networks(self.remote_allow_networks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +312,13 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
         if not p["local"] and "media" in p:
             yield f"{where}.media: only local sources have media"
 
+    server = data["server"]
+    policy: AddressPolicy | None = None
+    try:
+        policy = AddressPolicy(allow=parse_networks(server.get("remote_allow_networks", ())))
+    except ValueError as exc:
+        yield f"server.remote_allow_networks: {exc}; write CIDR networks such as 127.0.0.1/32"
+
     seen_slug: dict[str, int] = {}
     served_by: dict[str, int] = {}
     aggregates: list[int] = []
@@ -281,6 +327,11 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
         if c["slug"] in seen_slug:
             yield f"{where}.slug: '{c['slug']}' is already used by connectors[{seen_slug[c['slug']]}]"
         seen_slug.setdefault(c["slug"], i)
+        if "remote" in c:
+            yield from _check_remote(where, c, platforms, seen_prefix, policy)
+            continue
+        if "prefix" in c:
+            yield f"{where}.prefix: only a remote connector sets its prefix here; a platform's is under platforms"
         if c.get("aggregate"):
             aggregates.append(i)
             for forbidden in ("platform", "tools"):
@@ -313,7 +364,6 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
                 yield (f"{twhere}: '{prefix}_{name}' (the name on the aggregate connector) is longer than "
                        f"{AGGREGATE_NAME_MAX} characters")
 
-    server = data["server"]
     host = urlsplit(server["public_url"]).netloc
     if not matches(host, tuple(server["allowed_hosts"])):
         yield (f"server.allowed_hosts: does not admit '{host}', the host of public_url; every published "
@@ -330,6 +380,55 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
             yield f"platforms.{key}: no connector serves this platform"
 
 
+def _check_remote(where: str, c: Mapping[str, Any], platforms: Mapping[str, Any], seen_prefix: dict[str, str],
+                  policy: AddressPolicy | None) -> Iterator[str]:
+    """A remote connector: its own prefix and a URL the address rules allow; no platform, tools or aggregate."""
+    for forbidden in ("platform", "tools", "aggregate"):
+        if forbidden in c:
+            yield f"{where}.{forbidden}: a remote connector takes its tools from remote.tools and has no {forbidden}"
+    slug = c["slug"]
+    if slug in platforms:
+        yield f"{where}.slug: '{slug}' is also a platform key; a remote connector's slug names its source"
+    prefix = c.get("prefix")
+    if prefix is None:
+        yield f"{where}.prefix: a remote connector needs a prefix for its tools on the aggregate connector"
+    elif prefix in seen_prefix:
+        yield f"{where}.prefix: '{prefix}' is already the prefix of '{seen_prefix[prefix]}'"
+    else:
+        seen_prefix[prefix] = slug
+    remote = c["remote"]
+    if policy is not None:
+        try:
+            policy.check_url(remote["url"])
+        except AddressRefused as exc:
+            yield f"{where}.remote.url: {exc}"
+    auth = remote["auth"]
+    if auth["scheme"] == "none" and ("env" in auth or "header" in auth):
+        yield f"{where}.remote.auth: scheme 'none' takes no env or header"
+    if auth["scheme"] in ("bearer", "header") and "env" not in auth:
+        yield f"{where}.remote.auth.env: scheme '{auth['scheme']}' needs the name of an environment variable"
+    if (auth["scheme"] == "header") != ("header" in auth):
+        yield f"{where}.remote.auth.header: name the header for scheme 'header' (and only for it)"
+    if auth.get("header", "").lower() in ("host", "content-type", "accept", "content-length", "mcp-session-id",
+                                          "mcp-protocol-version", "cookie"):
+        yield f"{where}.remote.auth.header: '{auth['header']}' is a header the transport sets itself"
+    timeouts = remote.get("timeouts")
+    if timeouts and timeouts["connect_seconds"] > timeouts["total_seconds"]:
+        yield f"{where}.remote.timeouts.connect_seconds: must not exceed total_seconds ({timeouts['total_seconds']})"
+    names: dict[str, int] = {}
+    for j, tool in enumerate(remote["tools"]):
+        name = tool if isinstance(tool, str) else tool["name"]
+        twhere = f"{where}.remote.tools[{j}]"
+        if name in META_TOOL_NAMES:
+            yield f"{twhere}: '{name}' is a reserved meta-tool name"
+        if name in names:
+            yield f"{twhere}: '{name}' is already remote.tools[{names[name]}]"
+        names.setdefault(name, j)
+        if prefix and len(f"{prefix}_{name}") > AGGREGATE_NAME_MAX:
+            yield (f"{twhere}: '{prefix}_{name}' (the name on the aggregate connector) is longer than "
+                   f"{AGGREGATE_NAME_MAX} characters")
+
+
 def _text(d: Mapping[str, str]) -> Text:
     return Text(nl=d["nl"], en=d["en"])
 
@@ -340,6 +439,58 @@ def _words(name: str, d: Mapping[str, Any]) -> ToolWords:
                      params=MappingProxyType({k: _text(v) for k, v in d.get("params", {}).items()}))
 
 
+# What a remote connector runs under when its entry does not say: modest, like the slowest built-in platform.
+REMOTE_DEFAULTS: Mapping[str, Any] = MappingProxyType({
+    "limits": {"results_per_call": 50, "requests_per_minute": 60},
+    "timeouts": {"connect_seconds": 5, "total_seconds": 30},
+    "max_response_bytes": 4 * 1024 * 1024,
+})
+
+
+def _remote_platform(c: Mapping[str, Any], server: ServerSettings) -> Platform:
+    """A remote connector as one more platform (key = slug), so every layer serves it like the others."""
+    r = c["remote"]
+    title, description = _text(c["title"]), _text(c["description"])
+    parts = urlsplit(r["url"])
+    origin = f"{parts.scheme}://{parts.netloc}"
+    if "attribution" in r:
+        a = r["attribution"]
+        attribution = Attribution(required=a["required"], label=_text(a["label"]), cite=_text(a["cite"]),
+                                  license=_text(a["license"]), url=a["url"])
+    else:
+        attribution = Attribution(
+            required=True,
+            label=Text(nl=f"Bron: {title.nl} (externe MCP-server)", en=f"Source: {title.en} (external MCP server)"),
+            cite=Text(nl=f"Noem {title.nl} als bron, met de links uit het antwoord.",
+                      en=f"Name {title.en} as the source, with the links from the answer."),
+            license=Text(nl="De voorwaarden van de aanbieder van deze server",
+                         en="The terms of this server's operator"),
+            url=origin,
+        )
+    limits = r.get("limits", REMOTE_DEFAULTS["limits"])
+    auth = r["auth"]
+    return Platform(
+        key=c["slug"], title=title, description=description,
+        coverage=_text(r["coverage"]) if "coverage" in r else description,
+        base_url=r["url"], prefix=c.get("prefix", ""), local=False, media=(),
+        limits=Limits(results_per_call=int(limits["results_per_call"]),
+                      requests_per_minute=int(limits["requests_per_minute"])),
+        cache_ttl_seconds=0,  # a third party's answers are passed on as they come, never from our cache
+        timeouts=Timeouts(**r.get("timeouts", REMOTE_DEFAULTS["timeouts"])),
+        max_response_bytes=int(r.get("max_response_bytes", REMOTE_DEFAULTS["max_response_bytes"])),
+        attribution=attribution,
+        user_agent=server.user_agent,
+        remote=RemoteSettings(
+            url=r["url"],
+            tools=tuple(RemoteTool(name=t) if isinstance(t, str) else RemoteTool(
+                name=t["name"], title=_text(t["title"]) if "title" in t else None,
+                description=_text(t["description"]) if "description" in t else None,
+                question=_text(t["question"]) if "question" in t else None) for t in r["tools"]),
+            auth=RemoteAuth(scheme=auth["scheme"], env=auth.get("env"), header=auth.get("header")),
+        ),
+    )
+
+
 def _build(data: Mapping[str, Any], source: str) -> Registry:
     s = data["server"]
     server = ServerSettings(
@@ -348,6 +499,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
         allowed_hosts=tuple(s["allowed_hosts"]), allowed_origins=tuple(s["allowed_origins"]),
         cors_origins=tuple(s["cors_origins"]), max_body_bytes=int(s["max_body_bytes"]),
         contact=s.get("contact", ""),
+        remote_allow_networks=tuple(s.get("remote_allow_networks", ())),
     )
     platforms = {
         key: Platform(
@@ -367,11 +519,12 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
         )
         for key, p in data["platforms"].items()
     }
+    platforms.update({c["slug"]: _remote_platform(c, server) for c in data["connectors"] if "remote" in c})
     connectors = tuple(
         Connector(
             slug=c["slug"], enabled=c["enabled"], in_footer=c["in_footer"], title=_text(c["title"]),
-            description=_text(c["description"]), platform=c.get("platform"),
-            tools=tuple(_words(t["name"], t) for t in c.get("tools", ())),
+            description=_text(c["description"]), platform=c["slug"] if "remote" in c else c.get("platform"),
+            tools=tuple(_words(t["name"], t) for t in c.get("tools", ())), remote="remote" in c,
         )
         for c in data["connectors"]
     )

@@ -17,6 +17,8 @@ from typing import Any
 from proxy.endpoint import ConnectorEndpoint
 from proxy.errors import BesluitBronError
 from proxy.generation import Generation, PluginFactory, load_generation
+from proxy.registry import load_registry
+from proxy.remote.hub import RemoteHub
 from proxy.state import StateStore
 from proxy.trace import TraceSigner
 from proxy.upstream import Upstream
@@ -35,6 +37,7 @@ class Runtime:
         self.base_urls = dict(base_urls or {})
         self.signer = signer or TraceSigner()
         self._plugins = plugins
+        self.remote = RemoteHub(store)  # remote connectors: clients, last good listings (outlive generations)
         self._upstreams: dict[str, Upstream] = {}
         self._current: tuple[Generation, Mapping[str, ConnectorEndpoint]] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -46,7 +49,14 @@ class Runtime:
 
     def load(self, registry_path: Path) -> Generation:
         """Load and check a registry without touching what is served; raises on any problem."""
-        return load_generation(registry_path, base_urls=self.base_urls, plugins=self._plugins)
+        return load_generation(registry_path, base_urls=self.base_urls, plugins=self._plugins, remote=self.remote)
+
+    async def refresh_remote(self, registry_path: Path) -> bool:
+        """List the remote connectors' servers again (start, maintainer's reload); False when there are none."""
+        try:
+            return await self.remote.refresh(load_registry(registry_path))
+        except BesluitBronError:
+            return False  # the registry itself is broken: try_load reports it
 
     def try_load(self, registry_path: Path) -> Generation | None:
         """Load a new registry; on failure log it and keep serving the last good one."""
@@ -84,6 +94,7 @@ class Runtime:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.remote.close()
         for upstream in self._upstreams.values():
             await upstream.close()  # generations share one connection per platform
         await self.store.close()

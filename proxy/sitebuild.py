@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from proxy.errors import BesluitBronError
+from proxy.remote.sources import REMOTE_LISTINGS_ENV
 
 __all__ = ["PLUGINS_ENV", "REGISTRY_ENV", "STATUS_ENV", "SiteBuildError", "build_site"]
 
@@ -28,7 +29,7 @@ class SiteBuildError(BesluitBronError):
 
 
 async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, Any] | None = None,
-                     timeout: float = 300) -> Path:
+                     remote: dict[str, Any] | None = None, timeout: float = 300) -> Path:
     """`mkdocs build --strict` into a new directory under `out_root`; returns that directory."""
     out_root.mkdir(parents=True, exist_ok=True)
     target = Path(tempfile.mkdtemp(prefix="site-", dir=out_root))
@@ -38,6 +39,10 @@ async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, A
     if status is not None:
         status_file.write_text(json.dumps(status), encoding="utf-8")
         env[STATUS_ENV] = str(status_file)
+    remote_file = target.with_suffix(".remote.json")
+    if remote is not None:  # the server's own listings, so the site shows exactly the remote tools it serves
+        remote_file.write_text(json.dumps(remote), encoding="utf-8")
+        env[REMOTE_LISTINGS_ENV] = str(remote_file)
     try:
         await _run_mkdocs(target, env, timeout)
     except BaseException:
@@ -45,6 +50,7 @@ async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, A
         raise
     finally:
         status_file.unlink(missing_ok=True)
+        remote_file.unlink(missing_ok=True)
     return target
 
 

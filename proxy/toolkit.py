@@ -115,6 +115,7 @@ class LoadReport:
     organs: tuple[OrganLoad, ...] = ()
     per_medium: Mapping[str, date | None] = field(default_factory=dict)
     note: str | None = None
+    dated: bool = True  # False: the source cannot say how current it is (a remote server); receiving is unknown
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""Remote connectors: third-party MCP servers served as one more kind of platform."""

@@ -1,0 +1,247 @@
+"""Talking to one third-party MCP server: list its tools, call one, and account for every exchange.
+
+A `RemoteClient` holds the connector's guarded HTTP client (with the credential, read from the
+environment variable the registry names) and opens one short MCP session per exchange with the SDK's
+own client, in whichever protocol era the server speaks. Every exchange is timed, size-capped,
+rate-limited, recorded in the caller's call log and counted for availability, like a call to a
+built-in platform. Failures become the project's `UpstreamError`s with a message for a person;
+the credential is never part of a URL, a log line, a record or a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import httpx2
+import mcp_types
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from proxy.caller import Caller
+from proxy.errors import (
+    UpstreamBadReply,
+    UpstreamError,
+    UpstreamRateLimited,
+    UpstreamTimeout,
+    UpstreamTooLarge,
+    UpstreamUnreachable,
+)
+from proxy.netguard import AddressPolicy, safe_url
+from proxy.registry import Platform, RemoteAuth
+from proxy.remote.transport import Resolver, ResponseTooLarge, guarded_client, refusal_in
+from proxy.state import StateStore
+
+__all__ = ["MissingCredential", "RemoteClient", "RemoteRefused", "credential_headers", "scrub"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+MAX_RATE_WAIT_SECONDS = 2.0
+_EXCERPT = 200
+
+
+class MissingCredential(Exception):
+    """The environment variable a remote connector's auth names is not set (or empty)."""
+
+
+class RemoteRefused(UpstreamError):
+    """The remote server answered, but refused the call (a JSON-RPC error); the server is there."""
+
+
+def credential_headers(auth: RemoteAuth, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The header that carries the credential, read now from the environment; raises MissingCredential."""
+    if auth.scheme == "none":
+        return {}
+    assert auth.env is not None
+    value = (environ if environ is not None else os.environ).get(auth.env, "")
+    if not value.strip():
+        raise MissingCredential(f"environment variable {auth.env} is not set")
+    if auth.scheme == "bearer":
+        return {"Authorization": f"Bearer {value}"}
+    assert auth.header is not None
+    return {auth.header: value}
+
+
+def scrub(value: Any, secrets: tuple[str, ...]) -> Any:
+    """`value` with every occurrence of a secret replaced: a careless server may echo it back."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, "[credential removed]")
+        return value
+    if isinstance(value, list):
+        return [scrub(v, secrets) for v in value]
+    if isinstance(value, dict):
+        return {scrub(k, secrets): scrub(v, secrets) for k, v in value.items()}
+    return value
+
+
+class RemoteClient:
+    """One remote connector's connection, under one generation's settings (`platform`)."""
+
+    def __init__(self, platform: Platform, *, policy: AddressPolicy, store: StateStore,
+                 environ: Mapping[str, str] | None = None, resolver: Resolver | None = None) -> None:
+        assert platform.remote is not None
+        self.platform = platform
+        self.key = platform.key
+        self.url = platform.remote.url
+        self.shown_url = safe_url(self.url)
+        self._store = store
+        headers = credential_headers(platform.remote.auth, environ)  # MissingCredential: the connector stays off
+        # Any form of the credential a server might echo: the header value and the bare token.
+        self._secrets = tuple(sorted({v for v in headers.values()} | {v.removeprefix("Bearer ") for v in
+                                                                      headers.values()}, key=len, reverse=True))
+        self._http = guarded_client(policy, headers=headers, connect_seconds=platform.timeouts.connect_seconds,
+                                    total_seconds=platform.timeouts.total_seconds,
+                                    max_bytes=platform.max_response_bytes, resolver=resolver,
+                                    user_agent=platform.user_agent)
+
+    @property
+    def name(self) -> str:
+        return f"{self.platform.title.en} (external MCP server)"
+
+    def scrub(self, value: Any) -> Any:
+        return scrub(value, self._secrets)
+
+    async def close(self) -> None:
+        await self._http.aclose()
+        self._secrets = ()
+
+    # ----------------------------------------------------------------------- exchanges
+
+    async def list_tools(self, caller: Caller) -> list[mcp_types.Tool]:
+        """Every tool the server lists (all pages)."""
+        async def run(client: Client) -> list[mcp_types.Tool]:
+            tools: list[mcp_types.Tool] = []
+            cursor: str | None = None
+            for _ in range(50):  # a server that pages forever is cut off
+                page = await client.list_tools(cursor=cursor)
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return tools
+
+        return await self._exchange("tools/list", None, caller, run)
+
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> mcp_types.CallToolResult:
+        async def run(client: Client) -> mcp_types.CallToolResult:
+            return await client.call_tool(name, dict(arguments))
+
+        return await self._exchange("tools/call", name, caller, run)
+
+    async def _exchange(self, method: str, tool: str | None, caller: Caller,
+                        run: Callable[[Client], Awaitable[T]]) -> T:
+        started = time.perf_counter()
+        try:
+            await self._wait_for_token()
+            async with asyncio.timeout(self.platform.timeouts.total_seconds):
+                async with Client(streamable_http_client(self.url, http_client=self._http), mode="auto") as client:
+                    result = await run(client)
+        except UpstreamRateLimited as exc:
+            await self._record(caller, method, tool, started, error=str(exc))
+            raise
+        except Exception as exc:
+            error = self._translate(exc)
+            await self._record(caller, method, tool, started, error=str(error))
+            answered = isinstance(error, RemoteRefused)
+            await self._set_available(answered, None if answered else str(error))
+            if not answered:
+                log.warning("remote connector %s: %s failed: %s", self.key, method, error)
+            raise error from None
+        await self._record(caller, method, tool, started, error=None)
+        await self._set_available(True, None)
+        return result
+
+    def _translate(self, exc: Exception) -> UpstreamError:
+        """One place where the SDK's, httpx's and the guard's failures become messages for a person."""
+        name, key = self.name, self.key
+        refused = refusal_in(exc)
+        if refused is not None:
+            return UpstreamUnreachable(key, f"{name} was not called: {refused}")
+        found = _find(exc, (ResponseTooLarge, httpx2.TimeoutException, TimeoutError, MCPError, httpx2.HTTPStatusError,
+                            httpx2.TransportError))
+        if isinstance(found, ResponseTooLarge):
+            return UpstreamTooLarge(key, f"{name} sent more than the {self.platform.max_response_bytes}-byte cap; "
+                                    "narrow the request")
+        if isinstance(found, (httpx2.TimeoutException, TimeoutError)):
+            return UpstreamTimeout(key, f"{name} did not answer within {self.platform.timeouts.total_seconds:g} s; "
+                                   "try again later or narrow the request")
+        if isinstance(found, MCPError):
+            said = self.scrub(_excerpt(found.error.message))
+            return RemoteRefused(key, f"{name} refused the call (MCP error {found.error.code}: {said}); check the "
+                                 "arguments against the tool's inputSchema")
+        if isinstance(found, httpx2.HTTPStatusError):
+            status = found.response.status_code
+            hint = ("the credential was refused; a maintainer must check the environment variable "
+                    "named in the registry" if status in (401, 403) else "try again later")
+            return UpstreamUnreachable(key, f"{name} answered HTTP {status}; {hint}")
+        if isinstance(found, httpx2.TransportError):
+            return UpstreamUnreachable(key, f"{name} cannot be reached ({type(found).__name__}); try again later")
+        return UpstreamBadReply(key, f"{name} sent a reply that could not be read ({type(exc).__name__}); "
+                                "try again later")
+
+    async def _wait_for_token(self) -> None:
+        rpm = self.platform.limits.requests_per_minute
+        granted, wait = await self._store.take_token(self.key, rpm, MAX_RATE_WAIT_SECONDS)
+        if not granted:
+            raise UpstreamRateLimited(self.key, f"{self.name}: this installation's limit of {rpm} calls per minute "
+                                      f"is reached; try again in {max(1, round(wait))} s", retry_after=wait)
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    async def _record(self, caller: Caller, method: str, tool: str | None, started: float, *,
+                      error: str | None) -> None:
+        await self._store.record_call(caller.key, {
+            "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            "source": self.key,
+            "tool": tool,
+            "method": f"MCP {method}",
+            "url": self.shown_url,
+            "status": None,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "bytes": 0,
+            "cache_hit": False,
+            "error": error,
+        })
+
+    async def _set_available(self, available: bool, error: str | None) -> None:
+        await self._store.set_availability(self.key, {
+            "available": available,
+            "last_live_call_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+            "last_error": error,
+        })
+
+
+def _find(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> BaseException | None:
+    """The first exception of `kinds` in `exc`, its group members, causes and contexts (kinds in order)."""
+    found: list[BaseException] = []
+    seen: set[int] = set()
+    stack: list[BaseException] = [exc]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        found.append(current)
+        if isinstance(current, BaseExceptionGroup):
+            stack.extend(current.exceptions)
+        stack.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+    for kind in kinds:
+        for candidate in found:
+            if isinstance(candidate, kind):
+                return candidate
+    return None
+
+
+def _excerpt(text: str) -> str:
+    """A remote message as one short line: the first line only, so a traceback's internals stay behind."""
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return line[:_EXCERPT] + ("…" if len(line) > _EXCERPT else "")

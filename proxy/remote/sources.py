@@ -1,0 +1,129 @@
+"""Where a generation gets its remote connectors' listings, and how they join the registry.
+
+`bind_remotes` is the step `load_generation` takes for remote connectors: it turns each one's
+listing into the connector's tool words and a plug-in, so the catalogue serves them like any other
+platform. The listings come from a `RemoteSource`: the server's `RemoteHub` (live clients), the
+snapshot a server hands to its site build (`REMOTE_LISTINGS_ENV`), a one-off live listing for a
+stand-alone site build, or nothing at all (`OFFLINE`, for `python -m proxy validate`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import os
+import threading
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import mcp_types
+
+from proxy.registry import Connector, Platform, Registry
+from proxy.remote.client import RemoteClient
+from proxy.remote.plugin import Listing, Selection, remote_plugin, select
+from proxy.toolkit import PlatformPlugin
+
+__all__ = ["OFFLINE", "REMOTE_LISTINGS_ENV", "RemoteSource", "StaticSource", "bind_remotes", "build_source"]
+
+log = logging.getLogger(__name__)
+REMOTE_LISTINGS_ENV = "BESLUITBRON_REMOTE_LISTINGS"
+
+
+class RemoteSource(Protocol):
+    def listing(self, key: str) -> Listing | None: ...
+    def client(self, key: str) -> RemoteClient | None: ...
+    def off_reason(self, key: str) -> str | None: ...
+    def withdrawn(self, key: str) -> Collection[str]: ...
+    def observe(self, key: str, platform: Platform, tools: list[mcp_types.Tool]) -> None: ...
+
+
+@dataclass(frozen=True)
+class StaticSource:
+    """Listings without clients: the tools are described (a site build) but not callable."""
+
+    listings: Mapping[str, Listing] = field(default_factory=dict)
+    off: Mapping[str, str] = field(default_factory=dict)
+    withdrawals: Mapping[str, Collection[str]] = field(default_factory=dict)
+
+    def listing(self, key: str) -> Listing | None:
+        return self.listings.get(key)
+
+    def client(self, key: str) -> RemoteClient | None:
+        return None
+
+    def off_reason(self, key: str) -> str | None:
+        return self.off.get(key)
+
+    def withdrawn(self, key: str) -> Collection[str]:
+        return self.withdrawals.get(key, ())
+
+    def observe(self, key: str, platform: Platform, tools: list[mcp_types.Tool]) -> None:
+        return None
+
+    @classmethod
+    def from_snapshot(cls, data: Mapping[str, Any]) -> StaticSource:
+        return cls(listings={k: Listing.from_json(v) for k, v in data.get("listings", {}).items()},
+                   off=dict(data.get("off", {})), withdrawals={k: set(v) for k, v in data.get("withdrawn", {}).items()})
+
+
+OFFLINE = StaticSource()
+
+
+def bind_remotes(registry: Registry, source: RemoteSource) -> tuple[Registry, dict[str, PlatformPlugin]]:
+    """The registry with each remote connector's tool words from its listing, and their plug-ins.
+    A connector whose credential is missing is switched off (absent everywhere, like any switched-off one)."""
+    if not any(c.remote for c in registry.connectors):
+        return registry, {}
+    plugins: dict[str, PlatformPlugin] = {}
+    connectors: list[Connector] = []
+    for connector in registry.connectors:
+        if not connector.remote:
+            connectors.append(connector)
+            continue
+        key = connector.slug
+        platform = registry.platforms[key]
+        listing = source.listing(key)
+        selection = select(platform, listing, source.withdrawn(key)) if listing else Selection(served=(), refused=())
+        words, plugin = remote_plugin(platform, selection, source.client(key), lambda k=key: source.withdrawn(k),
+                                      lambda tools, k=key, p=platform: source.observe(k, p, tools))
+        enabled = connector.enabled and source.off_reason(key) is None
+        connectors.append(dataclasses.replace(connector, tools=words, enabled=enabled))
+        plugins[key] = plugin
+    return dataclasses.replace(registry, connectors=tuple(connectors)), plugins
+
+
+def build_source(registry: Registry) -> RemoteSource:
+    """Listings for a build outside the server: the server's snapshot if it passed one, else listed live once."""
+    snapshot = os.environ.get(REMOTE_LISTINGS_ENV)
+    if snapshot:
+        return StaticSource.from_snapshot(json.loads(Path(snapshot).read_text(encoding="utf-8")))
+    if not any(c.remote and c.enabled for c in registry.connectors):
+        return OFFLINE
+    box: dict[str, StaticSource] = {}
+
+    def work() -> None:  # its own thread and loop: the caller may be inside a running loop, or none
+        box["source"] = asyncio.run(_list_once(registry))
+
+    thread = threading.Thread(target=work, name="remote-listing")
+    thread.start()
+    thread.join()
+    return box.get("source", OFFLINE)
+
+
+async def _list_once(registry: Registry) -> StaticSource:
+    from proxy.remote.hub import RemoteHub
+    from proxy.state import MemoryStore
+
+    store = MemoryStore()
+    hub = RemoteHub(store)
+    try:
+        await hub.refresh(registry)
+        return StaticSource.from_snapshot(hub.snapshot())
+    finally:
+        await hub.close()
+        await store.close()
+
