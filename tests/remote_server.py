@@ -22,7 +22,10 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["TOOL_NAMES", "ThirdPartyServer"]
+__all__ = ["ENV", "SECRET", "TOOL_NAMES", "ThirdPartyServer", "add_remote"]
+
+SECRET = "s3cr3t-Pl4nted-7d41c0de"  # planted in the environment; must appear in no output of any kind
+ENV = "DERDE_MCP_TOKEN"
 
 _OBJECT: dict[str, Any] = {"type": "object", "additionalProperties": False}
 
@@ -56,12 +59,14 @@ def _tools(state: ServerState) -> list[types.Tool]:
         _tool("huge", "Groot", "Answers far more than any cap.", READ_ONLY),
         _tool("slow", "Traag", "Answers after a long wait.", READ_ONLY),
         _tool("inject", "Injectie", "Returns text that tries to give the model orders.", READ_ONLY),
+        _tool("count_notes", "Tellen", "Read-only, but not on BesluitBron's allow-list.", READ_ONLY),
     ]
     if state.extra_tool:
         tools.append(_tool("new_tool", "Nieuw", "Appeared after the first listing.", READ_ONLY))
     return tools
 
 
+# Everything it lists except count_notes, which the tests leave off the allow-list.
 TOOL_NAMES = ("search_notes", "get_note", "delete_note", "add_note", "echo_auth", "broken", "huge", "slow", "inject")
 
 
@@ -174,3 +179,22 @@ class ThirdPartyServer:
             self._server.should_exit = True
             self._thread.join(timeout=10)
         self._server = self._thread = None
+
+
+def add_remote(data: dict[str, Any], url: str, *, allow: list[str] | None = None, enabled: bool = True) -> None:
+    """The test registry: the shipped one plus a remote connector 'derde' on the third-party server."""
+    data["server"]["remote_allow_networks"] = ["127.0.0.1/32"] if allow is None else allow
+    data["connectors"].insert(-1, {
+        "slug": "derde", "enabled": enabled, "in_footer": False, "prefix": "derde",
+        "title": {"nl": "Derde Notities", "en": "Third Notes"},
+        "description": {"nl": "Raadsnotities van een andere overheid, via hun eigen MCP-server.",
+                        "en": "Council notes of another public body, through its own MCP server."},
+        "remote": {
+            "url": url,
+            "tools": [*(t for t in TOOL_NAMES if t != "get_note"),
+                      {"name": "get_note", "title": {"nl": "Notitie lezen", "en": "Read a note"}}],
+            "auth": {"scheme": "bearer", "env": ENV},
+            "timeouts": {"connect_seconds": 1, "total_seconds": 2},
+            "max_response_bytes": 65536,
+        },
+    })

@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,18 +20,21 @@ from mcp import Client
 from proxy.app import Config, create_app
 from proxy.registry import load_registry
 from tests.conftest import REGISTRY
-from tests.site_helpers import build_site, collect_site_addresses
+from tests.remote_server import ENV, SECRET, ThirdPartyServer, add_remote
+from tests.site_helpers import build_site, collect_site_addresses, site_files
 
 SHIPPED = load_registry(REGISTRY)
 SLUGS = [c.slug for c in SHIPPED.connectors]
-PREFIX_TO_SLUG = {SHIPPED.platforms[c.platform].prefix: c.slug for c in SHIPPED.connectors if c.platform}
 # Surfaces that must name every enabled connector (C11): hidden ≠ off.
 FULL_SURFACES = ("connectoren.html", "en/connectoren.html", "keuzehulp.html", "en/keuzehulp.html",
                  "explorer.html", "en/explorer.html", "llms.txt", "en/llms.txt", "sitemap.xml")
 
 
-def _variant(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool]) -> Path:
+def _variant(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool],
+             edit: Callable[[dict[str, Any]], None] | None = None) -> Path:
     data = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    if edit:
+        edit(data)
     for c in data["connectors"]:
         c["enabled"], c["in_footer"] = enabled[c["slug"]], footer[c["slug"]]
     tmp.mkdir(parents=True, exist_ok=True)
@@ -40,6 +45,9 @@ def _variant(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool]) -> Pa
 
 async def _server_surfaces(registry_path: Path) -> dict[str, set[str]]:
     """Every way the live server says which addresses exist."""
+    variant = load_registry(registry_path)
+    slugs = [c.slug for c in variant.connectors]
+    prefix_to_slug = {variant.platforms[c.platform].prefix: c.slug for c in variant.connectors if c.platform}
     app = create_app(Config(registry_path=registry_path, measure_load=False))
     runner = aiohttp.web.AppRunner(app)
     await runner.setup()
@@ -52,7 +60,7 @@ async def _server_surfaces(registry_path: Path) -> dict[str, set[str]]:
             async with http.get(f"{base}/health") as resp:
                 out["/health"] = {c["url"] for c in (await resp.json())["connectors"]}
             answering = set()
-            for slug in [*SLUGS, "nietbestaand"]:
+            for slug in [*slugs, "nietbestaand"]:
                 async with http.post(f"{base}/{slug}/mcp", json={}) as resp:
                     if resp.status != 404:
                         answering.add(f"/{slug}/mcp")
@@ -61,11 +69,11 @@ async def _server_surfaces(registry_path: Path) -> dict[str, set[str]]:
             async with Client(base + address, mode="legacy") as c:  # every address answers initialize
                 tools = (await c.list_tools()).tools
                 if address == "/allebronnen/mcp":
-                    prefixes = {t.name.split("_", 1)[0] for t in tools if t.name.split("_", 1)[0] in PREFIX_TO_SLUG}
+                    prefixes = {t.name.split("_", 1)[0] for t in tools if t.name.split("_", 1)[0] in prefix_to_slug}
                     caps = (await c.call_tool("list_capabilities", {})).structured_content
                     sources = {s["source"] for s in caps["sources"]}
-                    out["Alle Bronnen prefixes"] = {f"/{PREFIX_TO_SLUG[p]}/mcp" for p in prefixes}
-                    slug_of = {c.platform: c.slug for c in SHIPPED.connectors if c.platform}
+                    out["Alle Bronnen prefixes"] = {f"/{prefix_to_slug[p]}/mcp" for p in prefixes}
+                    slug_of = {c.platform: c.slug for c in variant.connectors if c.platform}
                     out["Alle Bronnen list_capabilities"] = {f"/{slug_of[s]}/mcp" for s in sources}
     finally:
         await runner.cleanup()
@@ -82,11 +90,14 @@ def _footer_addresses(site_dir: Path) -> dict[str, set[str]]:
     return found
 
 
-def check_agreement(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool]) -> None:
-    registry_path = _variant(tmp, enabled, footer)
+def check_agreement(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool],
+                    edit: Callable[[dict[str, Any]], None] | None = None) -> Path:
+    """Build the site for a variant, serve it, and compare every surface; returns the site directory."""
+    registry_path = _variant(tmp, enabled, footer, edit)
     site_dir = build_site(registry_path, tmp / "site")
-    expected = {f"/{s}/mcp" for s in SLUGS if enabled[s]}
-    expected_footer = {f"/{s}/mcp" for s in SLUGS if enabled[s] and footer[s]}
+    slugs = list(enabled)
+    expected = {f"/{s}/mcp" for s in slugs if enabled[s]}
+    expected_footer = {f"/{s}/mcp" for s in slugs if enabled[s] and footer[s]}
 
     site = collect_site_addresses(site_dir)
     shown = set().union(*site.values())
@@ -105,11 +116,12 @@ def check_agreement(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool]
         if page.endswith("404.html") or addresses:
             assert addresses == expected_footer, (page, addresses)
 
-    for off in (s for s in SLUGS if not enabled[s]):
+    for off in (s for s in slugs if not enabled[s]):
         pattern = re.compile(rf'/{off}/mcp|connectoren/{off}\.html|"slug":\s*"{off}"')
         for path in site_dir.rglob("*"):
             if path.is_file() and path.suffix in (".html", ".txt", ".xml", ".json", ".js"):
                 assert not pattern.search(path.read_text(encoding="utf-8", errors="replace")), (off, path.name)
+    return site_dir
 
 
 ALL_ON = {s: True for s in SLUGS}
@@ -137,3 +149,21 @@ switches = st.fixed_dictionaries({s: st.booleans() for s in SLUGS})
 @given(enabled=switches, footer=switches)
 def test_random_combinations(tmp_path_factory: Any, enabled: dict[str, bool], footer: dict[str, bool]) -> None:
     check_agreement(tmp_path_factory.mktemp("variant"), enabled, footer)
+
+
+def test_remote_connector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A third-party MCP server as a connector: on the site and the server alike, on its own address and on
+    Alle Bronnen, with the tools the server serves; the credential planted for it shows on no page."""
+    monkeypatch.setenv(ENV, SECRET)
+    third_party = ThirdPartyServer(header="Authorization", value=f"Bearer {SECRET}").start()
+    try:
+        site_dir = check_agreement(tmp_path, {**ALL_ON, "derde": True}, {**SHIPPED_FOOTER, "derde": False},
+                                   lambda data: add_remote(data, third_party.url))
+    finally:
+        third_party.stop()
+    files = site_files(site_dir)
+    page = files["connectoren/derde.html"].decode()
+    assert "search_notes" in page and "Notitie lezen" in page and "delete_note" not in page
+    assert "/derde/mcp" in files["llms.txt"].decode() and "/derde/mcp" in files["en/llms.txt"].decode()
+    leaks = [name for name, data in files.items() if SECRET.encode() in data]
+    assert not leaks

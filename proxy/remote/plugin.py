@@ -163,10 +163,11 @@ def _envelope_schema(tool: mcp_types.Tool) -> JsonDict:
         "tool": {"type": "string", "description": "The remote tool that answered."},
         "text": {"type": "string", "description": "The text the remote server sent."},
         "data": data,
-        "citations": {"type": "array", "items": CITATION_SCHEMA,
-                      "description": "The links in the remote answer, to cite."},
-        "precision": {**PRECISION_SCHEMA, "description": "How complete the citations list is (the links found in "
-                                                          "the remote answer)."},
+        "links": {"type": "array", "description": "The links in the remote answer, each with how to cite it.",
+                  "items": object_schema({"uri": {"type": "string"}, "title": {"type": "string"},
+                                          "citation": CITATION_SCHEMA})},
+        "precision": {**PRECISION_SCHEMA, "description": "How complete the links list is (the https links found "
+                                                          "in the remote answer)."},
     })
     if defs:
         schema["$defs"] = defs
@@ -196,9 +197,11 @@ def _handler(platform: Platform, name: str, client: RemoteClient | None,
             "tool": name,
             "text": text,
             "data": data,
-            "citations": [citation(uri=uri, title=title, text="", source=platform.key,
-                                   label=platform.attribution.label.nl,
-                                   requires_attribution=platform.attribution.required) for uri, title in shown],
+            "links": [{"uri": uri, "title": title,
+                       "citation": citation(uri=uri, title=title, text="", source=platform.key,
+                                            label=platform.attribution.label.nl,
+                                            requires_attribution=platform.attribution.required)}
+                      for uri, title in shown],
             "precision": precision(total=len(links), total_relation="exact", returned=len(shown),
                                    truncated=len(links) > len(shown), matched="https links in the remote answer"),
         }
@@ -220,8 +223,11 @@ def _links(result: mcp_types.CallToolResult, text: str) -> list[tuple[str, str]]
 
 
 def _first_line(text: str, limit: int = 200) -> str:
-    """The remote's own words, one line: a traceback's internals stay behind."""
-    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "no message")
+    """The remote's own words, one line: a traceback's internals (files, lines, code) stay behind."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if lines and lines[0].startswith("Traceback"):
+        lines = lines[-1:]  # a Python traceback ends with the exception itself
+    line = lines[0] if lines else "no message"
     return line[:limit] + ("…" if len(line) > limit else "")
 
 

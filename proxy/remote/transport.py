@@ -11,6 +11,7 @@ spoken to networks in `server.remote_allow_networks`, and each response is cut o
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any
@@ -24,6 +25,8 @@ __all__ = ["Resolver", "ResponseTooLarge", "guarded_client", "refusal_in", "syst
 
 # Resolve a host name to the addresses to dial (as text); tests pass their own to play DNS.
 Resolver = Callable[[str, int], Awaitable[list[str]]]
+# The scheme of the request being sent: httpcore dials inside the same task, so the backend can see it.
+_SCHEME: contextvars.ContextVar[str] = contextvars.ContextVar("remote_scheme", default="https")
 
 
 class ResponseTooLarge(httpx2.TransportError):
@@ -44,34 +47,6 @@ async def system_resolver(host: str, port: int) -> list[str]:
     return [str(info[4][0]) for info in infos]
 
 
-class _CheckedStream(httpcore2.AsyncNetworkStream):
-    """A dialled connection; plain-text traffic only to networks the registry allows."""
-
-    def __init__(self, inner: httpcore2.AsyncNetworkStream, *, plain_ok: bool, host: str) -> None:
-        self._inner = inner
-        self._plain_ok = plain_ok
-        self._host = host
-
-    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return await self._inner.read(max_bytes, timeout)
-
-    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        if not self._plain_ok:  # start_tls was never called: this would be plain http
-            raise _Refused(AddressRefused(f"{self._host}: plain http is allowed only for networks in "
-                                          "server.remote_allow_networks; use https"))
-        await self._inner.write(buffer, timeout)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
-                        timeout: float | None = None) -> httpcore2.AsyncNetworkStream:
-        return await self._inner.start_tls(ssl_context, server_hostname, timeout)
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._inner.get_extra_info(info)
-
-
 class _GuardedBackend(httpcore2.AsyncNetworkBackend):
     """Resolve once, check every address, dial only a checked one."""
 
@@ -83,12 +58,7 @@ class _GuardedBackend(httpcore2.AsyncNetworkBackend):
     async def connect_tcp(self, host: str, port: int, timeout: float | None = None,
                           local_address: str | None = None,
                           socket_options: Iterable[Any] | None = None) -> httpcore2.AsyncNetworkStream:
-        addresses = await self._addresses(host, port)
-        for ip in addresses:  # one bad address in the answer refuses the host: a rebinding answer mixes them
-            try:
-                self._policy.check_address(ip, host=host, plain_http=False, literal=str(ip) == host)
-            except AddressRefused as exc:
-                raise _Refused(exc) from None
+        addresses = await self.checked_addresses(host, port, plain_http=_SCHEME.get() == "http")
         errors: list[Exception] = []
         for ip in addresses:
             try:
@@ -97,9 +67,19 @@ class _GuardedBackend(httpcore2.AsyncNetworkBackend):
             except (httpcore2.ConnectError, httpcore2.ConnectTimeout) as exc:
                 errors.append(exc)
                 continue
-            plain_ok = all(self._policy.allowed_by_exception(a) for a in addresses)
-            return _CheckedStream(stream, plain_ok=plain_ok, host=host)
+            return stream
         raise errors[-1] if errors else httpcore2.ConnectError(f"{host}: no address to connect to")
+
+    async def checked_addresses(self, host: str, port: int, *, plain_http: bool) -> list[IPAddress]:
+        """Resolve once and check every address; one bad address refuses the host (a rebinding answer mixes
+        them). The caller dials only these."""
+        addresses = await self._addresses(host, port)
+        for ip in addresses:
+            try:
+                self._policy.check_address(ip, host=host, plain_http=plain_http, literal=str(ip) == host)
+            except AddressRefused as exc:
+                raise _Refused(exc) from None
+        return addresses
 
     async def _addresses(self, host: str, port: int) -> list[IPAddress]:
         try:
@@ -158,6 +138,7 @@ class _GuardedTransport(httpx2.AsyncHTTPTransport):
             self._policy.check_url(str(request.url))
         except AddressRefused as exc:
             raise httpx2.ConnectError(str(exc), request=request) from _Refused(exc)
+        _SCHEME.set(request.url.scheme)
         response = await super().handle_async_request(request)
         declared = response.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > self._max_bytes:
