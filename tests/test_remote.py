@@ -199,6 +199,21 @@ async def test_missing_credential_keeps_only_that_connector_off(third_party: Thi
                for r in caplog.records)
 
 
+async def test_a_refused_credential_is_named_but_never_shown(third_party: ThirdPartyServer, replicas: Replicas,
+                                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv(ENV, "wrong-token-91f2")
+    path = write_registry(tmp_path, lambda d: add_remote(d, third_party.url))
+    async with serve(path, replicas) as live, client(live.url("derde"), "2026-07-28") as c:
+        assert {t.name for t in (await c.list_tools()).tools} == {"list_capabilities", "list_platform_calls",
+                                                                  "platform_status"}
+        caps = structured(await c.call_tool("list_capabilities", {}))
+    derde = next(s for s in caps["sources"] if s["source"] == "derde")
+    assert derde["availability"]["available"] is False
+    assert "the credential was refused" in derde["availability"]["last_error"]
+    assert "the credential was refused" in caplog.text and "wrong-token-91f2" not in caplog.text
+
+
 async def test_removing_the_connector_drops_its_credential(live: LiveServer) -> None:
     hub = live.runtime.remote
     remote_client = hub.client("derde")

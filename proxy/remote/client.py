@@ -11,6 +11,7 @@ the credential is never part of a URL, a log line, a record or a message.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import time
@@ -21,7 +22,7 @@ from typing import Any, TypeVar
 import httpx2
 import mcp_types
 from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
+from mcp.client.streamable_http import CONNECTION_CLOSED, streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from proxy.caller import Caller
@@ -44,6 +45,22 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_RATE_WAIT_SECONDS = 2.0
 _EXCERPT = 200
+
+
+class _Observed:
+    """The HTTP status of a failed exchange: the SDK turns it into a generic JSON-RPC error, we need it back."""
+
+    status: int | None = None
+
+
+# Set per exchange; the SDK's transport tasks inherit it, so its response hook writes into this exchange's.
+_OBSERVED: contextvars.ContextVar[_Observed | None] = contextvars.ContextVar("remote_observed", default=None)
+
+
+async def _observe(response: httpx2.Response) -> None:
+    observed = _OBSERVED.get()
+    if observed is not None and response.status_code >= 300:
+        observed.status = response.status_code
 
 
 class MissingCredential(Exception):
@@ -102,6 +119,7 @@ class RemoteClient:
                                     total_seconds=platform.timeouts.total_seconds,
                                     max_bytes=platform.max_response_bytes, resolver=resolver,
                                     user_agent=platform.user_agent)
+        self._http.event_hooks["response"].append(_observe)
 
     @property
     def name(self) -> str:
@@ -140,6 +158,8 @@ class RemoteClient:
     async def _exchange(self, method: str, tool: str | None, caller: Caller,
                         run: Callable[[Client], Awaitable[T]]) -> T:
         started = time.perf_counter()
+        observed = _Observed()
+        _OBSERVED.set(observed)
         try:
             await self._wait_for_token()
             async with asyncio.timeout(self.platform.timeouts.total_seconds):
@@ -149,7 +169,7 @@ class RemoteClient:
             await self._record(caller, method, tool, started, error=str(exc))
             raise
         except Exception as exc:
-            error = self._translate(exc)
+            error = self._translate(exc, observed.status)
             await self._record(caller, method, tool, started, error=str(error))
             answered = isinstance(error, RemoteRefused)
             await self._set_available(answered, None if answered else str(error))
@@ -160,29 +180,28 @@ class RemoteClient:
         await self._set_available(True, None)
         return result
 
-    def _translate(self, exc: Exception) -> UpstreamError:
+    def _translate(self, exc: Exception, status: int | None) -> UpstreamError:
         """One place where the SDK's, httpx's and the guard's failures become messages for a person."""
         name, key = self.name, self.key
         refused = refusal_in(exc)
         if refused is not None:
             return UpstreamUnreachable(key, f"{name} was not called: {refused}")
-        found = _find(exc, (ResponseTooLarge, httpx2.TimeoutException, TimeoutError, MCPError, httpx2.HTTPStatusError,
-                            httpx2.TransportError))
+        found = _find(exc, (ResponseTooLarge, httpx2.TimeoutException, TimeoutError, MCPError, httpx2.TransportError))
         if isinstance(found, ResponseTooLarge):
             return UpstreamTooLarge(key, f"{name} sent more than the {self.platform.max_response_bytes}-byte cap; "
                                     "narrow the request")
         if isinstance(found, (httpx2.TimeoutException, TimeoutError)):
             return UpstreamTimeout(key, f"{name} did not answer within {self.platform.timeouts.total_seconds:g} s; "
                                    "try again later or narrow the request")
+        problem = _status_problem(status)
+        if isinstance(found, MCPError) and problem:
+            return UpstreamUnreachable(key, f"{name} answered HTTP {status}; {problem}")
+        if isinstance(found, MCPError) and found.error.code == CONNECTION_CLOSED:
+            return UpstreamUnreachable(key, f"{name} broke off its answer; try again later")
         if isinstance(found, MCPError):
             said = self.scrub(_excerpt(found.error.message))
             return RemoteRefused(key, f"{name} refused the call (MCP error {found.error.code}: {said}); check the "
                                  "arguments against the tool's inputSchema")
-        if isinstance(found, httpx2.HTTPStatusError):
-            status = found.response.status_code
-            hint = ("the credential was refused; a maintainer must check the environment variable "
-                    "named in the registry" if status in (401, 403) else "try again later")
-            return UpstreamUnreachable(key, f"{name} answered HTTP {status}; {hint}")
         if isinstance(found, httpx2.TransportError):
             return UpstreamUnreachable(key, f"{name} cannot be reached ({type(found).__name__}); try again later")
         return UpstreamBadReply(key, f"{name} sent a reply that could not be read ({type(exc).__name__}); "
@@ -218,6 +237,22 @@ class RemoteClient:
             "last_live_call_utc": datetime.now(UTC).isoformat(timespec="seconds"),
             "last_error": error,
         })
+
+
+def _status_problem(status: int | None) -> str | None:
+    """What an HTTP status the SDK reported as a generic JSON-RPC error means. None for a 4xx that carries
+    the server's own JSON-RPC error (a spec-correct refusal of the call)."""
+    if status is None:
+        return None
+    if status < 400:
+        return "it redirects elsewhere, and BesluitBron follows redirects only on the same origin"
+    if status in (401, 403):
+        return "the credential was refused; a maintainer must check the environment variable named in the registry"
+    if status == 404:
+        return "the address does not serve MCP; a maintainer must check remote.url"
+    if status >= 500:
+        return "the server is failing on its side; try again later"
+    return None
 
 
 def _find(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> BaseException | None:

@@ -74,11 +74,13 @@ class _GuardedBackend(httpcore2.AsyncNetworkBackend):
         """Resolve once and check every address; one bad address refuses the host (a rebinding answer mixes
         them). The caller dials only these."""
         addresses = await self._addresses(host, port)
-        for ip in addresses:
-            try:
+        try:
+            for ip in addresses:  # the address rules first, for every address; then plain http
+                self._policy.check_address(ip, host=host, plain_http=False, literal=str(ip) == host)
+            for ip in addresses:
                 self._policy.check_address(ip, host=host, plain_http=plain_http, literal=str(ip) == host)
-            except AddressRefused as exc:
-                raise _Refused(exc) from None
+        except AddressRefused as exc:
+            raise _Refused(exc) from None
         return addresses
 
     async def _addresses(self, host: str, port: int) -> list[IPAddress]:
