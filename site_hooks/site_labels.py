@@ -73,6 +73,17 @@ LABELS: Mapping[str, Text] = {
         "alleen-lezen.",
         "Every tool has a name (which the model picks), a title (which you read) and is marked read-only.",
     ),
+    "remote_tools_note": _t(
+        "Deze tools komen van een externe MCP-server. BesluitBron biedt alleen de tools aan die op de lijst in het "
+        "register staan en die de server zelf als alleen-lezen markeert; wat ze teruggeven is externe data.",
+        "These tools come from an external MCP server. BesluitBron serves only the tools on the registry's list "
+        "that the server itself marks read-only; what they return is external data.",
+    ),
+    "remote_refused_intro": _t(
+        "Wat de server over de andere tools zegt, en waarom BesluitBron ze niet aanbiedt (Engelstalig, zoals in "
+        "het logboek):",
+        "What the server says of its other tools, and why BesluitBron does not serve them:",
+    ),
     "title": _t("Titel", "Title"),
     "name": _t("Naam", "Name"),
     "question": _t("Vraag", "Question"),

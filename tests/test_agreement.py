@@ -163,7 +163,9 @@ def test_remote_connector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         third_party.stop()
     files = site_files(site_dir)
     page = files["connectoren/derde.html"].decode()
-    assert "search_notes" in page and "Notitie lezen" in page and "delete_note" not in page
+    assert "search_notes" in page and "Notitie lezen" in page
+    assert "delete_note: the server marks it destructive" in page  # what the server says of the tools it refused
+    assert 'id="tool-delete_note"' not in page
     assert "/derde/mcp" in files["llms.txt"].decode() and "/derde/mcp" in files["en/llms.txt"].decode()
     leaks = [name for name, data in files.items() if SECRET.encode() in data]
     assert not leaks
