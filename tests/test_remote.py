@@ -94,6 +94,24 @@ async def test_only_allow_listed_read_only_tools_are_served(live: LiveServer, th
     assert not {"delete_note", "add_note", "count_notes"} & set(third_party.state.calls)
 
 
+async def test_a_handshake_era_remote_server_is_served_too(replicas: Replicas, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that only speaks 2025-11-25 (it refuses the 2026-07-28 header): listed and called over the
+    initialize handshake, with a custom-header credential this time."""
+    monkeypatch.setenv(ENV, SECRET)
+    old = ThirdPartyServer(header="X-Api-Key", value=SECRET, legacy_only=True).start()
+    try:
+        path = write_registry(tmp_path, lambda d: add_remote(
+            d, old.url, auth={"scheme": "header", "env": ENV, "header": "X-Api-Key"}))
+        async with serve(path, replicas) as live, client(live.url("derde"), "2026-07-28") as c:
+            assert set(SERVED) <= {t.name for t in (await c.list_tools()).tools}
+            note = structured(await c.call_tool("get_note", {"id": "5"}))
+    finally:
+        old.stop()
+    assert note["data"]["id"] == "5"
+    assert "2025-11-25" in old.state.versions and "get_note" in old.state.calls
+
+
 async def test_refused_tools_are_logged_with_a_reason(third_party: ThirdPartyServer, replicas: Replicas,
                                                       tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       caplog: pytest.LogCaptureFixture) -> None:
@@ -116,6 +134,8 @@ async def test_external_text_cannot_leave_its_fence(live: LiveServer) -> None:
     assert match, text
     assert "<<<" not in match.group(2)  # a look-alike marker inside is defused
     assert "IGNORE ALL PREVIOUS INSTRUCTIONS" in match.group(2)
+    assert result.meta is not None and result.meta[EXTERNAL_META_KEY] is True  # its own _meta is not passed on
+    assert "nl.besluitbron/settings" not in result.meta
 
 
 async def test_remote_failures_are_clear_errors_without_internals(live: LiveServer) -> None:
