@@ -21,7 +21,7 @@ from proxy.remote.sources import RemoteSource, bind_remotes, build_source
 from proxy.toolkit import PlatformContext, PlatformPlugin
 from proxy.upstream import Upstream
 
-__all__ = ["Generation", "PluginFactory", "load_generation"]
+__all__ = ["Generation", "PluginFactory", "load_generation", "rebind_remotes"]
 
 # Benchmarks and tests of synthetic registries: plug-ins for platforms that have no module of their own.
 PluginFactory = Callable[[Registry], Mapping[str, PlatformPlugin]]
@@ -85,3 +85,11 @@ def load_generation(path: Path, *, base_urls: Mapping[str, str] | None = None,
     registry, remote_plugins = bind_remotes(registry, build_source(registry) if remote is None else remote)
     builtin = plugins(registry) if plugins else load_plugins(registry)
     return Generation(catalog=build_catalog(registry, {**builtin, **remote_plugins}))
+
+
+def rebind_remotes(generation: Generation, remote: RemoteSource) -> Generation:
+    """`generation`'s registry with its remote connectors' tools taken from `remote` again: a tool withdrawn
+    between reloads leaves the tool lists at once. Built-in plug-ins are kept as they are."""
+    registry, remote_plugins = bind_remotes(generation.registry, remote)
+    builtin = {key: plugin for key, plugin in generation.plugins.items() if key not in remote_plugins}
+    return Generation(catalog=build_catalog(registry, {**builtin, **remote_plugins}), clock=generation.clock)

@@ -16,7 +16,7 @@ from typing import Any
 
 from proxy.endpoint import ConnectorEndpoint
 from proxy.errors import BesluitBronError
-from proxy.generation import Generation, PluginFactory, load_generation
+from proxy.generation import Generation, PluginFactory, load_generation, rebind_remotes
 from proxy.registry import load_registry
 from proxy.remote.hub import RemoteHub
 from proxy.state import StateStore
@@ -38,6 +38,7 @@ class Runtime:
         self.signer = signer or TraceSigner()
         self._plugins = plugins
         self.remote = RemoteHub(store)  # remote connectors: clients, last good listings (outlive generations)
+        self.remote.on_withdraw = lambda: self.apply(rebind_remotes(self.generation, self.remote))
         self._upstreams: dict[str, Upstream] = {}
         self._current: tuple[Generation, Mapping[str, ConnectorEndpoint]] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()

@@ -19,7 +19,11 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from proxy.app import reload_registry
+from proxy.caller import Caller
+from proxy.errors import ToolInputError
 from proxy.external import EXTERNAL_META_KEY
+from proxy.loadstatus import measure_generation
+from proxy.toolkit import ToolCall
 from tests.conftest import MODES, LiveServer, Replicas, client, serve, write_registry
 from tests.remote_server import ENV, SECRET, ThirdPartyServer, add_remote
 
@@ -181,8 +185,6 @@ async def test_stopped_server_keeps_tools_listed_fails_clearly_and_recovers(live
 
 async def test_a_changed_remote_list_waits_for_a_reload_but_a_lost_mark_withdraws_at_once(
         live: LiveServer, third_party: ThirdPartyServer) -> None:
-    from proxy.loadstatus import measure_generation
-
     third_party.state.extra_tool = True
     third_party.state.get_note_drops_mark = True
     try:
@@ -191,8 +193,15 @@ async def test_a_changed_remote_list_waits_for_a_reload_but_a_lost_mark_withdraw
         async with client(live.url("derde"), "2026-07-28") as c:
             names = {t.name for t in (await c.list_tools()).tools}
             assert "new_tool" not in names  # an added tool waits for a maintainer's reload
-            withdrawn = await c.call_tool("get_note", {"id": "1"})
-            assert withdrawn.is_error and "withdrawn" in withdrawn.content[0].text  # type: ignore[union-attr]
+            assert "get_note" not in names and "search_notes" in names  # the one that lost its mark is gone now
+            with pytest.raises(MCPError, match="get_note"):
+                await c.call_tool("get_note", {"id": "1"})
+        connector = generation.catalog.connector("derde")  # a call still running on the generation before
+        tool = connector.tool("get_note") if connector else None
+        assert tool is not None and tool.impl is not None
+        with pytest.raises(ToolInputError, match="withdrawn"):
+            await tool.impl.handler(ToolCall(tool="get_note", arguments={"id": "1"}, caller=Caller.session("t"),
+                                             ctx=generation.context("derde")))
         status = await live.runtime.store.load_status("derde")
         assert status is not None and status["receiving"] is None  # a remote server does not say how current
         assert await reload_registry(live.app)

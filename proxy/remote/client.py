@@ -159,7 +159,7 @@ class RemoteClient:
                         run: Callable[[Client], Awaitable[T]]) -> T:
         started = time.perf_counter()
         observed = _Observed()
-        _OBSERVED.set(observed)
+        token = _OBSERVED.set(observed)
         try:
             await self._wait_for_token()
             async with asyncio.timeout(self.platform.timeouts.total_seconds):
@@ -176,6 +176,8 @@ class RemoteClient:
             if not answered:
                 log.warning("remote connector %s: %s failed: %s", self.key, method, error)
             raise error from None
+        finally:
+            _OBSERVED.reset(token)
         await self._record(caller, method, tool, started, error=None)
         await self._set_available(True, None)
         return result

@@ -14,7 +14,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import mcp_types
@@ -46,6 +46,7 @@ class RemoteHub:
         self._withdrawn: dict[str, set[str]] = {}
         self._off: dict[str, str] = {}
         self._retiring: dict[asyncio.Task[None], RemoteClient] = {}
+        self.on_withdraw: Callable[[], None] | None = None  # the runtime re-applies its generation without them
 
     # ----------------------------------------------------------------------- RemoteSource
 
@@ -69,12 +70,13 @@ class RemoteHub:
             return
         served = {tool.name for _, tool in select(platform, listing, self.withdrawn(key)).served}
         now = {t.name: t for t in tools}
-        for name in sorted(served):
-            tool = now.get(name)
-            if tool is not None and not (tool.annotations and tool.annotations.read_only_hint is True):
-                self._withdrawn.setdefault(key, set()).add(name)
-                log.warning("remote connector %s: tool %s withdrawn: the server no longer marks it read-only", key,
-                            name)
+        lost = sorted(name for name in served if name in now and not (
+            now[name].annotations and now[name].annotations.read_only_hint is True))
+        for name in lost:
+            self._withdrawn.setdefault(key, set()).add(name)
+            log.warning("remote connector %s: tool %s withdrawn: the server no longer marks it read-only", key, name)
+        if lost and self.on_withdraw is not None:
+            self.on_withdraw()
 
     def snapshot(self) -> dict[str, Any]:
         """Listings and off-reasons as JSON, for a site build that must show what this server serves."""

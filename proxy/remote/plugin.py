@@ -144,8 +144,14 @@ def _words(platform: Platform, wanted: RemoteTool, tool: mcp_types.Tool) -> Tool
             nl=f"Van de externe MCP-server {platform.title.nl}: {description}",
             en=f"From the external MCP server {platform.title.en}: {description}",
         ),
-        question=wanted.question or Text(nl=f"{title.nl}?", en=f"{title.en}?"),
+        question=wanted.question or Text(nl=_first_sentence(description), en=_first_sentence(description)),
     )
+
+
+def _first_sentence(text: str) -> str:
+    """What a tool answers, in the server's words: its description's first sentence."""
+    head, dot, _ = text.partition(". ")
+    return head + (dot.strip() or "")
 
 
 def _envelope_schema(tool: mcp_types.Tool) -> JsonDict:
@@ -188,10 +194,10 @@ def _handler(platform: Platform, name: str, client: RemoteClient | None,
             # Its own words, fenced like every external text: quoted material, not instructions.
             raise RemoteRefused(platform.key, f"{platform.title.en} (external MCP server) answered with an error:\n"
                                 f"{fence(_first_line(text), platform.title.nl)}\n")
-        data = client.scrub(result.structured_content)
+        data = result.structured_content
         links = _links(result, text)
         shown = links[:MAX_CITATIONS]
-        return {
+        return client.scrub({  # a careless server may echo the credential anywhere, a link included
             "external_data": True,
             "source": platform.title.nl,
             "tool": name,
@@ -204,7 +210,7 @@ def _handler(platform: Platform, name: str, client: RemoteClient | None,
                       for uri, title in shown],
             "precision": precision(total=len(links), total_relation="exact", returned=len(shown),
                                    truncated=len(links) > len(shown), matched="https links in the remote answer"),
-        }
+        })
 
     return handle
 
