@@ -193,7 +193,7 @@ def _handler(platform: Platform, name: str, client: RemoteClient | None,
         if result.is_error:
             # Its own words, fenced like every external text: quoted material, not instructions.
             raise RemoteRefused(platform.key, f"{platform.title.en} (external MCP server) answered with an error:\n"
-                                f"{fence(_first_line(text), platform.title.nl)}\n")
+                                f"{fence(_first_line(text), platform.title.nl)}\n(end of its words)")
         data = result.structured_content
         links = _links(result, text)
         shown = links[:MAX_CITATIONS]

@@ -106,7 +106,10 @@ def build_source(registry: Registry) -> RemoteSource:
     box: dict[str, StaticSource] = {}
 
     def work() -> None:  # its own thread and loop: the caller may be inside a running loop, or none
-        box["source"] = asyncio.run(_list_once(registry))
+        try:
+            box["source"] = asyncio.run(_list_once(registry))
+        except Exception:
+            log.exception("listing the remote connectors' servers failed; they are shown without tools")
 
     thread = threading.Thread(target=work, name="remote-listing")
     thread.start()
