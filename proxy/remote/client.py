@@ -37,6 +37,7 @@ from proxy.errors import (
 from proxy.netguard import AddressPolicy, safe_url
 from proxy.registry import Platform, RemoteAuth
 from proxy.remote.transport import Resolver, ResponseTooLarge, guarded_client, refusal_in
+from proxy.shapes import CallRecord
 from proxy.state import StateStore
 
 __all__ = ["MissingCredential", "RemoteClient", "RemoteRefused", "credential_headers", "scrub"]
@@ -220,7 +221,7 @@ class RemoteClient:
 
     async def _record(self, caller: Caller, method: str, tool: str | None, started: float, *,
                       error: str | None) -> None:
-        await self._store.record_call(caller.key, {
+        record: CallRecord = {
             "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "source": self.key,
             "tool": tool,
@@ -231,7 +232,8 @@ class RemoteClient:
             "bytes": 0,
             "cache_hit": False,
             "error": error,
-        })
+        }
+        await self._store.record_call(caller.key, record)
 
     async def _set_available(self, available: bool, error: str | None) -> None:
         await self._store.set_availability(self.key, {

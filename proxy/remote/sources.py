@@ -24,7 +24,9 @@ import mcp_types
 
 from proxy.registry import Connector, Platform, Registry
 from proxy.remote.client import RemoteClient
+from proxy.remote.hub import RemoteHub
 from proxy.remote.plugin import Listing, Selection, remote_plugin, select
+from proxy.state import MemoryStore
 from proxy.toolkit import PlatformPlugin
 
 __all__ = ["OFFLINE", "REMOTE_LISTINGS_ENV", "RemoteSource", "StaticSource", "bind_remotes", "build_source"]
@@ -118,9 +120,6 @@ def build_source(registry: Registry) -> RemoteSource:
 
 
 async def _list_once(registry: Registry) -> StaticSource:
-    from proxy.remote.hub import RemoteHub
-    from proxy.state import MemoryStore
-
     store = MemoryStore()
     hub = RemoteHub(store)
     try:
