@@ -23,7 +23,7 @@ from aiohttp import web
 from proxy import __version__
 from proxy.cors import cors_middleware
 from proxy.loadstatus import measure_generation, run_measurements, stored_status
-from proxy.mcp_http import McpHttp, ServerIdentity, SessionLimitError, TransportSettings
+from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings
 from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
 from proxy.sitebuild import SiteBuildError, build_site
@@ -76,7 +76,7 @@ def create_app(config: Config) -> web.Application:
         resolve=runtime.endpoint,
         identity=server_identity(server),
         settings=transport_settings(server),
-        sessions=_Sessions(store),
+        sessions=store,
         signer=runtime.signer,
     )
     app[MCP] = mcp
@@ -278,22 +278,3 @@ def _make_store(redis_url: str | None) -> StateStore:
 
     return RedisStore(redis_url)
 
-
-class _Sessions:
-    """The transport's legacy-session bookkeeping, kept in the shared store."""
-
-    def __init__(self, store: StateStore, idle_seconds: float = 1800) -> None:
-        self._store = store
-        self._idle = idle_seconds
-
-    async def create(self, slug: str) -> str:
-        try:
-            return await self._store.create_session(slug, self._idle)
-        except OverflowError as exc:  # the store is full: the transport answers 503, a client may retry
-            raise SessionLimitError(str(exc)) from exc
-
-    async def touch(self, session_id: str, slug: str) -> bool:
-        return await self._store.touch_session(session_id, slug, self._idle)
-
-    async def delete(self, session_id: str, slug: str) -> bool:
-        return await self._store.delete_session(session_id, slug)

@@ -25,9 +25,6 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -76,9 +73,7 @@ __all__ = [
     "EncodedResult",
     "Endpoint",
     "McpHttp",
-    "MemorySessionStore",
     "ServerIdentity",
-    "SessionLimitError",
     "SessionStore",
     "TransportSettings",
     "UnknownToolError",
@@ -99,10 +94,6 @@ class UnknownToolError(BesluitBronError):
     def __init__(self, name: str) -> None:
         self.name = name
         super().__init__(f"Unknown tool: {name}")
-
-
-class SessionLimitError(BesluitBronError):
-    """A `SessionStore` refuses a new session because it is full (answered with 503)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,84 +146,35 @@ class TransportSettings:
 
     `allowed_hosts` / `allowed_origins` follow the SDK's `TransportSecuritySettings`: an exact
     value, or `base:*` for any port. A missing Host is refused; a missing Origin is allowed.
-    `session_idle_seconds` is for the app to hand to its `SessionStore`.
+    `trusted_proxies`: peers whose `X-Forwarded-For` names the client (a reverse proxy in front);
+    the client address keys the per-client session cap.
     """
 
     allowed_hosts: tuple[str, ...]
     allowed_origins: tuple[str, ...]
     max_body_bytes: int = 1_048_576
     session_idle_seconds: float = 1800
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
 
 
 class SessionStore(Protocol):
-    """Legacy-era `Mcp-Session-Id` bookkeeping; a session belongs to one slug."""
+    """Legacy-era `Mcp-Session-Id` bookkeeping; a session belongs to one slug.
 
-    async def create(self, slug: str) -> str:
-        """Open a session and return its id (visible ASCII); may raise `SessionLimitError`."""
+    `proxy.state.MemoryStore` and `proxy.state_redis.RedisStore` are the implementations: a full
+    store evicts (the evicted session then answers 404 and its client initializes again), it never refuses.
+    """
+
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
+        """Open a session for `client` (an address) and return its id (visible ASCII)."""
         ...
 
-    async def touch(self, session_id: str, slug: str) -> bool:
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
         """True if the session exists for this slug; refreshes its idle timer."""
         ...
 
-    async def delete(self, session_id: str, slug: str) -> bool:
+    async def delete_session(self, session_id: str, slug: str) -> bool:
         """End the session; True if it existed for this slug."""
         ...
-
-
-class MemorySessionStore:
-    """In-process `SessionStore` with an idle timeout and a cap on open sessions."""
-
-    def __init__(
-        self,
-        *,
-        idle_seconds: float = 1800,
-        max_sessions: int = 10_000,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._idle = idle_seconds
-        self._max = max_sessions
-        self._clock = clock
-        # Kept in last-use order (touch moves to the end), so expiry only looks at the front.
-        self._sessions: OrderedDict[str, tuple[str, float]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._sessions)
-
-    async def create(self, slug: str) -> str:
-        now = self._clock()
-        self._expire(now)
-        if len(self._sessions) >= self._max:
-            raise SessionLimitError(f"{len(self._sessions)} sessions are open; the limit is {self._max}")
-        session_id = secrets.token_urlsafe(24)  # url-safe base64: visible ASCII, as the spec requires
-        self._sessions[session_id] = (slug, now)
-        return session_id
-
-    async def touch(self, session_id: str, slug: str) -> bool:
-        entry = self._sessions.get(session_id)
-        if entry is None or entry[0] != slug:
-            return False
-        now = self._clock()
-        if now - entry[1] > self._idle:
-            del self._sessions[session_id]
-            return False
-        self._sessions[session_id] = (slug, now)
-        self._sessions.move_to_end(session_id)
-        return True
-
-    async def delete(self, session_id: str, slug: str) -> bool:
-        entry = self._sessions.get(session_id)
-        if entry is None or entry[0] != slug:
-            return False
-        del self._sessions[session_id]
-        return True
-
-    def _expire(self, now: float) -> None:
-        while self._sessions:
-            session_id, (_, seen) = next(iter(self._sessions.items()))
-            if now - seen <= self._idle:
-                return
-            del self._sessions[session_id]
 
 
 # ─── wire helpers ──────────────────────────────────────────────────────────────────────────────
@@ -417,6 +359,8 @@ class McpHttp:
     def configure(self, settings: TransportSettings) -> None:
         """Apply new host/origin allow-lists and body limit (a registry reload); one step, no await."""
         self._max_body = settings.max_body_bytes
+        self._idle = settings.session_idle_seconds
+        self._trusted_proxies = frozenset(settings.trusted_proxies)
         self._host_ok = _VerdictCache(lambda host: matches(host, settings.allowed_hosts))
         self._origin_ok = _VerdictCache(lambda origin: matches(origin, settings.allowed_origins))
 
@@ -448,6 +392,15 @@ class McpHttp:
         if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
             return await self._modern(request, endpoint)
         return await self._legacy(request, endpoint, version or _DEFAULT_LEGACY_VERSION)
+
+    def _client(self, request: web.Request) -> str:
+        """The client's address: the peer, or the last `X-Forwarded-For` hop a trusted proxy added."""
+        peer = request.remote or ""
+        if peer in self._trusted_proxies:
+            forwarded = request.headers.getall("X-Forwarded-For", [])
+            if forwarded:
+                return forwarded[-1].rsplit(",", 1)[-1].strip()[:64] or peer
+        return peer
 
     async def _post_body(self, request: web.Request) -> web.Response | bytes:
         """The HTTP-level POST checks shared by both eras; a Response means refused."""
@@ -586,12 +539,12 @@ class McpHttp:
         if kind is None:
             return _respond(400, _error_body(None, INVALID_REQUEST, _SHAPE_MESSAGE))
         if kind == "request" and decoded["method"] == "initialize":
-            return await self._initialize_session(endpoint, decoded)
+            return await self._initialize_session(endpoint, decoded, self._client(request))
 
         session_id = request.headers.get(SESSION_ID_HEADER)
         if not session_id:
             return _http_error(400, "Bad Request: Missing session ID")
-        if not await self._sessions.touch(session_id, endpoint.slug):
+        if not await self._sessions.touch_session(session_id, endpoint.slug, self._idle):
             return _http_error(404, "Session not found")
         session_header = {SESSION_ID_HEADER: session_id}
         if kind != "request":
@@ -620,7 +573,7 @@ class McpHttp:
             return self._empty[version]
         return _method_not_found(method)
 
-    async def _initialize_session(self, endpoint: Endpoint, decoded: dict[str, Any]) -> web.Response:
+    async def _initialize_session(self, endpoint: Endpoint, decoded: dict[str, Any], client: str) -> web.Response:
         request_id = decoded["id"]
         try:
             init = types.InitializeRequestParams.model_validate(decoded.get("params") or {}, by_name=False)
@@ -628,18 +581,14 @@ class McpHttp:
             return _respond(200, _error_body(request_id, INVALID_PARAMS, "Invalid request parameters", ""))
         requested = init.protocol_version
         negotiated = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
-        try:
-            session_id = await self._sessions.create(endpoint.slug)
-        except SessionLimitError as exc:
-            logger.warning("refusing a new MCP session on %s: %s", endpoint.slug, exc)
-            return _respond(503, _error_body(None, INTERNAL_ERROR, "Too many open sessions"))
+        session_id = await self._sessions.create_session(endpoint.slug, self._idle, client)
         return _respond(200, _result_body(request_id, self._initialize[negotiated]), {SESSION_ID_HEADER: session_id})
 
     async def _end_session(self, request: web.Request, endpoint: Endpoint) -> web.Response:
         session_id = request.headers.get(SESSION_ID_HEADER)
         if not session_id:
             return _http_error(400, "Bad Request: Missing session ID")
-        if not await self._sessions.delete(session_id, endpoint.slug):
+        if not await self._sessions.delete_session(session_id, endpoint.slug):
             return _http_error(404, "Session not found")
         return web.Response(status=200)
 

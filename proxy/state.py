@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-__all__ = ["CALLS_PER_CALLER", "MemoryStore", "StateStore"]
+__all__ = ["CALLS_PER_CALLER", "SESSIONS_MAX", "SESSIONS_PER_CLIENT", "MemoryStore", "StateStore"]
 
 JsonDict = dict[str, Any]
 # A caller's call log keeps its newest entries; older ones fall off (and expire with the caller).
@@ -24,6 +24,11 @@ CALL_LOG_TTL_SECONDS = 24 * 3600
 CALLERS_MAX = 20_000
 CACHE_MAX_ENTRIES = 10_000
 CACHE_MAX_BYTES = 256 * 1024 * 1024
+# Legacy sessions: a full store evicts the least recently used one (its client gets 404 and
+# initializes again), and one client's new sessions evict its own oldest first, so a flood of
+# `initialize` from one address never pushes anyone else out.
+SESSIONS_MAX = 10_000
+SESSIONS_PER_CLIENT = 64
 
 
 class StateStore(Protocol):
@@ -41,7 +46,7 @@ class StateStore(Protocol):
     async def live_check(self) -> JsonDict | None: ...
     async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]: ...
     async def shared_secret(self) -> bytes: ...
-    async def create_session(self, slug: str, idle_seconds: float) -> str: ...
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str: ...
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool: ...
     async def delete_session(self, session_id: str, slug: str) -> bool: ...
     async def close(self) -> None: ...
@@ -50,7 +55,8 @@ class StateStore(Protocol):
 class MemoryStore:
     """In-process state; the default when no Redis URL is configured."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_sessions: int = 10_000) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_sessions: int = SESSIONS_MAX,
+                 sessions_per_client: int = SESSIONS_PER_CLIENT) -> None:
         self._clock = clock
         self._cache: dict[str, tuple[float, bytes]] = {}
         self._calls: dict[str, tuple[float, deque[JsonDict]]] = {}
@@ -58,8 +64,11 @@ class MemoryStore:
         self._load: dict[str, JsonDict] = {}
         self._live_check: JsonDict | None = None
         self._buckets: dict[str, tuple[float, float]] = {}
-        self._sessions: dict[str, tuple[str, float]] = {}
+        # session id → (slug, client, expires at), least recently used first.
+        self._sessions: OrderedDict[str, tuple[str, str, float]] = OrderedDict()
+        self._by_client: dict[str, OrderedDict[str, None]] = {}
         self._max_sessions = max_sessions
+        self._per_client = sessions_per_client
         self._secret: bytes | None = None
         self._cache_bytes = 0
 
@@ -148,31 +157,50 @@ class MemoryStore:
             self._secret = secrets.token_bytes(32)
         return self._secret
 
-    async def create_session(self, slug: str, idle_seconds: float) -> str:
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
+        """Open a session; never refuses: a full store or a client at its cap evicts instead."""
         now = self._clock()
+        while self._sessions:  # expired sessions sit at the front (a touch moves a session to the end)
+            oldest, (_, _, expires) = next(iter(self._sessions.items()))
+            if expires > now:
+                break
+            self._end_session(oldest)
+        own = self._by_client.get(client)
+        if own is not None and len(own) >= self._per_client:
+            self._end_session(next(iter(own)))
         if len(self._sessions) >= self._max_sessions:
-            for sid in [s for s, (_, exp) in self._sessions.items() if exp <= now]:
-                del self._sessions[sid]
-            if len(self._sessions) >= self._max_sessions:
-                raise OverflowError("too many open sessions")
+            self._end_session(next(iter(self._sessions)))
         session_id = secrets.token_hex(16)
-        self._sessions[session_id] = (slug, now + idle_seconds)
+        self._sessions[session_id] = (slug, client, now + idle_seconds)
+        self._by_client.setdefault(client, OrderedDict())[session_id] = None
         return session_id
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
         entry = self._sessions.get(session_id)
         now = self._clock()
-        if entry is None or entry[0] != slug or entry[1] <= now:
+        if entry is None or entry[0] != slug:
             return False
-        self._sessions[session_id] = (slug, now + idle_seconds)
+        if entry[2] <= now:
+            self._end_session(session_id)
+            return False
+        self._sessions[session_id] = (slug, entry[1], now + idle_seconds)
+        self._sessions.move_to_end(session_id)
+        self._by_client[entry[1]].move_to_end(session_id)
         return True
 
     async def delete_session(self, session_id: str, slug: str) -> bool:
         entry = self._sessions.get(session_id)
         if entry is None or entry[0] != slug:
             return False
-        del self._sessions[session_id]
+        self._end_session(session_id)
         return True
+
+    def _end_session(self, session_id: str) -> None:
+        _, client, _ = self._sessions.pop(session_id)
+        own = self._by_client[client]
+        del own[session_id]
+        if not own:
+            del self._by_client[client]
 
     async def close(self) -> None:
         return None

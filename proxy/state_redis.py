@@ -13,7 +13,7 @@ from typing import Any
 
 from redis import asyncio as aioredis
 
-from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSIONS_PER_CLIENT
 
 __all__ = ["RedisStore"]
 
@@ -35,6 +35,17 @@ redis.call('EXPIRE', KEYS[1], math.ceil(cap / rate) + 60)
 return tostring(granted) .. ' ' .. tostring(wait)
 """
 
+# KEYS[1] the new session, KEYS[2] its client's sessions, oldest first; ARGV: slug, idle ms, per-client cap.
+# A client at its cap loses its own oldest sessions; the store as a whole is bounded by the keys'
+# TTLs (and Redis's own maxmemory policy).
+_CREATE_SESSION = """
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('RPUSH', KEYS[2], KEYS[1])
+while redis.call('LLEN', KEYS[2]) > tonumber(ARGV[3]) do redis.call('DEL', redis.call('LPOP', KEYS[2])) end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1
+"""
+
 
 class RedisStore:
     """State in Redis at `url` (e.g. `redis://127.0.0.1:6379/0`), keys under `prefix`."""
@@ -43,6 +54,7 @@ class RedisStore:
         self._redis = aioredis.from_url(url)
         self._prefix = prefix
         self._take = self._redis.register_script(_TAKE_TOKEN)
+        self._create_session = self._redis.register_script(_CREATE_SESSION)
 
     def _k(self, *parts: str) -> str:
         return self._prefix + ":".join(parts)
@@ -102,10 +114,10 @@ class RedisStore:
         secret: bytes = await self._redis.get(key)
         return secret
 
-    async def create_session(self, slug: str, idle_seconds: float) -> str:
-        # No count cap here: every session key expires by itself, and Redis has its own maxmemory.
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
         session_id = secrets.token_hex(16)
-        await self._redis.set(self._k("session", session_id), slug, px=int(idle_seconds * 1000))
+        await self._create_session(keys=[self._k("session", session_id), self._k("client-sessions", client)],
+                                   args=[slug, int(idle_seconds * 1000), SESSIONS_PER_CLIENT])
         return session_id
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:

@@ -23,12 +23,12 @@ from proxy.caller import Caller
 from proxy.mcp_http import (
     Endpoint,
     McpHttp,
-    MemorySessionStore,
     ServerIdentity,
     SessionStore,
     TransportSettings,
     UnknownToolError,
 )
+from proxy.state import MemoryStore
 from proxy.trace import TraceSigner
 
 __all__ = [
@@ -123,7 +123,7 @@ def make_app(
         resolve=resolve,
         identity=IDENTITY,
         settings=settings,
-        sessions=sessions if sessions is not None else MemorySessionStore(),
+        sessions=sessions if sessions is not None else MemoryStore(),
         signer=TraceSigner(trace_secret),
     )
     app = web.Application()

@@ -148,11 +148,11 @@ async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     assert await store.cache_get("b") is None and await store.cache_get("a") == b"1"
 
 
-async def test_a_full_session_store_is_a_session_limit_for_the_transport() -> None:
-    from proxy.app import _Sessions
-    from proxy.mcp_http import SessionLimitError
+async def test_one_client_at_its_cap_evicts_only_its_own_sessions(store: StateStore) -> None:
+    from proxy.state import SESSIONS_PER_CLIENT
 
-    sessions = _Sessions(MemoryStore(max_sessions=1))
-    await sessions.create("wetten")
-    with pytest.raises(SessionLimitError, match="too many open sessions"):
-        await sessions.create("wetten")
+    other = await store.create_session("wetten", 60, "192.0.2.1")
+    flood = [await store.create_session("wetten", 60, "198.51.100.7") for _ in range(SESSIONS_PER_CLIENT + 3)]
+    assert await store.touch_session(other, "wetten", 60)  # another client's session is untouched
+    assert [await store.touch_session(s, "wetten", 60) for s in flood[:3]] == [False] * 3  # its own oldest went
+    assert all([await store.touch_session(s, "wetten", 60) for s in flood[3:]])
