@@ -44,6 +44,7 @@ from proxy.mcp_http import (  # noqa: E402
     ServerIdentity,
     TransportSettings,
     UnknownToolError,
+    handler_args,
 )
 from proxy.state import MemoryStore  # noqa: E402
 from proxy.trace import TraceSigner  # noqa: E402
@@ -108,7 +109,7 @@ def serve(port: int) -> None:
         sessions=MemoryStore(),
         signer=TraceSigner(b"bench-secret"),
     )
-    app = web.Application()
+    app = web.Application(handler_args=handler_args())
     app.router.add_post("/bare/mcp", bare)
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
 

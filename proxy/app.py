@@ -23,7 +23,7 @@ from aiohttp import web
 from proxy import __version__
 from proxy.cors import cors_middleware
 from proxy.loadstatus import measure_generation, run_measurements, stored_status
-from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings
+from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings, handler_args
 from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
 from proxy.sitebuild import SiteBuildError, build_site
@@ -47,6 +47,7 @@ class Config:
     redis_url: share state through Redis instead of this process's memory.
     site_dir: serve this built site at `/`; with `site_build_root`, reloads rebuild the site there.
     measure_load: run the load-status measurement in the background.
+    idle_timeout_seconds: close a connection that sends no complete request header for this long.
     """
 
     registry_path: Path
@@ -58,6 +59,7 @@ class Config:
     site_build_root: Path | None = None
     measure_load: bool = True
     trace_secret: bytes = b""
+    idle_timeout_seconds: float = 15
 
 
 def create_app(config: Config) -> web.Application:
@@ -68,6 +70,7 @@ def create_app(config: Config) -> web.Application:
 
     app = web.Application(
         client_max_size=server.max_body_bytes,
+        handler_args=handler_args(idle_timeout_seconds=config.idle_timeout_seconds),
         middlewares=[cors_middleware(lambda: runtime.generation.server.cors_origins)],
     )
     app[RUNTIME] = runtime

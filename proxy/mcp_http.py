@@ -23,8 +23,10 @@ messages, so a legacy GET gets 405 (also allowed by the spec).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -78,6 +80,7 @@ __all__ = [
     "TransportSettings",
     "UnknownToolError",
     "encode_json",
+    "handler_args",
 ]
 
 logger = logging.getLogger(__name__)
@@ -155,6 +158,20 @@ class TransportSettings:
     max_body_bytes: int = 1_048_576
     session_idle_seconds: float = 1800
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    body_timeout_seconds: float = 30
+    """A request body must arrive within this long (a slow upload holds a connection and a task)."""
+
+
+def handler_args(*, idle_timeout_seconds: float = 15) -> dict[str, Any]:
+    """What the `web.Application` serving `McpHttp` must be built with (`handler_args=`).
+
+    The transport decodes request bodies itself (identity, or gzip within the body limit), so
+    aiohttp must not inflate them first; a refused body is not drained (no lingering), the
+    connection just closes; and a connection that has not sent a complete request header within
+    `idle_timeout_seconds` of connecting or of its last response is closed (aiohttp's keep-alive
+    timer also runs before the first request; its default is an hour).
+    """
+    return {"auto_decompress": False, "lingering_time": 0, "keepalive_timeout": idle_timeout_seconds}
 
 
 class SessionStore(Protocol):
@@ -261,20 +278,54 @@ class _VerdictCache:
         return verdict
 
 
-async def _read_body(request: web.Request, limit: int) -> bytes | None:
-    """The request body, or None when it is larger than `limit` (declared or actually sent)."""
+class _BodyRefused(Exception):
+    """The request body cannot be read: (HTTP status, message)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+_TOO_LARGE: Final = "Request body too large"
+
+
+async def _read_body(request: web.Request, limit: int, timeout: float) -> bytes:
+    """The request body, decoded, at most `limit` bytes both as sent and as decoded."""
+    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding not in ("identity", "gzip"):
+        raise _BodyRefused(415, "Unsupported Media Type: Content-Encoding must be identity or gzip")
     declared = request.content_length
     if declared is not None and declared > limit:
-        return None
+        raise _BodyRefused(413, _TOO_LARGE)
     chunks: list[bytes] = []
     size = 0
-    # Streamed and capped ourselves: chunked bodies carry no Content-Length to check.
-    while chunk := await request.content.readany():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    try:
+        async with asyncio.timeout(timeout):
+            # Streamed and capped ourselves: chunked bodies carry no Content-Length to check.
+            while chunk := await request.content.readany():
+                size += len(chunk)
+                if size > limit:
+                    raise _BodyRefused(413, _TOO_LARGE)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise _BodyRefused(408, "Request Timeout: the body did not arrive in time") from None
+    body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return _gunzip(body, limit) if encoding == "gzip" else body
+
+
+def _gunzip(body: bytes, limit: int) -> bytes:
+    """Inflate at most `limit + 1` bytes: a small bomb costs no more than an honest full-size body."""
+    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    try:
+        decoded = inflater.decompress(body, limit + 1)
+    except zlib.error:
+        raise _BodyRefused(400, "Bad Request: the body is not valid gzip") from None
+    if len(decoded) > limit:
+        raise _BodyRefused(413, _TOO_LARGE)
+    if not inflater.eof or inflater.unused_data:
+        raise _BodyRefused(400, "Bad Request: the body is not one complete gzip stream")
+    return decoded
 
 
 @dataclass
@@ -360,6 +411,7 @@ class McpHttp:
         """Apply new host/origin allow-lists and body limit (a registry reload); one step, no await."""
         self._max_body = settings.max_body_bytes
         self._idle = settings.session_idle_seconds
+        self._body_timeout = settings.body_timeout_seconds
         self._trusted_proxies = frozenset(settings.trusted_proxies)
         self._host_ok = _VerdictCache(lambda host: matches(host, settings.allowed_hosts))
         self._origin_ok = _VerdictCache(lambda origin: matches(origin, settings.allowed_origins))
@@ -409,10 +461,12 @@ class McpHttp:
             return _http_error(415, "Unsupported Media Type: Content-Type must be application/json")
         if not self._accept_ok(headers.get("Accept", "")):
             return _http_error(406, "Not Acceptable: Client must accept both application/json and text/event-stream")
-        body = await _read_body(request, self._max_body)
-        if body is None:
-            return _http_error(413, "Request body too large", {"Connection": "close"})
-        return body
+        try:
+            return await _read_body(request, self._max_body, self._body_timeout)
+        except _BodyRefused as refused:
+            response = _http_error(refused.status, refused.message)
+            response.force_close()  # what is left of the body is not read: this connection is done
+            return response
 
     # ── 2026-07-28: stateless ──
 

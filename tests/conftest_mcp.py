@@ -27,6 +27,7 @@ from proxy.mcp_http import (
     SessionStore,
     TransportSettings,
     UnknownToolError,
+    handler_args,
 )
 from proxy.state import MemoryStore
 from proxy.trace import TraceSigner
@@ -126,7 +127,7 @@ def make_app(
         sessions=sessions if sessions is not None else MemoryStore(),
         signer=TraceSigner(trace_secret),
     )
-    app = web.Application()
+    app = web.Application(handler_args=handler_args())
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
     return app, mcp
 
