@@ -160,9 +160,13 @@ def _resolve_static(root: Path, tail: str) -> Path | None:
     if tail.startswith("/") or "\x00" in tail or "\\" in tail:
         return None  # never an absolute path, a NUL or a Windows separator: only files under the site
     try:
-        candidate = (root / tail).resolve()
-    except (OSError, ValueError):
+        return _find_static(root, tail)
+    except (OSError, ValueError):  # a name too long for the file system, and the like: not a page of ours
         return None
+
+
+def _find_static(root: Path, tail: str) -> Path | None:
+    candidate = (root / tail).resolve()
     if not candidate.is_relative_to(root.resolve()):
         return None
     if candidate.is_dir():

@@ -429,11 +429,12 @@ class McpHttp:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         headers = request.headers
-        host = headers.get("Host")
-        if not host or not self._host_ok(host):
+        hosts = headers.getall("Host", [])
+        if len(hosts) != 1 or not self._host_ok(hosts[0]):
             return _http_error(421, "Invalid Host header")
-        origin = headers.get("Origin")
-        if origin and not self._origin_ok(origin):
+        # Every Origin is checked: a second header must not hide behind an allowed first one.
+        origins = headers.getall("Origin", [])
+        if len(origins) > 1 or (origins and origins[0] and not self._origin_ok(origins[0])):
             return _http_error(403, "Invalid Origin header")
         endpoint = self._resolve(request.match_info.get("slug", ""))
         if endpoint is None:

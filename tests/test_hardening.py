@@ -204,3 +204,47 @@ async def test_a_connection_that_never_finishes_its_header_is_closed(quick_timeo
         writer.close()
     async with aiohttp.ClientSession() as http, http.get(f"{quick_timeouts.base}/health") as resp:
         assert resp.status == 200
+
+
+# ─── 8. long paths, and nothing a client sends writes an error to the log ──────────────────────
+
+
+@pytest.fixture
+async def with_site(replicas: Replicas, tmp_path: Path) -> AsyncIterator[LiveServer]:
+    site = tmp_path / "site"
+    (site / "en").mkdir(parents=True)
+    (site / "index.html").write_text("<h1>BesluitBron</h1>", encoding="utf-8")
+    (site / "404.html").write_text("<h1>Niet gevonden</h1>", encoding="utf-8")
+    (site / "en" / "404.html").write_text("<h1>Not found</h1>", encoding="utf-8")
+    async with serve(write_registry(tmp_path), replicas, site_dir=site) as live:
+        yield live
+
+
+@pytest.mark.parametrize("path", ["/" + "a" * 256, "/en/" + "b" * 300 + "/x", "/" + "c" * 4000, "/%ff%fe/" + "d" * 255])
+async def test_a_long_path_segment_is_a_404_not_a_500(with_site: LiveServer, caplog: pytest.LogCaptureFixture,
+                                                       path: str) -> None:
+    async with aiohttp.ClientSession() as http, http.get(f"{with_site.base}{path}") as resp:
+        assert resp.status == 404
+        assert ("Not found" if path.startswith("/en/") else "Niet gevonden") in await resp.text()
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+# ─── 10. Host and Origin ───────────────────────────────────────────────────────────────────────
+
+
+async def test_a_host_with_a_name_where_the_port_belongs_is_refused(server: LiveServer,
+                                                                    http: aiohttp.ClientSession) -> None:
+    for host in ("localhost:evil.example", "localhost:80.evil.example", "127.0.0.1:", "127.0.0.1:8000"):
+        async with http.post(server.url("wetten"), data=json.dumps(INITIALIZE),
+                             headers={**LEGACY, "Host": host}) as resp:
+            assert resp.status == (200 if host == "127.0.0.1:8000" else 421), host
+
+
+async def test_every_origin_header_is_checked(server: LiveServer) -> None:
+    host, port = server.base.removeprefix("http://").split(":")
+    body = json.dumps(INITIALIZE).encode()
+    head = _head(server, "/wetten/mcp", len(body), MCP_Protocol_Version="2025-11-25")
+    two_origins = head.replace(b"\r\n\r\n", f"\r\nOrigin: http://{host}:{port}\r\nOrigin: https://evil.example"
+                                            "\r\nConnection: close\r\n\r\n".encode())
+    answer, _ = await _raw_exchange(server, two_origins, body)
+    assert answer.startswith(b"HTTP/1.1 403"), answer[:100]
