@@ -66,6 +66,7 @@ from mcp_types.version import (
 from pydantic import ValidationError
 
 from proxy.caller import Caller
+from proxy.clients import current_client
 from proxy.errors import BesluitBronError
 from proxy.hostmatch import matches
 from proxy.trace import TRACE_META_KEY, TraceSigner
@@ -418,6 +419,7 @@ class McpHttp:
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer one HTTP request; never raises, never answers 500."""
+        current_client.set(self._client(request))  # this request's own context: nothing to reset
         try:
             return await self._handle(request)
         except Exception:
@@ -594,7 +596,7 @@ class McpHttp:
         if kind is None:
             return _respond(400, _error_body(None, INVALID_REQUEST, _SHAPE_MESSAGE))
         if kind == "request" and decoded["method"] == "initialize":
-            return await self._initialize_session(endpoint, decoded, self._client(request))
+            return await self._initialize_session(endpoint, decoded, current_client.get() or "")
 
         session_id = request.headers.get(SESSION_ID_HEADER)
         if not session_id:
