@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,6 +46,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--site", action="store_true", help="build the documentation site and serve it at /")
     p.add_argument("--redis", default=os.environ.get("BESLUITBRON_REDIS_URL"),
                    help="share state through Redis (default: this process's memory)")
+    p.add_argument("--replica-url", help="use replicas already running at this address (`python -m proxy replicas`)")
+    p.add_argument("--grace", type=float, default=30.0,
+                   help="on SIGTERM or SIGINT: stop accepting, give calls in flight this many seconds, then exit")
+    p.add_argument("--idle-timeout", type=float, default=15.0,
+                   help="close a connection that sends no complete request header for this many seconds")
+    p.add_argument("--trace-key-file", type=Path, default=Path("build/trace-key"),
+                   help="without Redis, keep the trace-signing key here so trace handles survive a restart")
 
     p = sub.add_parser("replicas", help="serve only the offline platform replicas")
     p.add_argument("--host", default="127.0.0.1")
@@ -187,32 +195,49 @@ async def _serve(args: argparse.Namespace) -> None:
     from proxy.sitebuild import build_site
 
     registry = load_registry(args.registry)
+    stop = _stop_on_signals()
     runners: list[web.AppRunner] = []
     try:
         base_urls: dict[str, str] = {}
+        real = {k: p.base_url for k, p in registry.platforms.items()}
         if args.replicas:
             replicas = web.AppRunner(create_replicas_app(list(registry.platforms)), access_log=None)
             runners.append(replicas)
             await replicas.setup()
             await web.TCPSite(replicas, args.host, args.replica_port).start()
-            base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()},
-                                          f"http://{args.host}:{args.replica_port}")
+            base_urls = replica_base_urls(real, f"http://{args.host}:{args.replica_port}")
+        elif args.replica_url:
+            base_urls = replica_base_urls(real, args.replica_url)
         site_dir = site_root = None
         if args.site:
             site_root = Path("build/site-generations").resolve()
             site_dir = await build_site(args.registry, site_root)
         app = create_app(Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis,
-                                watch=args.watch, site_dir=site_dir, site_build_root=site_root))
-        runner = web.AppRunner(app)
+                                watch=args.watch, site_dir=site_dir, site_build_root=site_root,
+                                idle_timeout_seconds=args.idle_timeout,
+                                trace_key_file=None if args.redis else args.trace_key_file))
+        # Graceful stop (aiohttp's own): the listener closes, handlers get `grace` seconds, then cleanup.
+        runner = web.AppRunner(app, shutdown_timeout=args.grace)
         runners.append(runner)
         await runner.setup()
         await web.TCPSite(runner, args.host, args.port).start()
         print(_addresses(f"http://{args.host}:{args.port}", app[RUNTIME].generation.catalog.paths(), args),
               flush=True)
-        await asyncio.Event().wait()
+        signame = await stop
+        logging.getLogger("proxy").info("%s: no new connections; calls in flight get up to %g s", signame, args.grace)
     finally:
         for r in reversed(runners):
             await r.cleanup()
+
+
+def _stop_on_signals() -> asyncio.Future[str]:
+    """A future that SIGTERM or SIGINT completes (with the signal's name), instead of killing the process."""
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[str] = loop.create_future()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # no Unix signals (Windows): Ctrl+C still works
+            loop.add_signal_handler(sig, lambda s=sig: stop.done() or stop.set_result(s.name))
+    return stop
 
 
 def _addresses(base: str, paths: list[str], args: argparse.Namespace) -> str:

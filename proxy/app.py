@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 RUNTIME = web.AppKey("runtime", Runtime)
 CONFIG = web.AppKey("config", "Config")
 MCP = web.AppKey("mcp", McpHttp)
+RETIRED_SITES = web.AppKey("retired_sites", list[Path])
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Config:
     site_dir: serve this built site at `/`; with `site_build_root`, reloads rebuild the site there.
     measure_load: run the load-status measurement in the background.
     idle_timeout_seconds: close a connection that sends no complete request header for this long.
+    trace_key_file: without Redis, keep the trace-signing key in this file so handles survive a restart.
     """
 
     registry_path: Path
@@ -60,11 +62,12 @@ class Config:
     measure_load: bool = True
     trace_secret: bytes = b""
     idle_timeout_seconds: float = 15
+    trace_key_file: Path | None = None
 
 
 def create_app(config: Config) -> web.Application:
     """Build the application; raises RegistryError/CatalogError if the registry cannot be served."""
-    store = _make_store(config.redis_url)
+    store = _make_store(config.redis_url, config.trace_key_file)
     runtime = Runtime(store=store, base_urls=config.base_urls, signer=TraceSigner(config.trace_secret or None))
     server = runtime.apply(runtime.load(config.registry_path), config.site_dir).server
 
@@ -83,6 +86,7 @@ def create_app(config: Config) -> web.Application:
         signer=runtime.signer,
     )
     app[MCP] = mcp
+    app[RETIRED_SITES] = []
     app.router.add_get("/health", health)
     app.router.add_get("/status", status)
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
@@ -206,6 +210,7 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
     yield
     with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.remove_signal_handler(signal.SIGHUP)
+    _remove_own_site_generations(app)
     for task in tasks:
         task.cancel()
     for task in tasks:
@@ -253,8 +258,20 @@ async def reload_registry(app: web.Application) -> bool:
     log.info("registry reloaded: %s", ", ".join(applied.catalog.paths()))
     if new_site is not None and old_site is not None and old_site.parent == config.site_build_root:
         # Requests still reading the old files have them open already; give stragglers a moment.
+        app[RETIRED_SITES].append(old_site)
         asyncio.get_running_loop().call_later(30, shutil.rmtree, old_site, True)
     return True
+
+
+def _remove_own_site_generations(app: web.Application) -> None:
+    """At shutdown: the generations this process built or served go (other processes keep theirs)."""
+    root = app[CONFIG].site_build_root
+    if root is None:
+        return
+    current = app[RUNTIME].generation.site_dir
+    for generation in [*app[RETIRED_SITES], *([current] if current is not None else [])]:
+        if generation.parent == root:
+            shutil.rmtree(generation, ignore_errors=True)
 
 
 async def _watch(path: Path, interval: float, reload: Callable[[], Awaitable[None]]) -> None:
@@ -278,9 +295,9 @@ def _mtime(path: Path) -> float | None:
 # --------------------------------------------------------------------------- state
 
 
-def _make_store(redis_url: str | None) -> StateStore:
+def _make_store(redis_url: str | None, trace_key_file: Path | None) -> StateStore:
     if not redis_url:
-        return MemoryStore()
+        return MemoryStore(secret_file=trace_key_file)
     from proxy.state_redis import RedisStore
 
     return RedisStore(redis_url)

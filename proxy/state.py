@@ -8,10 +8,12 @@ load status, rate limits and legacy sessions.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = ["CALLS_PER_CALLER", "SESSIONS_MAX", "SESSIONS_PER_CLIENT", "MemoryStore", "StateStore"]
@@ -56,7 +58,8 @@ class MemoryStore:
     """In-process state; the default when no Redis URL is configured."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_sessions: int = SESSIONS_MAX,
-                 sessions_per_client: int = SESSIONS_PER_CLIENT) -> None:
+                 sessions_per_client: int = SESSIONS_PER_CLIENT, secret_file: Path | None = None) -> None:
+        """`secret_file`: keep the trace-signing key there, so trace handles outlive a restart."""
         self._clock = clock
         self._cache: dict[str, tuple[float, bytes]] = {}
         self._calls: dict[str, tuple[float, deque[JsonDict]]] = {}
@@ -70,6 +73,7 @@ class MemoryStore:
         self._max_sessions = max_sessions
         self._per_client = sessions_per_client
         self._secret: bytes | None = None
+        self._secret_file = secret_file
         self._cache_bytes = 0
 
     async def cache_get(self, key: str) -> bytes | None:
@@ -154,7 +158,7 @@ class MemoryStore:
 
     async def shared_secret(self) -> bytes:
         if self._secret is None:
-            self._secret = secrets.token_bytes(32)
+            self._secret = _load_or_create_secret(self._secret_file) if self._secret_file else secrets.token_bytes(32)
         return self._secret
 
     async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
@@ -204,3 +208,21 @@ class MemoryStore:
 
     async def close(self) -> None:
         return None
+
+
+def _load_or_create_secret(path: Path) -> bytes:
+    """The 32-byte key in `path`, created (readable by this user only) if it is missing or unusable."""
+    try:
+        secret = path.read_bytes()
+        if len(secret) == 32:
+            return secret
+    except FileNotFoundError:
+        pass
+    secret = secrets.token_bytes(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(secret)
+    os.replace(tmp, path)  # atomic: two processes starting together end up agreeing on one file
+    return path.read_bytes()
