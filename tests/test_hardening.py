@@ -128,7 +128,7 @@ def _head(server: LiveServer, path: str, length: int, **extra: str) -> bytes:
 
 async def test_a_gzip_bomb_is_refused_without_inflating_it(server: LiveServer) -> None:
     bomb = _gzip_bomb(1000)  # about 1 GB of zeros in about 1 MB
-    assert len(bomb) < server.runtime.catalog.registry.server.max_body_bytes
+    assert len(bomb) < server.runtime.generation.server.max_body_bytes
     head = _head(server, "/wetten/mcp", len(bomb), Content_Encoding="gzip")
     slowest, (answer, held) = await _slowest_health(server, _raw_exchange(server, head, bomb))
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import pytest
 from aiohttp import web
 
+from proxy.caller import Caller
 from proxy.clients import current_client
 from proxy.errors import UpstreamBadReply, UpstreamRateLimited
 from proxy.registry import Limits, Platform, Timeouts, load_registry
@@ -71,7 +72,7 @@ async def test_waiting_for_a_connection_does_not_count_against_the_timeout(hosti
     hostile.latency = 0.3
     up = _upstream(hostile.url, store, timeouts=Timeouts(connect_seconds=0.5, total_seconds=0.5),
                    limits=Limits(results_per_call=10, requests_per_minute=6000))
-    results = await asyncio.gather(*(up.get(f"/q{i}", as_json, caller=f"c{i}") for i in range(40)),
+    results = await asyncio.gather(*(up.get(f"/q{i}", as_json, caller=Caller.session(f"c{i}")) for i in range(40)),
                                    return_exceptions=True)
     await up.close()
     assert [r for r in results if isinstance(r, BaseException)] == []
@@ -81,11 +82,13 @@ async def test_waiting_for_a_connection_does_not_count_against_the_timeout(hosti
 async def test_one_client_cannot_use_up_the_platform_budget(hostile: Hostile) -> None:
     store = MemoryStore()
     up = _upstream(hostile.url, store, limits=Limits(results_per_call=10, requests_per_minute=8))
-    greedy = [await asyncio.gather(as_client("198.51.100.7", up.get(f"/busting{i}", as_json, caller=f"t{i}")),
+    greedy = [await asyncio.gather(as_client("198.51.100.7", up.get(f"/busting{i}", as_json,
+                                                                    caller=Caller.session(f"t{i}"))),
                                    return_exceptions=True) for i in range(8)]
     refused = [r[0] for r in greedy if isinstance(r[0], UpstreamRateLimited)]
     assert refused and "your share" in str(refused[0])
-    assert await as_client("192.0.2.1", up.get("/honest", as_json, caller="other")) == {"path": "/honest"}
+    honest = await as_client("192.0.2.1", up.get("/honest", as_json, caller=Caller.session("other")))
+    assert honest == {"path": "/honest"}
     await up.close()
 
 
@@ -114,9 +117,9 @@ async def test_redirects_are_followed_only_on_the_platform_hosts(hostile: Hostil
     hostile.answers["/moved"] = lambda _: web.Response(status=302, headers={"Location": "/here"})
     hostile.answers["/away"] = lambda _: web.Response(status=302, headers={"Location": f"http://localhost:{port}/elsewhere"})
     up = _upstream(hostile.url, store)
-    assert await up.get("/moved", as_json, caller="me") == {"path": "/here"}
+    assert await up.get("/moved", as_json, caller=Caller.session("me")) == {"path": "/here"}
     with pytest.raises(UpstreamBadReply, match="redirected to another host"):
-        await up.get("/away", as_json, caller="me")
+        await up.get("/away", as_json, caller=Caller.session("me"))
     assert "/elsewhere" not in hostile.hits
     await up.close()
 
@@ -124,8 +127,8 @@ async def test_redirects_are_followed_only_on_the_platform_hosts(hostile: Hostil
 async def test_credentials_in_the_base_url_never_reach_the_call_log(hostile: Hostile) -> None:
     store = MemoryStore()
     up = _upstream(hostile.url.replace("http://", "http://reader:hunter2@"), store)
-    await up.get("/doc", as_json, caller="me")
-    calls, _ = await store.calls("me", 5)
+    await up.get("/doc", as_json, caller=Caller.session("me"))
+    calls, _ = await store.calls(Caller.session("me").key, 5)
     assert "hunter2" not in str(calls) and calls[0]["url"].startswith(hostile.url + "/doc")
     await up.close()
 
@@ -140,7 +143,7 @@ async def test_a_platform_error_echoing_a_question_is_not_shown_to_others(hostil
                                          "cannot process query 'medical file of J. Jansen'")
 
     with pytest.raises(UpstreamBadReply, match=r"J\. Jansen"):  # the asking client still learns it all
-        await up.get("/sru", diagnostic, caller="me")
+        await up.get("/sru", diagnostic, caller=Caller.session("me"))
     availability = await store.availability("wetten")
     assert availability["available"] is False and "Jansen" not in str(availability)
     assert availability["last_error"]
