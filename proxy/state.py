@@ -13,6 +13,7 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -24,6 +25,10 @@ CALLS_PER_CALLER = 1000
 CALL_LOG_TTL_SECONDS = 24 * 3600
 # This process's memory is bounded: least recently used entries go first.
 CALLERS_MAX = 20_000
+PROBATION_CALLERS = 2_000
+PROMOTE_AFTER_SECONDS = 60.0
+# All call logs together keep at most this many records (a few hundred bytes each): about 100 MB.
+CALL_RECORDS_MAX = 250_000
 CACHE_MAX_ENTRIES = 10_000
 CACHE_MAX_BYTES = 256 * 1024 * 1024
 # Legacy sessions: a full store evicts the least recently used one (its client gets 404 and
@@ -54,6 +59,13 @@ class StateStore(Protocol):
     async def close(self) -> None: ...
 
 
+@dataclass(slots=True)
+class _CallLog:
+    first: float
+    expires: float
+    lines: deque[JsonDict]
+
+
 class MemoryStore:
     """In-process state; the default when no Redis URL is configured."""
 
@@ -62,7 +74,9 @@ class MemoryStore:
         """`secret_file`: keep the trace-signing key there, so trace handles outlive a restart."""
         self._clock = clock
         self._cache: dict[str, tuple[float, bytes]] = {}
-        self._calls: dict[str, tuple[float, deque[JsonDict]]] = {}
+        self._calls: OrderedDict[str, _CallLog] = OrderedDict()  # callers that came back
+        self._probation: OrderedDict[str, _CallLog] = OrderedDict()  # callers seen once so far
+        self._records = 0
         self._availability: dict[str, JsonDict] = {}
         self._load: dict[str, JsonDict] = {}
         self._live_check: JsonDict | None = None
@@ -102,21 +116,42 @@ class MemoryStore:
 
     async def record_call(self, caller: str, record: JsonDict) -> None:
         now = self._clock()
-        entry = self._calls.pop(caller, None)
-        if entry is None or entry[0] <= now:
-            entry = (0.0, deque(maxlen=CALLS_PER_CALLER))
-        entry[1].append(record)  # kept as given: the caller hands over a fresh dict and never touches it again
-        self._calls[caller] = (now + CALL_LOG_TTL_SECONDS, entry[1])  # most recently active last
+        log = self._calls.pop(caller, None) or self._probation.pop(caller, None)
+        if log is None or log.expires <= now:
+            if log is not None:
+                self._records -= len(log.lines)
+            log = _CallLog(first=now, expires=0.0, lines=deque(maxlen=CALLS_PER_CALLER))
+        if len(log.lines) == CALLS_PER_CALLER:
+            self._records -= 1  # the oldest falls off
+        log.lines.append(record)  # kept as given: the caller hands over a fresh dict and never touches it again
+        self._records += 1
+        log.expires = now + CALL_LOG_TTL_SECONDS
+        # Most recently active last. A caller is protected once it came back after a while: one-off
+        # callers (a stateless client that never returns its trace handle gets a new one per call)
+        # then only ever push out each other, never an established history.
+        returning = now - log.first >= PROMOTE_AFTER_SECONDS
+        (self._calls if returning else self._probation)[caller] = log
+        while len(self._probation) > PROBATION_CALLERS:
+            self._drop_log(self._probation)
         while len(self._calls) > CALLERS_MAX:
-            del self._calls[next(iter(self._calls))]
+            self._drop_log(self._calls)
+        while self._records > CALL_RECORDS_MAX:  # the memory bound: least recently active first
+            self._drop_log(self._probation if self._probation else self._calls)
+
+    def _drop_log(self, segment: OrderedDict[str, _CallLog]) -> None:
+        _, log = segment.popitem(last=False)
+        self._records -= len(log.lines)
 
     async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
-        entry = self._calls.get(caller)
-        if entry is None or entry[0] <= self._clock():
+        log = self._calls.get(caller)
+        if log is None:
+            log = self._probation.pop(caller, None)
+            if log is not None:  # a caller that reads its own log is using it: keep it
+                self._calls[caller] = log
+        if log is None or log.expires <= self._clock():
             return [], 0
-        log = entry[1]
-        newest = list(log)[-limit:]
-        return [dict(r) for r in newest], len(log)
+        newest = list(log.lines)[-limit:]
+        return [dict(r) for r in newest], len(log.lines)
 
     async def set_availability(self, platform: str, record: JsonDict) -> None:
         self._availability[platform] = dict(record)

@@ -248,3 +248,24 @@ async def test_every_origin_header_is_checked(server: LiveServer) -> None:
                                             "\r\nConnection: close\r\n\r\n".encode())
     answer, _ = await _raw_exchange(server, two_origins, body)
     assert answer.startswith(b"HTTP/1.1 403"), answer[:100]
+
+
+# ─── 9. call logs: one-off callers cannot evict an established history ─────────────────────────
+
+
+async def test_20000_traceless_calls_do_not_evict_another_clients_history(server: LiveServer) -> None:
+    from mcp import Client
+
+    from proxy.trace import TRACE_META_KEY
+
+    url = server.url("wetten")
+    async with Client(url, mode="2026-07-28") as client:  # type: ignore[arg-type]
+        first = await client.call_tool("search_regulations", {"title": "wet", "limit": 1})
+        handle = first.meta[TRACE_META_KEY]
+        mine = (await client.call_tool("list_platform_calls", {"trace": handle})).structured_content
+        assert mine["total"] >= 1
+        store = server.runtime.store
+        for i in range(20_000):  # what 20,000 calls without a handle record: one fresh log each
+            await store.record_call(f"trace:flood-{i}", {"source": "wetten", "n": i})
+        again = (await client.call_tool("list_platform_calls", {"trace": handle})).structured_content
+    assert again["total"] == mine["total"]

@@ -135,6 +135,7 @@ async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     import proxy.state as state
 
     monkeypatch.setattr(state, "CALLERS_MAX", 3)
+    monkeypatch.setattr(state, "PROBATION_CALLERS", 3)
     monkeypatch.setattr(state, "CACHE_MAX_ENTRIES", 2)
     store = MemoryStore()
     for i in range(5):
@@ -156,3 +157,26 @@ async def test_one_client_at_its_cap_evicts_only_its_own_sessions(store: StateSt
     assert await store.touch_session(other, "wetten", 60)  # another client's session is untouched
     assert [await store.touch_session(s, "wetten", 60) for s in flood[:3]] == [False] * 3  # its own oldest went
     assert all([await store.touch_session(s, "wetten", 60) for s in flood[3:]])
+
+
+async def test_memory_call_logs_have_a_total_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    import proxy.state as state
+
+    monkeypatch.setattr(state, "CALL_RECORDS_MAX", 100)
+    store = MemoryStore()
+    for caller in ("trace:a", "trace:b", "trace:c"):
+        for i in range(40):
+            await store.record_call(caller, {"n": i})
+    assert await store.calls("trace:a", 5) == ([], 0)  # 120 records > 100: the least recently active went
+    assert (await store.calls("trace:c", 50))[1] == 40
+
+
+async def test_one_off_callers_never_push_out_a_returning_caller() -> None:
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    await store.record_call("trace:regular", {"n": 1})
+    now[0] = 120
+    await store.record_call("trace:regular", {"n": 2})  # it came back: an established history
+    for i in range(25_000):  # a stateless client that never returns its handle: a new one per call
+        await store.record_call(f"trace:once-{i}", {"n": i})
+    assert (await store.calls("trace:regular", 5))[1] == 2
