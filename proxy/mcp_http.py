@@ -34,6 +34,7 @@ from typing import Any, Final, Protocol
 import mcp_types as types
 import pydantic_core
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
@@ -172,7 +173,20 @@ def handler_args(*, idle_timeout_seconds: float = 15) -> dict[str, Any]:
     `idle_timeout_seconds` of connecting or of its last response is closed (aiohttp's keep-alive
     timer also runs before the first request; its default is an hour).
     """
-    return {"auto_decompress": False, "lingering_time": 0, "keepalive_timeout": idle_timeout_seconds}
+    return {"auto_decompress": False, "lingering_time": 0, "keepalive_timeout": idle_timeout_seconds,
+            "logger": _ServerLog(logging.getLogger("aiohttp.server"), {})}
+
+
+class _ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server logger, except that a malformed request (the client's fault, answered 400:
+    a duplicate Host, a broken header line) is one INFO line, not an ERROR with a traceback that any
+    client could write to the log at will."""
+
+    def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
+        if isinstance(exc_info, HttpProcessingError) and 400 <= (exc_info.code or 400) < 500:
+            self.logger.info("%s: %s", msg % args if args else msg, str(exc_info).replace("\n", " ")[:300])
+            return
+        self.logger.exception(msg, *args, exc_info=exc_info, **kwargs)
 
 
 class SessionStore(Protocol):
