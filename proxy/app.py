@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
+import secrets
 import shutil
 import signal
 import tempfile
@@ -115,11 +116,13 @@ def transport_settings(server: ServerSettings) -> TransportSettings:
 
 async def health(request: web.Request) -> web.Response:
     """Liveness plus exactly the enabled connectors; nothing secret."""
-    catalog = request.app[RUNTIME].generation.catalog
+    runtime = request.app[RUNTIME]
+    catalog = runtime.generation.catalog
     return web.json_response({
         "status": "ok",
         "server": catalog.registry.server.name,
         "version": __version__,
+        "state": runtime.store.describe(),  # with Redis: whether it is reachable, or local state is used
         "connectors": [
             {"slug": c.slug, "title": c.connector.title.nl, "url": c.path} for c in catalog.connectors.values()
         ],
@@ -192,7 +195,8 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
         runtime.signer.secret = await runtime.store.shared_secret()
     tasks: list[asyncio.Task[None]] = []
     if config.measure_load:
-        tasks.append(asyncio.create_task(run_measurements(lambda: runtime.generation, runtime.store)))
+        tasks.append(asyncio.create_task(run_measurements(lambda: runtime.generation, runtime.store,
+                                                          owner=secrets.token_hex(8))))
     reloading = asyncio.Lock()
 
     async def reload() -> None:
@@ -298,7 +302,8 @@ def _mtime(path: Path) -> float | None:
 def _make_store(redis_url: str | None, trace_key_file: Path | None) -> StateStore:
     if not redis_url:
         return MemoryStore(secret_file=trace_key_file)
-    from proxy.state_redis import RedisStore
+    from proxy.state_redis import RedisStore, ResilientStore
 
-    return RedisStore(redis_url)
+    # Redis gone: serve on this process's memory (the trace key from its file) until it is back.
+    return ResilientStore(RedisStore(redis_url), MemoryStore(secret_file=trace_key_file))
 

@@ -56,6 +56,8 @@ class StateStore(Protocol):
     async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str: ...
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool: ...
     async def delete_session(self, session_id: str, slug: str) -> bool: ...
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool: ...
+    def describe(self) -> JsonDict: ...
     async def close(self) -> None: ...
 
 
@@ -240,6 +242,14 @@ class MemoryStore:
         del own[session_id]
         if not own:
             del self._by_client[client]
+
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
+        """Hold `name` for `seconds` (one process: always yours). Redis shares it across a cluster."""
+        return True
+
+    def describe(self) -> JsonDict:
+        """What /health says about where the state lives."""
+        return {"backend": "memory"}
 
     async def close(self) -> None:
         return None

@@ -180,3 +180,17 @@ async def test_one_off_callers_never_push_out_a_returning_caller() -> None:
     for i in range(25_000):  # a stateless client that never returns its handle: a new one per call
         await store.record_call(f"trace:once-{i}", {"n": i})
     assert (await store.calls("trace:regular", 5))[1] == 2
+
+
+async def test_the_load_measurement_lease_is_held_by_one_process(redis_url: str) -> None:
+    one, two = RedisStore(redis_url, prefix="lease:"), RedisStore(redis_url, prefix="lease:")
+    try:
+        assert await one.take_lease("loadstatus", "proc-1", 0.5)
+        assert not await two.take_lease("loadstatus", "proc-2", 0.5)  # one measurement per cluster
+        assert await one.take_lease("loadstatus", "proc-1", 0.5)  # the holder renews it
+        await asyncio.sleep(0.7)
+        assert await two.take_lease("loadstatus", "proc-2", 0.5)  # a holder that stopped renewing lost it
+    finally:
+        await one.close()
+        await two.close()
+    assert await MemoryStore().take_lease("loadstatus", "anyone", 1)
