@@ -195,6 +195,8 @@ async def _serve(args: argparse.Namespace) -> None:
     from proxy.sitebuild import build_site
 
     registry = load_registry(args.registry)
+    _raise_file_limit()
+    asyncio.get_running_loop().set_exception_handler(_ExceptionLog())
     stop = _stop_on_signals()
     runners: list[web.AppRunner] = []
     try:
@@ -228,6 +230,38 @@ async def _serve(args: argparse.Namespace) -> None:
     finally:
         for r in reversed(runners):
             await r.cleanup()
+
+
+def _raise_file_limit() -> None:
+    """Use the hard limit on open files, not the soft default (often 1,024): each client is one file."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65_536
+    if soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+class _ExceptionLog:
+    """The event loop's error log, except that running out of files for new connections (every refused
+    accept() was a traceback, many a second under a connection flood) is one line a minute."""
+
+    def __init__(self) -> None:
+        self._last_warned = -3600.0
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        if context.get("message") != "socket.accept() out of system resource":
+            loop.default_exception_handler(context)
+            return
+        now = loop.time()
+        if now - self._last_warned >= 60:
+            self._last_warned = now
+            logging.getLogger("proxy").warning(
+                "new connections wait: no file descriptors left (%s); idle and slow connections are closed "
+                "after --idle-timeout, raise the open-files limit for more", context.get("exception"))
 
 
 def _stop_on_signals() -> asyncio.Future[str]:

@@ -4,6 +4,7 @@ with SIGTERM while calls are in flight; what must outlive a restart does."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -11,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -35,15 +36,16 @@ def _free_port() -> int:
 
 
 @contextmanager
-def proxy_process(registry: Path, replicas: Replicas, tmp: Path,
-                  *extra: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def proxy_process(registry: Path, replicas: Replicas, tmp: Path, *extra: str,
+                  preexec: Callable[[], None] | None = None) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """`python -m proxy serve` against the test's replicas; yields the process and its base URL."""
     port = _free_port()
     log = (tmp / f"serve-{port}.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "proxy", "serve", "--port", str(port), "--registry", str(registry),
          "--replica-url", replicas.url, "--trace-key-file", str(tmp / "trace-key"), *extra],
-        cwd=tmp, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=log, stderr=subprocess.STDOUT)
+        cwd=tmp, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=log, stderr=subprocess.STDOUT,
+        preexec_fn=preexec)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -126,3 +128,45 @@ def _no_stray_key(tmp_path: Path) -> Iterator[None]:
     yield
     key = tmp_path / "trace-key"
     assert not key.exists() or key.stat().st_mode & 0o077 == 0  # the key is readable by its owner only
+
+
+async def test_a_connection_flood_at_the_file_limit_neither_starves_clients_nor_floods_the_log(
+        replicas: Replicas, tmp_path: Path) -> None:
+    """Item 4: 300 connections that never finish a header, against a process allowed 128 files."""
+    import resource
+
+    def low_file_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128))
+
+    with proxy_process(write_registry(tmp_path), replicas, tmp_path, "--idle-timeout", "1",
+                       preexec=low_file_limit) as (proc, base):
+        host, port = base.removeprefix("http://").split(":")
+        slow = []
+        for _ in range(300):
+            sock = socket.socket()
+            sock.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                sock.connect((host, int(port)))
+            slow.append(sock)
+        await asyncio.sleep(0.3)
+        for sock in slow:
+            with contextlib.suppress(OSError):
+                sock.send(b"GET /health HTTP/1.1\r\nHost: " + host.encode() + b"\r\nX-Slow: ")
+        started = time.monotonic()
+        async with aiohttp.ClientSession() as http:
+            while True:  # a normal client gets through once the slow ones have timed out
+                try:
+                    async with http.get(f"{base}/health", timeout=aiohttp.ClientTimeout(total=2)) as resp:
+                        if resp.status == 200:
+                            break
+                except (aiohttp.ClientError, TimeoutError):
+                    pass
+                assert time.monotonic() - started < 15, "a normal client was starved"
+        await asyncio.sleep(2)  # several accept() retries happen meanwhile
+        for sock in slow:
+            sock.close()
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(proc.wait, 30)
+    log = next(tmp_path.glob("serve-*.log")).read_text()
+    assert "Traceback" not in log, log[-2000:]
+    assert log.count("no file descriptors left") <= 1
