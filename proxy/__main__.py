@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="on SIGTERM or SIGINT: stop accepting, give calls in flight this many seconds, then exit")
     p.add_argument("--idle-timeout", type=float, default=15.0,
                    help="close a connection that sends no complete request header for this many seconds")
+    p.add_argument("--trusted-proxy", action="append", default=None, metavar="ADDRESS",
+                   help="a reverse proxy whose X-Forwarded-For names the client (repeatable; default: loopback)")
     p.add_argument("--trace-key-file", type=Path, default=Path("build/trace-key"),
                    help="without Redis, keep the trace-signing key here so trace handles survive a restart")
 
@@ -217,7 +219,8 @@ async def _serve(args: argparse.Namespace) -> None:
         app = create_app(Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis,
                                 watch=args.watch, site_dir=site_dir, site_build_root=site_root,
                                 idle_timeout_seconds=args.idle_timeout,
-                                trace_key_file=None if args.redis else args.trace_key_file))
+                                trace_key_file=args.trace_key_file,
+                                trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1"))))
         # Graceful stop (aiohttp's own): the listener closes, handlers get `grace` seconds, then cleanup.
         runner = web.AppRunner(app, shutdown_timeout=args.grace)
         runners.append(runner)

@@ -51,6 +51,7 @@ class Config:
     measure_load: run the load-status measurement in the background.
     idle_timeout_seconds: close a connection that sends no complete request header for this long.
     trace_key_file: without Redis, keep the trace-signing key in this file so handles survive a restart.
+    trusted_proxies: peers (a reverse proxy in front) whose X-Forwarded-For names the client.
     """
 
     registry_path: Path
@@ -64,6 +65,7 @@ class Config:
     trace_secret: bytes = b""
     idle_timeout_seconds: float = 15
     trace_key_file: Path | None = None
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
 
 
 def create_app(config: Config) -> web.Application:
@@ -82,7 +84,7 @@ def create_app(config: Config) -> web.Application:
     mcp = McpHttp(
         resolve=runtime.endpoint,
         identity=server_identity(server),
-        settings=transport_settings(server),
+        settings=transport_settings(server, config),
         sessions=store,
         signer=runtime.signer,
     )
@@ -102,12 +104,14 @@ def server_identity(server: ServerSettings) -> ServerIdentity:
                           instructions=server.instructions.nl)
 
 
-def transport_settings(server: ServerSettings) -> TransportSettings:
-    """Host and Origin allow-lists (a separately hosted site's origins included) and the body limit."""
+def transport_settings(server: ServerSettings, config: Config) -> TransportSettings:
+    """Host and Origin allow-lists (a separately hosted site's origins included), the body limit and the
+    reverse proxies whose X-Forwarded-For names the client."""
     return TransportSettings(
         allowed_hosts=server.allowed_hosts,
         allowed_origins=(*server.allowed_origins, *server.cors_origins),
         max_body_bytes=server.max_body_bytes,
+        trusted_proxies=config.trusted_proxies,
     )
 
 
@@ -251,7 +255,7 @@ async def reload_registry(app: web.Application) -> bool:
     old_site = runtime.generation.site_dir
     measured_before = set(runtime.generation.served_platforms)
     applied = runtime.apply(generation, new_site)
-    app[MCP].configure(transport_settings(applied.server))
+    app[MCP].configure(transport_settings(applied.server, config))
     app[MCP].set_identity(server_identity(applied.server))
     if config.measure_load:
         # A source switched on is measured now, not at the next round up to interval_minutes away.
