@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import statistics
 import struct
 import time
 import zlib
@@ -49,20 +50,30 @@ async def _session(http: aiohttp.ClientSession, url: str) -> dict[str, str]:
 
 
 async def _slowest_health(server: LiveServer, hostile: Awaitable[Any]) -> tuple[float, Any]:
-    """Run `hostile` while asking /health every 20 ms on its own connection; the slowest answer."""
-    task = asyncio.ensure_future(hostile)
-    slowest = 0.0
+    """Run `hostile` while asking /health every 20 ms on its own connection.
+
+    Returns how much slower the slowest answer was than the limit: HEALTH_WITHIN (100 ms), or on a
+    machine so busy that /health alone is slow, ten times its median without the hostile request
+    (measured just before, in the same run), whichever is more. Positive means too slow."""
     async with aiohttp.ClientSession() as probe:
+        quiet = [await _health_latency(probe, server) for _ in range(10)]
+        limit = max(HEALTH_WITHIN, 10 * statistics.median(quiet))
+        task = asyncio.ensure_future(hostile)
+        slowest = 0.0
         while True:
-            started = time.perf_counter()
-            async with probe.get(f"{server.base}/health") as resp:
-                assert resp.status == 200
-                await resp.read()
-            slowest = max(slowest, time.perf_counter() - started)
+            slowest = max(slowest, await _health_latency(probe, server))
             if task.done():
                 break
             await asyncio.sleep(0.02)
-    return slowest, task.result()
+    return slowest - limit, task.result()
+
+
+async def _health_latency(probe: aiohttp.ClientSession, server: LiveServer) -> float:
+    started = time.perf_counter()
+    async with probe.get(f"{server.base}/health") as resp:
+        assert resp.status == 200
+        await resp.read()
+    return time.perf_counter() - started
 
 
 # ─── 1. argument validation has a cost bound ───────────────────────────────────────────────────
@@ -82,11 +93,11 @@ async def test_a_huge_invalid_argument_array_does_not_stall_the_server(server: L
             assert resp.status == 200
             return await resp.json()
 
-    slowest, answer = await _slowest_health(server, hostile())
+    over, answer = await _slowest_health(server, hostile())
     result = answer["result"]
     assert result["isError"] and "Invalid arguments for search_publications" in result["content"][0]["text"]
     assert result["content"][0]["text"].count(";") < 5  # a few problems named, not 240,000
-    assert slowest < HEALTH_WITHIN, f"/health took {slowest * 1000:.0f} ms during the hostile call"
+    assert over <= 0, f"/health answered {over * 1000:.0f} ms later than its limit during the hostile call"
 
 
 # ─── 2. request bodies: identity, or gzip within the limit ─────────────────────────────────────
@@ -130,10 +141,10 @@ async def test_a_gzip_bomb_is_refused_without_inflating_it(server: LiveServer) -
     bomb = _gzip_bomb(1000)  # about 1 GB of zeros in about 1 MB
     assert len(bomb) < server.runtime.generation.server.max_body_bytes
     head = _head(server, "/wetten/mcp", len(bomb), Content_Encoding="gzip")
-    slowest, (answer, held) = await _slowest_health(server, _raw_exchange(server, head, bomb))
+    over, (answer, held) = await _slowest_health(server, _raw_exchange(server, head, bomb))
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert held < 2, f"the server kept the connection {held:.1f} s after refusing the body"
-    assert slowest < HEALTH_WITHIN, f"/health took {slowest * 1000:.0f} ms during the bomb"
+    assert over <= 0, f"/health answered {over * 1000:.0f} ms later than its limit during the bomb"
 
 
 async def test_gzip_within_the_limit_is_accepted(server: LiveServer, http: aiohttp.ClientSession) -> None:
