@@ -95,6 +95,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)
+    app.on_shutdown.append(_end_streams)
     return app
 
 
@@ -191,6 +192,11 @@ def _find_static(root: Path, tail: str) -> Path | None:
 # --------------------------------------------------------------------------- background work
 
 
+async def _end_streams(app: web.Application) -> None:
+    """Long-lived notification streams end first, so a graceful stop waits only for calls in flight."""
+    app[MCP].close_streams()
+
+
 async def _background(app: web.Application) -> AsyncIterator[None]:
     """Load-status loop, registry watcher and SIGHUP; torn down in reverse."""
     runtime, config = app[RUNTIME], app[CONFIG]
@@ -257,6 +263,7 @@ async def reload_registry(app: web.Application) -> bool:
     applied = runtime.apply(generation, new_site)
     app[MCP].configure(transport_settings(applied.server, config))
     app[MCP].set_identity(server_identity(applied.server))
+    app[MCP].notify_tools_changed()
     if config.measure_load:
         # A source switched on is measured now, not at the next round up to interval_minutes away.
         fresh = [key for key in applied.served_platforms

@@ -17,13 +17,16 @@ validation ladder, header checks, error-code → HTTP status table). Behaviour m
 `mcp.server._streamable_http_modern`, `mcp.server.streamable_http` and `mcp.server.runner`
 (resultType / ttlMs / cacheScope / serverInfo stamping); deliberate differences are noted inline.
 
-We always answer `application/json` (the spec lets the server choose) and never push server
-messages, so a legacy GET gets 405 (also allowed by the spec).
+We always answer requests with `application/json` (the spec lets the server choose). The one
+server message we push is `notifications/tools/list_changed`, on a legacy session's GET stream
+(SSE) when a registry reload changed the tools; the stateless era has no such stream, so there the
+capability stays false and clients re-list as its `ttlMs` says.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import zlib
@@ -227,6 +230,9 @@ encode_json: Final = _encode
 
 
 _JSON: Final = "application/json"
+MAX_STREAMS: Final = 1000
+STREAM_KEEPALIVE_SECONDS: Final = 25.0
+_TOOLS_CHANGED: Final = b'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n'
 _ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
 _PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
 _DEFAULT_LEGACY_VERSION: Final = types.DEFAULT_NEGOTIATED_VERSION  # spec: assume 2025-03-26 without a header
@@ -383,12 +389,15 @@ class McpHttp:
         self._accept_ok = _VerdictCache(_accepts_json_and_sse)
         self._endpoints: dict[str, _EndpointCache] = {}
         self._encoded_ok: set[str] = set()  # versions whose surface carries an EncodedResult (checked once)
+        self._streams: dict[str, dict[str, asyncio.Queue[bytes | None]]] = {}  # slug → session → events
 
         self.set_identity(identity)
 
     def set_identity(self, identity: ServerIdentity) -> None:
         """What `initialize`, `server/discover` and the serverInfo stamp say (a reload may change it)."""
-        capabilities = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
+        # A reload can change the tool list: handshake-era sessions hear it on their GET stream.
+        capabilities = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=True))
+        stateless = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
         server_info = types.Implementation(name=identity.name, version=identity.version, title=identity.title)
         self._server_info: dict[str, Any] = server_info.model_dump(by_alias=True, mode="json", exclude_none=True)
         self._server_info_stamp = _encode(types.SERVER_INFO_META_KEY) + b":" + _encode(self._server_info)
@@ -412,7 +421,7 @@ class McpHttp:
                 version,
                 types.DiscoverResult(
                     supported_versions=list(MODERN_PROTOCOL_VERSIONS),
-                    capabilities=capabilities,
+                    capabilities=stateless,
                     instructions=identity.instructions,
                 ),
             )
@@ -597,8 +606,10 @@ class McpHttp:
         method = request.method
         if method == "DELETE":
             return await self._end_session(request, endpoint)
+        if method == "GET":
+            return await self._notification_stream(request, endpoint)
         if method != "POST":
-            return _http_error(405, "Method Not Allowed", {"Allow": "POST, DELETE"})
+            return _http_error(405, "Method Not Allowed", {"Allow": "GET, POST, DELETE"})
         body = await self._post_body(request)
         if isinstance(body, web.Response):
             return body
@@ -654,6 +665,55 @@ class McpHttp:
         negotiated = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
         session_id = await self._sessions.create_session(endpoint.slug, self._idle, client)
         return _respond(200, _result_body(request_id, self._initialize[negotiated]), {SESSION_ID_HEADER: session_id})
+
+    async def _notification_stream(self, request: web.Request, endpoint: Endpoint) -> web.StreamResponse:
+        """A session's server-to-client stream (SSE): `notifications/tools/list_changed` after a reload."""
+        if "text/event-stream" not in request.headers.get("Accept", ""):
+            return _http_error(406, "Not Acceptable: Client must accept text/event-stream")
+        session_id = request.headers.get(SESSION_ID_HEADER)
+        if not session_id:
+            return _http_error(400, "Bad Request: Missing session ID")
+        if not await self._sessions.touch_session(session_id, endpoint.slug, self._idle):
+            return _http_error(404, "Session not found")
+        streams = self._streams.setdefault(endpoint.slug, {})
+        if session_id in streams:
+            return _http_error(409, "Conflict: this session already has a stream open")
+        if sum(len(s) for s in self._streams.values()) >= MAX_STREAMS:
+            return _http_error(503, "Too many open streams; try again later", {"Retry-After": "30"})
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                               SESSION_ID_HEADER: session_id})
+        await response.prepare(request)
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=8)
+        streams[session_id] = queue
+        try:
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), STREAM_KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    event = b": keep-alive\n\n"  # also finds out whether the client is still there
+                if event is None:
+                    break
+                await response.write(event)
+        except ConnectionError:
+            pass  # the client went away
+        finally:
+            streams.pop(session_id, None)
+        return response
+
+    def notify_tools_changed(self) -> None:
+        """After a reload: every open stream hears that its tools changed; a slug that is gone ends its streams."""
+        for slug, streams in self._streams.items():
+            event = _TOOLS_CHANGED if self._resolve(slug) is not None else None
+            for queue in streams.values():
+                with contextlib.suppress(asyncio.QueueFull):  # a stream that is behind gets the news once
+                    queue.put_nowait(event)
+
+    def close_streams(self) -> None:
+        """End every open stream (at shutdown, so calls in flight are all that a graceful stop waits for)."""
+        for streams in self._streams.values():
+            for queue in streams.values():
+                with contextlib.suppress(asyncio.QueueFull):
+                    queue.put_nowait(None)
 
     async def _end_session(self, request: web.Request, endpoint: Endpoint) -> web.Response:
         session_id = request.headers.get(SESSION_ID_HEADER)

@@ -280,3 +280,21 @@ async def test_20000_traceless_calls_do_not_evict_another_clients_history(server
             await store.record_call(f"trace:flood-{i}", {"source": "wetten", "n": i})
         again = (await client.call_tool("list_platform_calls", {"trace": handle})).structured_content
     assert again["total"] == mine["total"]
+
+
+async def test_a_reload_tells_a_legacy_session_that_its_tools_changed(server: LiveServer,
+                                                                      http: aiohttp.ClientSession) -> None:
+    from proxy.app import reload_registry
+
+    url = server.url("wetten")
+    status, session = await _initialize(http, url)
+    assert status == 200 and session
+    async with http.post(url, data=json.dumps(INITIALIZE), headers=LEGACY) as resp:
+        assert (await resp.json())["result"]["capabilities"]["tools"] == {"listChanged": True}
+    stream_headers = {"Accept": "text/event-stream", "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
+    async with http.get(url, headers=stream_headers) as stream:
+        assert stream.status == 200 and stream.content_type == "text/event-stream"
+        assert await reload_registry(server.app)
+        event = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 10)
+    assert json.loads(event.split(b"data: ", 1)[1]) == {"jsonrpc": "2.0",
+                                                        "method": "notifications/tools/list_changed"}

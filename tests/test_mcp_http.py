@@ -117,7 +117,7 @@ async def test_legacy_client_lists_and_calls_tools(server: RunningServer, regist
         assert client.server_info is not None and client.server_info.name == "besluitbron-test"
         assert client.instructions == "Try echo."
         assert client.server_capabilities.tools is not None
-        assert client.server_capabilities.tools.list_changed is False
+        assert client.server_capabilities.tools.list_changed is True  # told on the session's GET stream
         with pytest.warns(MCPDeprecationWarning):  # removed in 2026-07-28, still legal here
             await client.send_ping()
 
@@ -457,9 +457,8 @@ async def test_oversize_streamed_body_without_content_length(
 @pytest.mark.parametrize(
     ("method", "headers", "status", "allow"),
     [
-        ("GET", {"Accept": "text/event-stream"}, 405, "POST, DELETE"),
-        ("PUT", LEGACY_HEADERS, 405, "POST, DELETE"),
-        ("PATCH", LEGACY_HEADERS, 405, "POST, DELETE"),
+        ("PUT", LEGACY_HEADERS, 405, "GET, POST, DELETE"),
+        ("PATCH", LEGACY_HEADERS, 405, "GET, POST, DELETE"),
         ("GET", modern_headers("tools/list"), 405, "POST"),
         ("DELETE", modern_headers("tools/list"), 405, "POST"),
         ("PUT", modern_headers("tools/list"), 405, "POST"),
@@ -471,6 +470,15 @@ async def test_other_http_methods(
     async with http.request(method, server.url(), headers=headers) as response:
         assert response.status == status
         assert response.headers["Allow"] == allow
+
+
+@pytest.mark.parametrize(("headers", "status"), [({"Accept": "text/event-stream"}, 400),
+                                                ({"Accept": "text/event-stream", "Mcp-Session-Id": "nope"}, 404),
+                                                ({"Accept": "application/json"}, 406)])
+async def test_a_legacy_get_stream_needs_a_session(server: RunningServer, http: aiohttp.ClientSession,
+                                                   headers: dict[str, str], status: int) -> None:
+    async with http.get(server.url(), headers=headers) as response:
+        assert response.status == status
 
 
 async def test_delete_without_session_is_400(server: RunningServer, http: aiohttp.ClientSession) -> None:
