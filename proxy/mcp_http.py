@@ -721,6 +721,10 @@ class McpHttp:
             return _http_error(400, "Bad Request: Missing session ID")
         if not await self._sessions.delete_session(session_id, endpoint.slug):
             return _http_error(404, "Session not found")
+        stream = self._streams.get(endpoint.slug, {}).get(session_id)
+        if stream is not None:  # the session's GET stream ends with it
+            with contextlib.suppress(asyncio.QueueFull):
+                stream.put_nowait(None)
         return web.Response(status=200)
 
     # ── methods ──
