@@ -8,7 +8,7 @@ PORT ?= 8000
 # UPSTREAM=real points the proxy at the real platforms instead of the offline replicas.
 UPSTREAM ?= replica
 
-.PHONY: install system-deps run test lint site conformance bench clean
+.PHONY: install system-deps run test lint site conformance bench fuzz soak clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,22 @@ conformance: install
 # Every figure of issue 14 side by side in one run: writes bench/RESULTS.md and its plots (about 10 minutes).
 bench: install
 	$(PY) bench/run.py
+
+# The hostile-input suite at length (make test runs 300 requests of it): figures on the Betrouwbaarheid page.
+# 5,000 hypothesis examples of 20 requests each: 100,000 hostile requests.
+FUZZ_EXAMPLES ?= 5000
+FUZZ_BATCH ?= 20
+fuzz: install
+	mkdir -p build
+	BESLUITBRON_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) BESLUITBRON_FUZZ_BATCH=$(FUZZ_BATCH) \
+	  BESLUITBRON_FUZZ_REPORT=build/fuzz-report.json \
+	  $(PY) -m pytest -q -p no:cacheprovider -W ignore::hypothesis.errors.HypothesisWarning tests/test_hardening_fuzz.py
+	cat build/fuzz-report.json
+
+# 200 concurrent clients for 60 s across every connector: errors, p50/p99, resident memory.
+soak: install
+	mkdir -p build
+	$(PY) bench/soak.py --clients 200 --seconds 60 --report build/soak-report.json
 
 clean:
 	rm -rf build site .pytest_cache node_modules test-artifacts

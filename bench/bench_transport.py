@@ -41,11 +41,12 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 from proxy.caller import Caller  # noqa: E402
 from proxy.mcp_http import (  # noqa: E402
     McpHttp,
-    MemorySessionStore,
     ServerIdentity,
     TransportSettings,
     UnknownToolError,
+    handler_args,
 )
+from proxy.state import MemoryStore  # noqa: E402
 from proxy.trace import TraceSigner  # noqa: E402
 
 MODERN = "2026-07-28"
@@ -105,10 +106,10 @@ def serve(port: int) -> None:
         resolve=lambda slug: endpoint if slug == "echo" else None,
         identity=ServerIdentity(name="bench", version="0"),
         settings=TransportSettings(allowed_hosts=("127.0.0.1:*",), allowed_origins=()),
-        sessions=MemorySessionStore(),
+        sessions=MemoryStore(),
         signer=TraceSigner(b"bench-secret"),
     )
-    app = web.Application()
+    app = web.Application(handler_args=handler_args())
     app.router.add_post("/bare/mcp", bare)
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
 

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,6 +46,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--site", action="store_true", help="build the documentation site and serve it at /")
     p.add_argument("--redis", default=os.environ.get("BESLUITBRON_REDIS_URL"),
                    help="share state through Redis (default: this process's memory)")
+    p.add_argument("--replica-url", help="use replicas already running at this address (`python -m proxy replicas`)")
+    p.add_argument("--grace", type=float, default=30.0,
+                   help="on SIGTERM or SIGINT: stop accepting, give calls in flight this many seconds, then exit")
+    p.add_argument("--idle-timeout", type=float, default=15.0,
+                   help="close a connection that sends no complete request header for this many seconds")
+    p.add_argument("--trusted-proxy", action="append", default=None, metavar="ADDRESS",
+                   help="a reverse proxy whose X-Forwarded-For names the client (repeatable; default: loopback)")
+    p.add_argument("--trace-key-file", type=Path, default=Path("build/trace-key"),
+                   help="without Redis, keep the trace-signing key here so trace handles survive a restart")
 
     p = sub.add_parser("replicas", help="serve only the offline platform replicas")
     p.add_argument("--host", default="127.0.0.1")
@@ -192,32 +202,85 @@ async def _serve(args: argparse.Namespace) -> None:
     from proxy.sitebuild import build_site
 
     registry = load_registry(args.registry)
+    _raise_file_limit()
+    asyncio.get_running_loop().set_exception_handler(_ExceptionLog())
+    stop = _stop_on_signals()
     runners: list[web.AppRunner] = []
     try:
         base_urls: dict[str, str] = {}
+        # Remote connectors have no replica: they keep their own address.
+        builtin = {k: p.base_url for k, p in registry.platforms.items() if p.remote is None}
         if args.replicas:
-            builtin = {k: p.base_url for k, p in registry.platforms.items() if p.remote is None}  # remotes: no replica
             replicas = web.AppRunner(create_replicas_app(list(builtin)), access_log=None)
             runners.append(replicas)
             await replicas.setup()
             await web.TCPSite(replicas, args.host, args.replica_port).start()
             base_urls = replica_base_urls(builtin, f"http://{args.host}:{args.replica_port}")
+        elif args.replica_url:
+            base_urls = replica_base_urls(builtin, args.replica_url)
         site_dir = site_root = None
         if args.site:
             site_root = Path("build/site-generations").resolve()
             site_dir = await build_site(args.registry, site_root)
         app = create_app(Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis,
-                                watch=args.watch, site_dir=site_dir, site_build_root=site_root))
-        runner = web.AppRunner(app)
+                                watch=args.watch, site_dir=site_dir, site_build_root=site_root,
+                                idle_timeout_seconds=args.idle_timeout,
+                                trace_key_file=args.trace_key_file,
+                                trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1"))))
+        # Graceful stop (aiohttp's own): the listener closes, handlers get `grace` seconds, then cleanup.
+        runner = web.AppRunner(app, shutdown_timeout=args.grace)
         runners.append(runner)
         await runner.setup()
         await web.TCPSite(runner, args.host, args.port).start()
         print(_addresses(f"http://{args.host}:{args.port}", app[RUNTIME].generation.catalog.paths(), args),
               flush=True)
-        await asyncio.Event().wait()
+        signame = await stop
+        logging.getLogger("proxy").info("%s: no new connections; calls in flight get up to %g s", signame, args.grace)
     finally:
         for r in reversed(runners):
             await r.cleanup()
+
+
+def _raise_file_limit() -> None:
+    """Use the hard limit on open files, not the soft default (often 1,024): each client is one file."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65_536
+    if soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+class _ExceptionLog:
+    """The event loop's error log, except that running out of files for new connections (every refused
+    accept() was a traceback, many a second under a connection flood) is one line a minute."""
+
+    def __init__(self) -> None:
+        self._last_warned = -3600.0
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        if context.get("message") != "socket.accept() out of system resource":
+            loop.default_exception_handler(context)
+            return
+        now = loop.time()
+        if now - self._last_warned >= 60:
+            self._last_warned = now
+            logging.getLogger("proxy").warning(
+                "new connections wait: no file descriptors left (%s); idle and slow connections are closed "
+                "after --idle-timeout, raise the open-files limit for more", context.get("exception"))
+
+
+def _stop_on_signals() -> asyncio.Future[str]:
+    """A future that SIGTERM or SIGINT completes (with the signal's name), instead of killing the process."""
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[str] = loop.create_future()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # no Unix signals (Windows): Ctrl+C still works
+            loop.add_signal_handler(sig, lambda s=sig: stop.done() or stop.set_result(s.name))
+    return stop
 
 
 def _addresses(base: str, paths: list[str], args: argparse.Namespace) -> str:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
+import secrets
 import shutil
 import signal
 import tempfile
@@ -23,7 +24,7 @@ from aiohttp import web
 from proxy import __version__
 from proxy.cors import cors_middleware
 from proxy.loadstatus import measure_generation, run_measurements, stored_status
-from proxy.mcp_http import McpHttp, ServerIdentity, SessionLimitError, TransportSettings
+from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings, handler_args
 from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
 from proxy.sitebuild import SiteBuildError, build_site
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 RUNTIME = web.AppKey("runtime", Runtime)
 CONFIG = web.AppKey("config", "Config")
 MCP = web.AppKey("mcp", McpHttp)
+RETIRED_SITES = web.AppKey("retired_sites", list[Path])
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,9 @@ class Config:
     redis_url: share state through Redis instead of this process's memory.
     site_dir: serve this built site at `/`; with `site_build_root`, reloads rebuild the site there.
     measure_load: run the load-status measurement in the background.
+    idle_timeout_seconds: close a connection that sends no complete request header for this long.
+    trace_key_file: without Redis, keep the trace-signing key in this file so handles survive a restart.
+    trusted_proxies: peers (a reverse proxy in front) whose X-Forwarded-For names the client.
     """
 
     registry_path: Path
@@ -58,16 +63,20 @@ class Config:
     site_build_root: Path | None = None
     measure_load: bool = True
     trace_secret: bytes = b""
+    idle_timeout_seconds: float = 15
+    trace_key_file: Path | None = None
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
 
 
 def create_app(config: Config) -> web.Application:
     """Build the application; raises RegistryError/CatalogError if the registry cannot be served."""
-    store = _make_store(config.redis_url)
+    store = _make_store(config.redis_url, config.trace_key_file)
     runtime = Runtime(store=store, base_urls=config.base_urls, signer=TraceSigner(config.trace_secret or None))
     server = runtime.apply(runtime.load(config.registry_path), config.site_dir).server
 
     app = web.Application(
         client_max_size=server.max_body_bytes,
+        handler_args=handler_args(idle_timeout_seconds=config.idle_timeout_seconds),
         middlewares=[cors_middleware(lambda: runtime.generation.server.cors_origins)],
     )
     app[RUNTIME] = runtime
@@ -75,16 +84,18 @@ def create_app(config: Config) -> web.Application:
     mcp = McpHttp(
         resolve=runtime.endpoint,
         identity=server_identity(server),
-        settings=transport_settings(server),
-        sessions=_Sessions(store),
+        settings=transport_settings(server, config),
+        sessions=store,
         signer=runtime.signer,
     )
     app[MCP] = mcp
+    app[RETIRED_SITES] = []
     app.router.add_get("/health", health)
     app.router.add_get("/status", status)
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)
+    app.on_shutdown.append(_end_streams)
     return app
 
 
@@ -94,12 +105,14 @@ def server_identity(server: ServerSettings) -> ServerIdentity:
                           instructions=server.instructions.nl)
 
 
-def transport_settings(server: ServerSettings) -> TransportSettings:
-    """Host and Origin allow-lists (a separately hosted site's origins included) and the body limit."""
+def transport_settings(server: ServerSettings, config: Config) -> TransportSettings:
+    """Host and Origin allow-lists (a separately hosted site's origins included), the body limit and the
+    reverse proxies whose X-Forwarded-For names the client."""
     return TransportSettings(
         allowed_hosts=server.allowed_hosts,
         allowed_origins=(*server.allowed_origins, *server.cors_origins),
         max_body_bytes=server.max_body_bytes,
+        trusted_proxies=config.trusted_proxies,
     )
 
 
@@ -108,11 +121,13 @@ def transport_settings(server: ServerSettings) -> TransportSettings:
 
 async def health(request: web.Request) -> web.Response:
     """Liveness plus exactly the enabled connectors; nothing secret."""
-    catalog = request.app[RUNTIME].generation.catalog
+    runtime = request.app[RUNTIME]
+    catalog = runtime.generation.catalog
     return web.json_response({
         "status": "ok",
         "server": catalog.registry.server.name,
         "version": __version__,
+        "state": runtime.store.describe(),  # with Redis: whether it is reachable, or local state is used
         "connectors": [
             {"slug": c.slug, "title": c.connector.title.nl, "url": c.path} for c in catalog.connectors.values()
         ],
@@ -157,9 +172,13 @@ def _resolve_static(root: Path, tail: str) -> Path | None:
     if tail.startswith("/") or "\x00" in tail or "\\" in tail:
         return None  # never an absolute path, a NUL or a Windows separator: only files under the site
     try:
-        candidate = (root / tail).resolve()
-    except (OSError, ValueError):
+        return _find_static(root, tail)
+    except (OSError, ValueError):  # a name too long for the file system, and the like: not a page of ours
         return None
+
+
+def _find_static(root: Path, tail: str) -> Path | None:
+    candidate = (root / tail).resolve()
     if not candidate.is_relative_to(root.resolve()):
         return None
     if candidate.is_dir():
@@ -171,6 +190,11 @@ def _resolve_static(root: Path, tail: str) -> Path | None:
 
 
 # --------------------------------------------------------------------------- background work
+
+
+async def _end_streams(app: web.Application) -> None:
+    """Long-lived notification streams end first, so a graceful stop waits only for calls in flight."""
+    app[MCP].close_streams()
 
 
 async def _background(app: web.Application) -> AsyncIterator[None]:
@@ -186,7 +210,8 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
             runtime.apply(listed)
     tasks: list[asyncio.Task[None]] = []
     if config.measure_load:
-        tasks.append(asyncio.create_task(run_measurements(lambda: runtime.generation, runtime.store)))
+        tasks.append(asyncio.create_task(run_measurements(lambda: runtime.generation, runtime.store,
+                                                          owner=secrets.token_hex(8))))
     reloading = asyncio.Lock()
 
     async def reload() -> None:
@@ -204,6 +229,7 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
     yield
     with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.remove_signal_handler(signal.SIGHUP)
+    _remove_own_site_generations(app)
     for task in tasks:
         task.cancel()
     for task in tasks:
@@ -243,8 +269,9 @@ async def reload_registry(app: web.Application) -> bool:
     old_site = runtime.generation.site_dir
     measured_before = set(runtime.generation.served_platforms)
     applied = runtime.apply(generation, new_site)
-    app[MCP].configure(transport_settings(applied.server))
+    app[MCP].configure(transport_settings(applied.server, config))
     app[MCP].set_identity(server_identity(applied.server))
+    app[MCP].notify_tools_changed()
     if config.measure_load:
         # A source switched on is measured now, not at the next round up to interval_minutes away.
         fresh = [key for key in applied.served_platforms
@@ -254,8 +281,20 @@ async def reload_registry(app: web.Application) -> bool:
     log.info("registry reloaded: %s", ", ".join(applied.catalog.paths()))
     if new_site is not None and old_site is not None and old_site.parent == config.site_build_root:
         # Requests still reading the old files have them open already; give stragglers a moment.
+        app[RETIRED_SITES].append(old_site)
         asyncio.get_running_loop().call_later(30, shutil.rmtree, old_site, True)
     return True
+
+
+def _remove_own_site_generations(app: web.Application) -> None:
+    """At shutdown: the generations this process built or served go (other processes keep theirs)."""
+    root = app[CONFIG].site_build_root
+    if root is None:
+        return
+    current = app[RUNTIME].generation.site_dir
+    for generation in [*app[RETIRED_SITES], *([current] if current is not None else [])]:
+        if generation.parent == root:
+            shutil.rmtree(generation, ignore_errors=True)
 
 
 async def _watch(path: Path, interval: float, reload: Callable[[], Awaitable[None]]) -> None:
@@ -279,29 +318,11 @@ def _mtime(path: Path) -> float | None:
 # --------------------------------------------------------------------------- state
 
 
-def _make_store(redis_url: str | None) -> StateStore:
+def _make_store(redis_url: str | None, trace_key_file: Path | None) -> StateStore:
     if not redis_url:
-        return MemoryStore()
-    from proxy.state_redis import RedisStore
+        return MemoryStore(secret_file=trace_key_file)
+    from proxy.state_redis import RedisStore, ResilientStore
 
-    return RedisStore(redis_url)
+    # Redis gone: serve on this process's memory (the trace key from its file) until it is back.
+    return ResilientStore(RedisStore(redis_url), MemoryStore(secret_file=trace_key_file))
 
-
-class _Sessions:
-    """The transport's legacy-session bookkeeping, kept in the shared store."""
-
-    def __init__(self, store: StateStore, idle_seconds: float = 1800) -> None:
-        self._store = store
-        self._idle = idle_seconds
-
-    async def create(self, slug: str) -> str:
-        try:
-            return await self._store.create_session(slug, self._idle)
-        except OverflowError as exc:  # the store is full: the transport answers 503, a client may retry
-            raise SessionLimitError(str(exc)) from exc
-
-    async def touch(self, session_id: str, slug: str) -> bool:
-        return await self._store.touch_session(session_id, slug, self._idle)
-
-    async def delete(self, session_id: str, slug: str) -> bool:
-        return await self._store.delete_session(session_id, slug)

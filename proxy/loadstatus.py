@@ -99,12 +99,16 @@ async def measure_generation(generation: Generation, store: StateStore, keys: It
             log.exception("load status of %s crashed", key)
 
 
-async def run_measurements(current: Callable[[], Generation], store: StateStore) -> None:
-    """Forever: measure every served platform of the current generation, then sleep its interval."""
+async def run_measurements(current: Callable[[], Generation], store: StateStore, *, owner: str = "") -> None:
+    """Forever: measure every served platform of the current generation, then sleep its interval.
+
+    Processes sharing one store take turns through a lease, so a cluster measures once per interval."""
     while True:
         generation = current()
-        await measure_generation(generation, store)
-        await asyncio.sleep(generation.registry.load_status.interval_minutes * 60)
+        interval = generation.registry.load_status.interval_minutes * 60
+        if await store.take_lease("loadstatus", owner, interval):
+            await measure_generation(generation, store)
+        await asyncio.sleep(interval)
 
 
 async def stored_status(generation: Generation, store: StateStore, key: str, *, organs: str = "all") -> JsonDict:

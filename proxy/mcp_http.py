@@ -17,17 +17,19 @@ validation ladder, header checks, error-code → HTTP status table). Behaviour m
 `mcp.server._streamable_http_modern`, `mcp.server.streamable_http` and `mcp.server.runner`
 (resultType / ttlMs / cacheScope / serverInfo stamping); deliberate differences are noted inline.
 
-We always answer `application/json` (the spec lets the server choose) and never push server
-messages, so a legacy GET gets 405 (also allowed by the spec).
+We always answer requests with `application/json` (the spec lets the server choose). The one
+server message we push is `notifications/tools/list_changed`, on a legacy session's GET stream
+(SSE) when a registry reload changed the tools; the stateless era has no such stream, so there the
+capability stays false and clients re-list as its `ttlMs` says.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
-import secrets
-import time
-from collections import OrderedDict
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -35,6 +37,7 @@ from typing import Any, Final, Protocol
 import mcp_types as types
 import pydantic_core
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
@@ -67,6 +70,7 @@ from mcp_types.version import (
 from pydantic import ValidationError
 
 from proxy.caller import Caller
+from proxy.clients import current_client
 from proxy.errors import BesluitBronError
 from proxy.hostmatch import matches
 from proxy.trace import TRACE_META_KEY, TraceSigner
@@ -76,13 +80,12 @@ __all__ = [
     "EncodedResult",
     "Endpoint",
     "McpHttp",
-    "MemorySessionStore",
     "ServerIdentity",
-    "SessionLimitError",
     "SessionStore",
     "TransportSettings",
     "UnknownToolError",
     "encode_json",
+    "handler_args",
 ]
 
 logger = logging.getLogger(__name__)
@@ -99,10 +102,6 @@ class UnknownToolError(BesluitBronError):
     def __init__(self, name: str) -> None:
         self.name = name
         super().__init__(f"Unknown tool: {name}")
-
-
-class SessionLimitError(BesluitBronError):
-    """A `SessionStore` refuses a new session because it is full (answered with 503)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,84 +154,62 @@ class TransportSettings:
 
     `allowed_hosts` / `allowed_origins` follow the SDK's `TransportSecuritySettings`: an exact
     value, or `base:*` for any port. A missing Host is refused; a missing Origin is allowed.
-    `session_idle_seconds` is for the app to hand to its `SessionStore`.
+    `trusted_proxies`: peers whose `X-Forwarded-For` names the client (a reverse proxy in front);
+    the client address keys the per-client session cap.
     """
 
     allowed_hosts: tuple[str, ...]
     allowed_origins: tuple[str, ...]
     max_body_bytes: int = 1_048_576
     session_idle_seconds: float = 1800
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    body_timeout_seconds: float = 30
+    """A request body must arrive within this long (a slow upload holds a connection and a task)."""
+
+
+def handler_args(*, idle_timeout_seconds: float = 15) -> dict[str, Any]:
+    """What the `web.Application` serving `McpHttp` must be built with (`handler_args=`).
+
+    The transport decodes request bodies itself (identity, or gzip within the body limit), so
+    aiohttp must not inflate them first; a refused body is not drained (no lingering), the
+    connection just closes; and a connection that has not sent a complete request header within
+    `idle_timeout_seconds` of connecting or of its last response is closed (aiohttp's keep-alive
+    timer also runs before the first request; its default is an hour).
+    """
+    return {"auto_decompress": False, "lingering_time": 0, "keepalive_timeout": idle_timeout_seconds,
+            "logger": _ServerLog(logging.getLogger("aiohttp.server"), {})}
+
+
+class _ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server logger, except that a malformed request (the client's fault, answered 400:
+    a duplicate Host, a broken header line) is one INFO line, not an ERROR with a traceback that any
+    client could write to the log at will."""
+
+    def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
+        if isinstance(exc_info, HttpProcessingError) and 400 <= (exc_info.code or 400) < 500:
+            self.logger.info("%s: %s", msg % args if args else msg, str(exc_info).replace("\n", " ")[:300])
+            return
+        self.logger.exception(msg, *args, exc_info=exc_info, **kwargs)
 
 
 class SessionStore(Protocol):
-    """Legacy-era `Mcp-Session-Id` bookkeeping; a session belongs to one slug."""
+    """Legacy-era `Mcp-Session-Id` bookkeeping; a session belongs to one slug.
 
-    async def create(self, slug: str) -> str:
-        """Open a session and return its id (visible ASCII); may raise `SessionLimitError`."""
+    `proxy.state.MemoryStore` and `proxy.state_redis.RedisStore` are the implementations: a full
+    store evicts (the evicted session then answers 404 and its client initializes again), it never refuses.
+    """
+
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
+        """Open a session for `client` (an address) and return its id (visible ASCII)."""
         ...
 
-    async def touch(self, session_id: str, slug: str) -> bool:
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
         """True if the session exists for this slug; refreshes its idle timer."""
         ...
 
-    async def delete(self, session_id: str, slug: str) -> bool:
+    async def delete_session(self, session_id: str, slug: str) -> bool:
         """End the session; True if it existed for this slug."""
         ...
-
-
-class MemorySessionStore:
-    """In-process `SessionStore` with an idle timeout and a cap on open sessions."""
-
-    def __init__(
-        self,
-        *,
-        idle_seconds: float = 1800,
-        max_sessions: int = 10_000,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._idle = idle_seconds
-        self._max = max_sessions
-        self._clock = clock
-        # Kept in last-use order (touch moves to the end), so expiry only looks at the front.
-        self._sessions: OrderedDict[str, tuple[str, float]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._sessions)
-
-    async def create(self, slug: str) -> str:
-        now = self._clock()
-        self._expire(now)
-        if len(self._sessions) >= self._max:
-            raise SessionLimitError(f"{len(self._sessions)} sessions are open; the limit is {self._max}")
-        session_id = secrets.token_urlsafe(24)  # url-safe base64: visible ASCII, as the spec requires
-        self._sessions[session_id] = (slug, now)
-        return session_id
-
-    async def touch(self, session_id: str, slug: str) -> bool:
-        entry = self._sessions.get(session_id)
-        if entry is None or entry[0] != slug:
-            return False
-        now = self._clock()
-        if now - entry[1] > self._idle:
-            del self._sessions[session_id]
-            return False
-        self._sessions[session_id] = (slug, now)
-        self._sessions.move_to_end(session_id)
-        return True
-
-    async def delete(self, session_id: str, slug: str) -> bool:
-        entry = self._sessions.get(session_id)
-        if entry is None or entry[0] != slug:
-            return False
-        del self._sessions[session_id]
-        return True
-
-    def _expire(self, now: float) -> None:
-        while self._sessions:
-            session_id, (_, seen) = next(iter(self._sessions.items()))
-            if now - seen <= self._idle:
-                return
-            del self._sessions[session_id]
 
 
 # ─── wire helpers ──────────────────────────────────────────────────────────────────────────────
@@ -253,6 +230,9 @@ encode_json: Final = _encode
 
 
 _JSON: Final = "application/json"
+MAX_STREAMS: Final = 1000
+STREAM_KEEPALIVE_SECONDS: Final = 25.0
+_TOOLS_CHANGED: Final = b'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n'
 _ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
 _PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
 _DEFAULT_LEGACY_VERSION: Final = types.DEFAULT_NEGOTIATED_VERSION  # spec: assume 2025-03-26 without a header
@@ -319,20 +299,54 @@ class _VerdictCache:
         return verdict
 
 
-async def _read_body(request: web.Request, limit: int) -> bytes | None:
-    """The request body, or None when it is larger than `limit` (declared or actually sent)."""
+class _BodyRefused(Exception):
+    """The request body cannot be read: (HTTP status, message)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+_TOO_LARGE: Final = "Request body too large"
+
+
+async def _read_body(request: web.Request, limit: int, timeout: float) -> bytes:
+    """The request body, decoded, at most `limit` bytes both as sent and as decoded."""
+    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding not in ("identity", "gzip"):
+        raise _BodyRefused(415, "Unsupported Media Type: Content-Encoding must be identity or gzip")
     declared = request.content_length
     if declared is not None and declared > limit:
-        return None
+        raise _BodyRefused(413, _TOO_LARGE)
     chunks: list[bytes] = []
     size = 0
-    # Streamed and capped ourselves: chunked bodies carry no Content-Length to check.
-    while chunk := await request.content.readany():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    try:
+        async with asyncio.timeout(timeout):
+            # Streamed and capped ourselves: chunked bodies carry no Content-Length to check.
+            while chunk := await request.content.readany():
+                size += len(chunk)
+                if size > limit:
+                    raise _BodyRefused(413, _TOO_LARGE)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise _BodyRefused(408, "Request Timeout: the body did not arrive in time") from None
+    body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return _gunzip(body, limit) if encoding == "gzip" else body
+
+
+def _gunzip(body: bytes, limit: int) -> bytes:
+    """Inflate at most `limit + 1` bytes: a small bomb costs no more than an honest full-size body."""
+    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    try:
+        decoded = inflater.decompress(body, limit + 1)
+    except zlib.error:
+        raise _BodyRefused(400, "Bad Request: the body is not valid gzip") from None
+    if len(decoded) > limit:
+        raise _BodyRefused(413, _TOO_LARGE)
+    if not inflater.eof or inflater.unused_data:
+        raise _BodyRefused(400, "Bad Request: the body is not one complete gzip stream")
+    return decoded
 
 
 @dataclass
@@ -375,12 +389,15 @@ class McpHttp:
         self._accept_ok = _VerdictCache(_accepts_json_and_sse)
         self._endpoints: dict[str, _EndpointCache] = {}
         self._encoded_ok: set[str] = set()  # versions whose surface carries an EncodedResult (checked once)
+        self._streams: dict[str, dict[str, asyncio.Queue[bytes | None]]] = {}  # slug → session → events
 
         self.set_identity(identity)
 
     def set_identity(self, identity: ServerIdentity) -> None:
         """What `initialize`, `server/discover` and the serverInfo stamp say (a reload may change it)."""
-        capabilities = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
+        # A reload can change the tool list: handshake-era sessions hear it on their GET stream.
+        capabilities = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=True))
+        stateless = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
         server_info = types.Implementation(name=identity.name, version=identity.version, title=identity.title)
         self._server_info: dict[str, Any] = server_info.model_dump(by_alias=True, mode="json", exclude_none=True)
         self._server_info_stamp = _encode(types.SERVER_INFO_META_KEY) + b":" + _encode(self._server_info)
@@ -404,7 +421,7 @@ class McpHttp:
                 version,
                 types.DiscoverResult(
                     supported_versions=list(MODERN_PROTOCOL_VERSIONS),
-                    capabilities=capabilities,
+                    capabilities=stateless,
                     instructions=identity.instructions,
                 ),
             )
@@ -417,11 +434,15 @@ class McpHttp:
     def configure(self, settings: TransportSettings) -> None:
         """Apply new host/origin allow-lists and body limit (a registry reload); one step, no await."""
         self._max_body = settings.max_body_bytes
+        self._idle = settings.session_idle_seconds
+        self._body_timeout = settings.body_timeout_seconds
+        self._trusted_proxies = frozenset(settings.trusted_proxies)
         self._host_ok = _VerdictCache(lambda host: matches(host, settings.allowed_hosts))
         self._origin_ok = _VerdictCache(lambda origin: matches(origin, settings.allowed_origins))
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer one HTTP request; never raises, never answers 500."""
+        current_client.set(self._client(request))  # this request's own context: nothing to reset
         try:
             return await self._handle(request)
         except Exception:
@@ -433,11 +454,12 @@ class McpHttp:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         headers = request.headers
-        host = headers.get("Host")
-        if not host or not self._host_ok(host):
+        hosts = headers.getall("Host", [])
+        if len(hosts) != 1 or not self._host_ok(hosts[0]):
             return _http_error(421, "Invalid Host header")
-        origin = headers.get("Origin")
-        if origin and not self._origin_ok(origin):
+        # Every Origin is checked: a second header must not hide behind an allowed first one.
+        origins = headers.getall("Origin", [])
+        if len(origins) > 1 or (origins and origins[0] and not self._origin_ok(origins[0])):
             return _http_error(403, "Invalid Origin header")
         endpoint = self._resolve(request.match_info.get("slug", ""))
         if endpoint is None:
@@ -449,6 +471,15 @@ class McpHttp:
             return await self._modern(request, endpoint)
         return await self._legacy(request, endpoint, version or _DEFAULT_LEGACY_VERSION)
 
+    def _client(self, request: web.Request) -> str:
+        """The client's address: the peer, or the last `X-Forwarded-For` hop a trusted proxy added."""
+        peer = request.remote or ""
+        if peer in self._trusted_proxies:
+            forwarded = request.headers.getall("X-Forwarded-For", [])
+            if forwarded:
+                return forwarded[-1].rsplit(",", 1)[-1].strip()[:64] or peer
+        return peer
+
     async def _post_body(self, request: web.Request) -> web.Response | bytes:
         """The HTTP-level POST checks shared by both eras; a Response means refused."""
         headers = request.headers
@@ -456,10 +487,12 @@ class McpHttp:
             return _http_error(415, "Unsupported Media Type: Content-Type must be application/json")
         if not self._accept_ok(headers.get("Accept", "")):
             return _http_error(406, "Not Acceptable: Client must accept both application/json and text/event-stream")
-        body = await _read_body(request, self._max_body)
-        if body is None:
-            return _http_error(413, "Request body too large", {"Connection": "close"})
-        return body
+        try:
+            return await _read_body(request, self._max_body, self._body_timeout)
+        except _BodyRefused as refused:
+            response = _http_error(refused.status, refused.message)
+            response.force_close()  # what is left of the body is not read: this connection is done
+            return response
 
     # ── 2026-07-28: stateless ──
 
@@ -573,8 +606,10 @@ class McpHttp:
         method = request.method
         if method == "DELETE":
             return await self._end_session(request, endpoint)
+        if method == "GET":
+            return await self._notification_stream(request, endpoint)
         if method != "POST":
-            return _http_error(405, "Method Not Allowed", {"Allow": "POST, DELETE"})
+            return _http_error(405, "Method Not Allowed", {"Allow": "GET, POST, DELETE"})
         body = await self._post_body(request)
         if isinstance(body, web.Response):
             return body
@@ -586,12 +621,12 @@ class McpHttp:
         if kind is None:
             return _respond(400, _error_body(None, INVALID_REQUEST, _SHAPE_MESSAGE))
         if kind == "request" and decoded["method"] == "initialize":
-            return await self._initialize_session(endpoint, decoded)
+            return await self._initialize_session(endpoint, decoded, current_client.get() or "")
 
         session_id = request.headers.get(SESSION_ID_HEADER)
         if not session_id:
             return _http_error(400, "Bad Request: Missing session ID")
-        if not await self._sessions.touch(session_id, endpoint.slug):
+        if not await self._sessions.touch_session(session_id, endpoint.slug, self._idle):
             return _http_error(404, "Session not found")
         session_header = {SESSION_ID_HEADER: session_id}
         if kind != "request":
@@ -620,7 +655,7 @@ class McpHttp:
             return self._empty[version]
         return _method_not_found(method)
 
-    async def _initialize_session(self, endpoint: Endpoint, decoded: dict[str, Any]) -> web.Response:
+    async def _initialize_session(self, endpoint: Endpoint, decoded: dict[str, Any], client: str) -> web.Response:
         request_id = decoded["id"]
         try:
             init = types.InitializeRequestParams.model_validate(decoded.get("params") or {}, by_name=False)
@@ -628,19 +663,68 @@ class McpHttp:
             return _respond(200, _error_body(request_id, INVALID_PARAMS, "Invalid request parameters", ""))
         requested = init.protocol_version
         negotiated = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
-        try:
-            session_id = await self._sessions.create(endpoint.slug)
-        except SessionLimitError as exc:
-            logger.warning("refusing a new MCP session on %s: %s", endpoint.slug, exc)
-            return _respond(503, _error_body(None, INTERNAL_ERROR, "Too many open sessions"))
+        session_id = await self._sessions.create_session(endpoint.slug, self._idle, client)
         return _respond(200, _result_body(request_id, self._initialize[negotiated]), {SESSION_ID_HEADER: session_id})
+
+    async def _notification_stream(self, request: web.Request, endpoint: Endpoint) -> web.StreamResponse:
+        """A session's server-to-client stream (SSE): `notifications/tools/list_changed` after a reload."""
+        if "text/event-stream" not in request.headers.get("Accept", ""):
+            return _http_error(406, "Not Acceptable: Client must accept text/event-stream")
+        session_id = request.headers.get(SESSION_ID_HEADER)
+        if not session_id:
+            return _http_error(400, "Bad Request: Missing session ID")
+        if not await self._sessions.touch_session(session_id, endpoint.slug, self._idle):
+            return _http_error(404, "Session not found")
+        streams = self._streams.setdefault(endpoint.slug, {})
+        if session_id in streams:
+            return _http_error(409, "Conflict: this session already has a stream open")
+        if sum(len(s) for s in self._streams.values()) >= MAX_STREAMS:
+            return _http_error(503, "Too many open streams; try again later", {"Retry-After": "30"})
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                               SESSION_ID_HEADER: session_id})
+        await response.prepare(request)
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=8)
+        streams[session_id] = queue
+        try:
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), STREAM_KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    event = b": keep-alive\n\n"  # also finds out whether the client is still there
+                if event is None:
+                    break
+                await response.write(event)
+        except ConnectionError:
+            pass  # the client went away
+        finally:
+            streams.pop(session_id, None)
+        return response
+
+    def notify_tools_changed(self) -> None:
+        """After a reload: every open stream hears that its tools changed; a slug that is gone ends its streams."""
+        for slug, streams in self._streams.items():
+            event = _TOOLS_CHANGED if self._resolve(slug) is not None else None
+            for queue in streams.values():
+                with contextlib.suppress(asyncio.QueueFull):  # a stream that is behind gets the news once
+                    queue.put_nowait(event)
+
+    def close_streams(self) -> None:
+        """End every open stream (at shutdown, so calls in flight are all that a graceful stop waits for)."""
+        for streams in self._streams.values():
+            for queue in streams.values():
+                with contextlib.suppress(asyncio.QueueFull):
+                    queue.put_nowait(None)
 
     async def _end_session(self, request: web.Request, endpoint: Endpoint) -> web.Response:
         session_id = request.headers.get(SESSION_ID_HEADER)
         if not session_id:
             return _http_error(400, "Bad Request: Missing session ID")
-        if not await self._sessions.delete(session_id, endpoint.slug):
+        if not await self._sessions.delete_session(session_id, endpoint.slug):
             return _http_error(404, "Session not found")
+        stream = self._streams.get(endpoint.slug, {}).get(session_id)
+        if stream is not None:  # the session's GET stream ends with it
+            with contextlib.suppress(asyncio.QueueFull):
+                stream.put_nowait(None)
         return web.Response(status=200)
 
     # ── methods ──

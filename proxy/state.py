@@ -8,13 +8,16 @@ load status, rate limits and legacy sessions.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["CALLS_PER_CALLER", "MemoryStore", "StateStore"]
+__all__ = ["CALLS_PER_CALLER", "SESSIONS_MAX", "SESSIONS_PER_CLIENT", "MemoryStore", "StateStore"]
 
 JsonDict = dict[str, Any]
 # A caller's call log keeps its newest entries; older ones fall off (and expire with the caller).
@@ -22,8 +25,17 @@ CALLS_PER_CALLER = 1000
 CALL_LOG_TTL_SECONDS = 24 * 3600
 # This process's memory is bounded: least recently used entries go first.
 CALLERS_MAX = 20_000
+PROBATION_CALLERS = 2_000
+PROMOTE_AFTER_SECONDS = 60.0
+# All call logs together keep at most this many records (a few hundred bytes each): about 100 MB.
+CALL_RECORDS_MAX = 250_000
 CACHE_MAX_ENTRIES = 10_000
 CACHE_MAX_BYTES = 256 * 1024 * 1024
+# Legacy sessions: a full store evicts the least recently used one (its client gets 404 and
+# initializes again), and one client's new sessions evict its own oldest first, so a flood of
+# `initialize` from one address never pushes anyone else out.
+SESSIONS_MAX = 10_000
+SESSIONS_PER_CLIENT = 64
 
 
 class StateStore(Protocol):
@@ -41,26 +53,43 @@ class StateStore(Protocol):
     async def live_check(self) -> JsonDict | None: ...
     async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]: ...
     async def shared_secret(self) -> bytes: ...
-    async def create_session(self, slug: str, idle_seconds: float) -> str: ...
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str: ...
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool: ...
     async def delete_session(self, session_id: str, slug: str) -> bool: ...
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool: ...
+    def describe(self) -> JsonDict: ...
     async def close(self) -> None: ...
+
+
+@dataclass(slots=True)
+class _CallLog:
+    first: float
+    expires: float
+    lines: deque[JsonDict]
 
 
 class MemoryStore:
     """In-process state; the default when no Redis URL is configured."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_sessions: int = 10_000) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_sessions: int = SESSIONS_MAX,
+                 sessions_per_client: int = SESSIONS_PER_CLIENT, secret_file: Path | None = None) -> None:
+        """`secret_file`: keep the trace-signing key there, so trace handles outlive a restart."""
         self._clock = clock
         self._cache: dict[str, tuple[float, bytes]] = {}
-        self._calls: dict[str, tuple[float, deque[JsonDict]]] = {}
+        self._calls: OrderedDict[str, _CallLog] = OrderedDict()  # callers that came back
+        self._probation: OrderedDict[str, _CallLog] = OrderedDict()  # callers seen once so far
+        self._records = 0
         self._availability: dict[str, JsonDict] = {}
         self._load: dict[str, JsonDict] = {}
         self._live_check: JsonDict | None = None
         self._buckets: dict[str, tuple[float, float]] = {}
-        self._sessions: dict[str, tuple[str, float]] = {}
+        # session id → (slug, client, expires at), least recently used first.
+        self._sessions: OrderedDict[str, tuple[str, str, float]] = OrderedDict()
+        self._by_client: dict[str, OrderedDict[str, None]] = {}
         self._max_sessions = max_sessions
+        self._per_client = sessions_per_client
         self._secret: bytes | None = None
+        self._secret_file = secret_file
         self._cache_bytes = 0
 
     async def cache_get(self, key: str) -> bytes | None:
@@ -89,21 +118,42 @@ class MemoryStore:
 
     async def record_call(self, caller: str, record: JsonDict) -> None:
         now = self._clock()
-        entry = self._calls.pop(caller, None)
-        if entry is None or entry[0] <= now:
-            entry = (0.0, deque(maxlen=CALLS_PER_CALLER))
-        entry[1].append(record)  # kept as given: the caller hands over a fresh dict and never touches it again
-        self._calls[caller] = (now + CALL_LOG_TTL_SECONDS, entry[1])  # most recently active last
+        log = self._calls.pop(caller, None) or self._probation.pop(caller, None)
+        if log is None or log.expires <= now:
+            if log is not None:
+                self._records -= len(log.lines)
+            log = _CallLog(first=now, expires=0.0, lines=deque(maxlen=CALLS_PER_CALLER))
+        if len(log.lines) == CALLS_PER_CALLER:
+            self._records -= 1  # the oldest falls off
+        log.lines.append(record)  # kept as given: the caller hands over a fresh dict and never touches it again
+        self._records += 1
+        log.expires = now + CALL_LOG_TTL_SECONDS
+        # Most recently active last. A caller is protected once it came back after a while: one-off
+        # callers (a stateless client that never returns its trace handle gets a new one per call)
+        # then only ever push out each other, never an established history.
+        returning = now - log.first >= PROMOTE_AFTER_SECONDS
+        (self._calls if returning else self._probation)[caller] = log
+        while len(self._probation) > PROBATION_CALLERS:
+            self._drop_log(self._probation)
         while len(self._calls) > CALLERS_MAX:
-            del self._calls[next(iter(self._calls))]
+            self._drop_log(self._calls)
+        while self._records > CALL_RECORDS_MAX:  # the memory bound: least recently active first
+            self._drop_log(self._probation if self._probation else self._calls)
+
+    def _drop_log(self, segment: OrderedDict[str, _CallLog]) -> None:
+        _, log = segment.popitem(last=False)
+        self._records -= len(log.lines)
 
     async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
-        entry = self._calls.get(caller)
-        if entry is None or entry[0] <= self._clock():
+        log = self._calls.get(caller)
+        if log is None:
+            log = self._probation.pop(caller, None)
+            if log is not None:  # a caller that reads its own log is using it: keep it
+                self._calls[caller] = log
+        if log is None or log.expires <= self._clock():
             return [], 0
-        log = entry[1]
-        newest = list(log)[-limit:]
-        return [dict(r) for r in newest], len(log)
+        newest = list(log.lines)[-limit:]
+        return [dict(r) for r in newest], len(log.lines)
 
     async def set_availability(self, platform: str, record: JsonDict) -> None:
         self._availability[platform] = dict(record)
@@ -145,34 +195,79 @@ class MemoryStore:
 
     async def shared_secret(self) -> bytes:
         if self._secret is None:
-            self._secret = secrets.token_bytes(32)
+            self._secret = _load_or_create_secret(self._secret_file) if self._secret_file else secrets.token_bytes(32)
         return self._secret
 
-    async def create_session(self, slug: str, idle_seconds: float) -> str:
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
+        """Open a session; never refuses: a full store or a client at its cap evicts instead."""
         now = self._clock()
+        while self._sessions:  # expired sessions sit at the front (a touch moves a session to the end)
+            oldest, (_, _, expires) = next(iter(self._sessions.items()))
+            if expires > now:
+                break
+            self._end_session(oldest)
+        own = self._by_client.get(client)
+        if own is not None and len(own) >= self._per_client:
+            self._end_session(next(iter(own)))
         if len(self._sessions) >= self._max_sessions:
-            for sid in [s for s, (_, exp) in self._sessions.items() if exp <= now]:
-                del self._sessions[sid]
-            if len(self._sessions) >= self._max_sessions:
-                raise OverflowError("too many open sessions")
+            self._end_session(next(iter(self._sessions)))
         session_id = secrets.token_hex(16)
-        self._sessions[session_id] = (slug, now + idle_seconds)
+        self._sessions[session_id] = (slug, client, now + idle_seconds)
+        self._by_client.setdefault(client, OrderedDict())[session_id] = None
         return session_id
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
         entry = self._sessions.get(session_id)
         now = self._clock()
-        if entry is None or entry[0] != slug or entry[1] <= now:
+        if entry is None or entry[0] != slug:
             return False
-        self._sessions[session_id] = (slug, now + idle_seconds)
+        if entry[2] <= now:
+            self._end_session(session_id)
+            return False
+        self._sessions[session_id] = (slug, entry[1], now + idle_seconds)
+        self._sessions.move_to_end(session_id)
+        self._by_client[entry[1]].move_to_end(session_id)
         return True
 
     async def delete_session(self, session_id: str, slug: str) -> bool:
         entry = self._sessions.get(session_id)
         if entry is None or entry[0] != slug:
             return False
-        del self._sessions[session_id]
+        self._end_session(session_id)
         return True
+
+    def _end_session(self, session_id: str) -> None:
+        _, client, _ = self._sessions.pop(session_id)
+        own = self._by_client[client]
+        del own[session_id]
+        if not own:
+            del self._by_client[client]
+
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
+        """Hold `name` for `seconds` (one process: always yours). Redis shares it across a cluster."""
+        return True
+
+    def describe(self) -> JsonDict:
+        """What /health says about where the state lives."""
+        return {"backend": "memory"}
 
     async def close(self) -> None:
         return None
+
+
+def _load_or_create_secret(path: Path) -> bytes:
+    """The 32-byte key in `path`, created (readable by this user only) if it is missing or unusable."""
+    try:
+        secret = path.read_bytes()
+        if len(secret) == 32:
+            return secret
+    except FileNotFoundError:
+        pass
+    secret = secrets.token_bytes(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(secret)
+    os.replace(tmp, path)  # atomic: two processes starting together end up agreeing on one file
+    return path.read_bytes()

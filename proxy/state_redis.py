@@ -2,22 +2,36 @@
 
 Keys live under one prefix; everything with a lifetime gets a Redis TTL so nothing needs sweeping.
 The token bucket runs as a Lua script, so concurrent processes share one limit atomically.
+
+`ResilientStore` puts this process's memory behind it: when Redis cannot be reached the proxy keeps
+serving on local state (said once in the log, and in /health), and returns to Redis when it is back.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import secrets
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from redis import asyncio as aioredis
+from redis.exceptions import RedisError
 
-from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSIONS_PER_CLIENT, StateStore
 
-__all__ = ["RedisStore"]
+__all__ = ["RedisStore", "ResilientStore"]
 
+log = logging.getLogger(__name__)
 JsonDict = dict[str, Any]
+T = TypeVar("T")
+# A Redis that does not answer within this long counts as gone (a stopped one refuses at once).
+REDIS_TIMEOUT_SECONDS = 2.0
+RETRY_REDIS_SECONDS = 2.0
 
 # KEYS[1] bucket; ARGV: capacity, refill per second, now, max wait. Returns "granted wait": a reservation
 # may take the bucket below zero, so concurrent callers queue (see MemoryStore.take_token).
@@ -35,14 +49,27 @@ redis.call('EXPIRE', KEYS[1], math.ceil(cap / rate) + 60)
 return tostring(granted) .. ' ' .. tostring(wait)
 """
 
+# KEYS[1] the new session, KEYS[2] its client's sessions, oldest first; ARGV: slug, idle ms, per-client cap.
+# A client at its cap loses its own oldest sessions; the store as a whole is bounded by the keys'
+# TTLs (and Redis's own maxmemory policy).
+_CREATE_SESSION = """
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('RPUSH', KEYS[2], KEYS[1])
+while redis.call('LLEN', KEYS[2]) > tonumber(ARGV[3]) do redis.call('DEL', redis.call('LPOP', KEYS[2])) end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1
+"""
+
 
 class RedisStore:
     """State in Redis at `url` (e.g. `redis://127.0.0.1:6379/0`), keys under `prefix`."""
 
     def __init__(self, url: str, *, prefix: str = "besluitbron:") -> None:
-        self._redis = aioredis.from_url(url)
+        self._redis = aioredis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
+                                        socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
         self._prefix = prefix
         self._take = self._redis.register_script(_TAKE_TOKEN)
+        self._create_session = self._redis.register_script(_CREATE_SESSION)
 
     def _k(self, *parts: str) -> str:
         return self._prefix + ":".join(parts)
@@ -102,10 +129,10 @@ class RedisStore:
         secret: bytes = await self._redis.get(key)
         return secret
 
-    async def create_session(self, slug: str, idle_seconds: float) -> str:
-        # No count cap here: every session key expires by itself, and Redis has its own maxmemory.
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
         session_id = secrets.token_hex(16)
-        await self._redis.set(self._k("session", session_id), slug, px=int(idle_seconds * 1000))
+        await self._create_session(keys=[self._k("session", session_id), self._k("client-sessions", client)],
+                                   args=[slug, int(idle_seconds * 1000), SESSIONS_PER_CLIENT])
         return session_id
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
@@ -123,5 +150,122 @@ class RedisStore:
             return False
         return bool(await self._redis.delete(key))
 
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
+        key = self._k("lease", name)
+        if await self._redis.set(key, owner, px=int(seconds * 1000), nx=True):
+            return True
+        held = await self._redis.get(key)
+        if held is not None and held.decode() == owner:  # ours: extend it
+            await self._redis.pexpire(key, int(seconds * 1000))
+            return True
+        return False
+
+    async def ping(self) -> None:
+        await self._redis.ping()
+
+    def describe(self) -> JsonDict:
+        return {"backend": "redis", "degraded": False}
+
     async def close(self) -> None:
         await self._redis.aclose()
+
+
+class ResilientStore:
+    """`primary` (Redis) while it answers; this process's `fallback` while it does not.
+
+    No request fails because Redis is gone: every operation that cannot reach Redis is done on the
+    local store instead, and a background probe switches back once Redis answers again. What was
+    written locally in between stays local (a legacy session made then answers 404 elsewhere, and its
+    client initializes again).
+    """
+
+    def __init__(self, primary: RedisStore, fallback: StateStore, *,
+                 retry_seconds: float = RETRY_REDIS_SECONDS) -> None:
+        self._primary = primary
+        self._fallback = fallback
+        self._retry = retry_seconds
+        self._down_since: datetime | None = None
+        self._probe: asyncio.Task[None] | None = None
+
+    async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
+        if self._down_since is None:
+            try:
+                return await call(self._primary)  # type: ignore[arg-type]
+            except (RedisError, OSError, TimeoutError) as exc:
+                self._went_down(exc)
+        return await call(self._fallback)
+
+    def _went_down(self, exc: BaseException) -> None:
+        if self._down_since is not None:
+            return
+        self._down_since = datetime.now(UTC)
+        log.warning("Redis cannot be reached (%s); serving on this process's own state until it is back",
+                    type(exc).__name__)
+        self._probe = asyncio.get_running_loop().create_task(self._wait_for_redis())
+
+    async def _wait_for_redis(self) -> None:
+        while True:
+            await asyncio.sleep(self._retry)
+            try:
+                await self._primary.ping()
+            except (RedisError, OSError, TimeoutError):
+                continue
+            log.warning("Redis is back after %s; shared state resumes", datetime.now(UTC) - self._down_since)
+            self._down_since = None
+            return
+
+    def describe(self) -> JsonDict:
+        if self._down_since is None:
+            return {"backend": "redis", "degraded": False}
+        return {"backend": "redis", "degraded": True, "reason": "Redis cannot be reached; serving on local state",
+                "since_utc": self._down_since.isoformat(timespec="seconds")}
+
+    async def cache_get(self, key: str) -> bytes | None:
+        return await self._use(lambda s: s.cache_get(key))
+
+    async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
+        await self._use(lambda s: s.cache_set(key, value, ttl))
+
+    async def record_call(self, caller: str, record: JsonDict) -> None:
+        await self._use(lambda s: s.record_call(caller, record))
+
+    async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
+        return await self._use(lambda s: s.calls(caller, limit))
+
+    async def set_availability(self, platform: str, record: JsonDict) -> None:
+        await self._use(lambda s: s.set_availability(platform, record))
+
+    async def availability(self, platform: str) -> JsonDict | None:
+        return await self._use(lambda s: s.availability(platform))
+
+    async def set_load_status(self, platform: str, status: JsonDict) -> None:
+        await self._use(lambda s: s.set_load_status(platform, status))
+
+    async def load_status(self, platform: str) -> JsonDict | None:
+        return await self._use(lambda s: s.load_status(platform))
+
+    async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
+        return await self._use(lambda s: s.take_token(platform, per_minute, max_wait))
+
+    async def shared_secret(self) -> bytes:
+        return await self._use(lambda s: s.shared_secret())
+
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
+        return await self._use(lambda s: s.create_session(slug, idle_seconds, client))
+
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
+        return await self._use(lambda s: s.touch_session(session_id, slug, idle_seconds))
+
+    async def delete_session(self, session_id: str, slug: str) -> bool:
+        return await self._use(lambda s: s.delete_session(session_id, slug))
+
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
+        return await self._use(lambda s: s.take_lease(name, owner, seconds))
+
+    async def close(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._probe
+        await self._primary.close()
+        await self._fallback.close()

@@ -16,12 +16,14 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import aiohttp
 
 from proxy.caller import Caller
+from proxy.clients import current_client
 from proxy.errors import (
     ToolInputError,
     UpstreamBadReply,
@@ -47,6 +49,17 @@ MAX_RATE_WAIT_SECONDS = 2.0
 RETRIES_ON_CONNECTION_ERROR = 2
 # A platform's Retry-After beyond this is treated as this (a garbled header must not lock a platform out for days).
 MAX_PLATFORM_PAUSE_SECONDS = 600.0
+# Calls in flight per platform. Waiting for a slot is not counted against the call's timeout (a slow
+# platform would otherwise fail calls it would have answered, and be marked unavailable for it).
+CONCURRENT_CALLS_PER_PLATFORM = 16
+# Waiting for a slot is bounded separately: this many times the platform's timeout.
+SLOT_WAIT_FACTOR = 3
+# One client may spend at most this share of a platform's per-minute budget, so one client's
+# cache-busting searches cannot use up the budget every other client shares.
+CLIENT_SHARE_OF_RATE = 0.25
+# A platform's 429 pauses our calls to it for its Retry-After, within these bounds (seconds).
+RETRY_AFTER_BOUNDS = (1.0, MAX_PLATFORM_PAUSE_SECONDS)
+MAX_REDIRECTS = 5
 _SECRET_PARAMS = frozenset({"key", "apikey", "api_key", "token", "access_token", "password"})
 
 
@@ -66,6 +79,7 @@ class _Connection:
     def __init__(self, session: aiohttp.ClientSession | None) -> None:
         self.session = session
         self.inflight: dict[str, asyncio.Future[_Fetched]] = {}
+        self.slots = asyncio.Semaphore(CONCURRENT_CALLS_PER_PLATFORM)
         self.paused_until = 0.0  # monotonic time before which the platform asked us not to call (rate headers)
 
 
@@ -220,21 +234,37 @@ class Upstream:
                                error=str(exc))
             # A 4xx (a bad id, a query the platform refuses) is the platform answering: still available.
             answered = isinstance(exc, UpstreamStatusError) and 400 <= exc.status < 500
-            await self._set_available(answered, None if answered else str(exc))
+            await self._set_available(answered, None if answered else _shared_summary(platform, exc))
             raise
         await self._record(caller, tool, method, target, status, started, size, cache_hit=False)
         await self._set_available(True, None)
         return _Fetched(status=status, body=data), value
 
     async def _wait_for_token(self) -> None:
-        """Reserve this call's slot under the live rate limit; wait for it, or refuse if it is too far off."""
-        limits = self.platform.limits
-        granted, wait = await self._store.take_token(self.platform.key, limits.requests_per_minute,
-                                                     MAX_RATE_WAIT_SECONDS)
+        """Reserve this call's slot under the live rate limit; wait for it, or refuse if it is too far off.
+
+        A client's calls draw on its own share of the budget first, then on the platform's."""
+        platform = self.platform
+        per_minute = platform.limits.requests_per_minute
+        client = current_client.get()
+        if client is not None:
+            share = max(1, int(per_minute * CLIENT_SHARE_OF_RATE))
+            granted, wait = await self._store.take_token(f"{platform.key}|client|{client}", share,
+                                                         MAX_RATE_WAIT_SECONDS)
+            if not granted:
+                raise UpstreamRateLimited(
+                    platform.key,
+                    f"{platform.title.en}: your share of this installation's limit ({share} of its "
+                    f"{per_minute} calls per minute) is used up; try again in {max(1, round(wait))} s",
+                    retry_after=wait,
+                )
+            if wait > 0:
+                await asyncio.sleep(wait)
+        granted, wait = await self._store.take_token(platform.key, per_minute, MAX_RATE_WAIT_SECONDS)
         if not granted:
             raise UpstreamRateLimited(
-                self.platform.key,
-                f"{self.platform.title.en}: this installation's limit of {limits.requests_per_minute} calls per "
+                platform.key,
+                f"{platform.title.en}: this installation's limit of {per_minute} calls per "
                 f"minute is reached; try again in {max(1, round(wait))} s",
                 retry_after=wait,
             )
@@ -271,28 +301,15 @@ class Upstream:
                         headers: Mapping[str, str] | None) -> tuple[int, bytes]:
         platform = self.platform
         name = platform.title.en
-        timeout = aiohttp.ClientTimeout(total=platform.timeouts.total_seconds,
-                                        sock_connect=platform.timeouts.connect_seconds)
-        cap = platform.max_response_bytes
         try:
-            headers = {"User-Agent": platform.user_agent, **(headers or {})}
-            async with self._client().request(method, url, data=body, headers=headers, timeout=timeout,
-                                              allow_redirects=True) as resp:
-                self._note_pacing(resp.status, resp.headers)
-                if resp.content_length is not None and resp.content_length > cap:
-                    raise UpstreamTooLarge(platform.key, f"{name} sent {resp.content_length} bytes, more than the "
-                                           f"{cap}-byte cap; narrow the request (fewer results, a shorter chunk)")
-                chunks: list[bytes] = []
-                size = 0
-                async for chunk in resp.content.iter_chunked(65536):
-                    size += len(chunk)
-                    if size > cap:
-                        raise UpstreamTooLarge(platform.key, f"{name} sent more than the {cap}-byte cap; narrow "
-                                               "the request (fewer results, a shorter chunk)")
-                    chunks.append(chunk)
-                data = b"".join(chunks)
-                _raise_for_status(platform, resp.status, resp.reason, resp.headers, data)
-                return resp.status, data
+            async with asyncio.timeout(platform.timeouts.total_seconds * SLOT_WAIT_FACTOR):
+                await self._conn.slots.acquire()
+        except TimeoutError as exc:
+            raise UpstreamRateLimited(platform.key, f"{name} is busy: {CONCURRENT_CALLS_PER_PLATFORM} calls to it "
+                                      "are under way; try again in a few seconds", retry_after=5.0) from exc
+        try:
+            async with asyncio.timeout(platform.timeouts.total_seconds):
+                return await self._follow(method, url, body, headers)
         except TimeoutError as exc:
             raise UpstreamTimeout(platform.key, f"{name} did not answer within {platform.timeouts.total_seconds:g} s; "
                                   "try again later or narrow the request") from exc
@@ -301,11 +318,58 @@ class Upstream:
         except aiohttp.ClientError as exc:
             raise UpstreamUnreachable(platform.key, f"{name} cannot be reached ({type(exc).__name__}); "
                                       "try again later") from exc
+        finally:
+            self._conn.slots.release()
+
+    async def _follow(self, method: str, url: str, body: bytes | None,
+                      headers: Mapping[str, str] | None) -> tuple[int, bytes]:
+        """One exchange, following redirects by hand: each hop must stay on a host of this call
+        (the platform's, or the document host the platform module already allowed)."""
+        platform = self.platform
+        hosts = {urlsplit(platform.base_url).hostname, urlsplit(url).hostname}
+        headers = {"User-Agent": platform.user_agent, **(headers or {})}
+        for _ in range(MAX_REDIRECTS + 1):
+            async with self._client().request(method, url, data=body, headers=headers,
+                                              timeout=aiohttp.ClientTimeout(
+                                                  sock_connect=platform.timeouts.connect_seconds),
+                                              allow_redirects=False) as resp:
+                self._note_pacing(resp.status, resp.headers)
+                if resp.status in (301, 302, 303, 307, 308) and "Location" in resp.headers:
+                    target = urljoin(url, resp.headers["Location"])
+                    parts = urlsplit(target)
+                    if parts.scheme not in ("http", "https") or parts.hostname not in hosts:
+                        raise UpstreamBadReply(platform.key, f"{platform.title.en} redirected to another host "
+                                               f"({parts.hostname or 'none'}); it was not followed")
+                    url = target
+                    if resp.status == 303:
+                        method, body = "GET", None
+                    continue
+                data = await self._read_capped(resp)
+                _raise_for_status(platform, resp.status, resp.reason, resp.headers, data)
+                return resp.status, data
+        raise UpstreamBadReply(platform.key, f"{platform.title.en} redirected more than {MAX_REDIRECTS} times; "
+                               "try again later")
+
+    async def _read_capped(self, resp: aiohttp.ClientResponse) -> bytes:
+        platform = self.platform
+        name, cap = platform.title.en, platform.max_response_bytes
+        if resp.content_length is not None and resp.content_length > cap:
+            raise UpstreamTooLarge(platform.key, f"{name} sent {resp.content_length} bytes, more than the "
+                                   f"{cap}-byte cap; narrow the request (fewer results, a shorter chunk)")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in resp.content.iter_chunked(65536):
+            size += len(chunk)
+            if size > cap:
+                raise UpstreamTooLarge(platform.key, f"{name} sent more than the {cap}-byte cap; narrow "
+                                       "the request (fewer results, a shorter chunk)")
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     def _client(self) -> aiohttp.ClientSession:
         if self._conn.session is None or self._conn.session.closed:
             self._conn.session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit_per_host=16),
+                connector=aiohttp.TCPConnector(limit=0, limit_per_host=0),  # our own slots bound it
             )
         return self._conn.session
 
@@ -362,8 +426,7 @@ def _raise_for_status(platform: Platform, status: int, reason: str | None, heade
     name = platform.title.en
     said = _excerpt(body)
     if status == 429:
-        retry = headers.get("Retry-After", "")
-        wait = float(retry) if retry.isdigit() else 60.0
+        wait = _retry_after(headers.get("Retry-After", ""))
         raise UpstreamRateLimited(platform.key, f"{name} asks us to slow down (HTTP 429); try again in {wait:.0f} s",
                                   retry_after=wait, status=429)
     if status >= 500:
@@ -403,6 +466,34 @@ def _number(value: str | None) -> float | None:
     return number if number is not None and math.isfinite(number) and number >= 0 else None
 
 
+def _retry_after(value: str) -> float:
+    """Seconds from a Retry-After (delta-seconds or an HTTP date), kept within RETRY_AFTER_BOUNDS;
+    absent or unreadable means a minute."""
+    value = value.strip()
+    seconds = 60.0
+    if value.isascii() and value.isdigit():
+        seconds = float(value[:9])
+    elif value:
+        try:
+            seconds = (parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds()
+        except (TypeError, ValueError, OverflowError):
+            seconds = 60.0
+    low, high = RETRY_AFTER_BOUNDS
+    return min(high, max(low, seconds))
+
+
+def _shared_summary(platform: Platform, exc: UpstreamError) -> str:
+    """What every client may see of a failure (availability.last_error): its kind, never the platform's
+    own words, which can echo the question of the client whose call failed."""
+    name = platform.title.en
+    if isinstance(exc, UpstreamStatusError):
+        return f"{name} answered HTTP {exc.status}"
+    kinds = {UpstreamTimeout: "did not answer in time", UpstreamUnreachable: "could not be reached",
+             UpstreamTooLarge: "sent a reply larger than the cap", UpstreamBadReply: "sent a reply that could not "
+             "be used (an error or an unreadable body)"}
+    return f"{name} {next((v for k, v in kinds.items() if isinstance(exc, k)), 'failed')}"
+
+
 def _excerpt(body: bytes, limit: int = 200) -> str:
     """What a platform said about a refused request, as one short line (its own words help the user)."""
     text = " ".join(body.decode("utf-8", errors="replace").split())
@@ -425,11 +516,13 @@ def _cache_key(platform: str, method: str, url: str, body: bytes | None) -> str:
 
 
 def _public_url(url: str) -> str:
-    """The URL as it may be shown to a client: query parameters that look like secrets removed."""
+    """The URL as it may be shown to a client: credentials in the address and query parameters that
+    look like secrets removed."""
     parts = urlsplit(url)
+    if "@" in parts.netloc:
+        parts = parts._replace(netloc=parts.netloc.rpartition("@")[2])
     if not parts.query:
-        return url
+        return urlunsplit(parts)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
     query = [(k, "***" if k.lower() in _SECRET_PARAMS else v) for k, v in pairs]
     return urlunsplit(parts._replace(query=urlencode(query)))
-

@@ -23,12 +23,13 @@ from proxy.caller import Caller
 from proxy.mcp_http import (
     Endpoint,
     McpHttp,
-    MemorySessionStore,
     ServerIdentity,
     SessionStore,
     TransportSettings,
     UnknownToolError,
+    handler_args,
 )
+from proxy.state import MemoryStore
 from proxy.trace import TraceSigner
 
 __all__ = [
@@ -123,10 +124,10 @@ def make_app(
         resolve=resolve,
         identity=IDENTITY,
         settings=settings,
-        sessions=sessions if sessions is not None else MemorySessionStore(),
+        sessions=sessions if sessions is not None else MemoryStore(),
         signer=TraceSigner(trace_secret),
     )
-    app = web.Application()
+    app = web.Application(handler_args=handler_args())
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
     return app, mcp
 

@@ -18,12 +18,12 @@ def _free_port() -> int:
 
 
 @contextmanager
-def redis_server(tmp: Path) -> Iterator[str]:
-    """Start redis-server (installed by `make test`), yield its URL, stop it."""
+def redis_server(tmp: Path, port: int | None = None) -> Iterator[str]:
+    """Start redis-server (installed by `make test`) on `port` (default: a free one), yield its URL, stop it."""
     binary = shutil.which("redis-server")
     if binary is None:
         raise RuntimeError("redis-server is not installed; `make test` installs it (Debian package redis-server)")
-    port = _free_port()
+    port = port or _free_port()
     proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", str(tmp)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

@@ -111,7 +111,7 @@ async def test_disabled_connectors_are_absent(replicas: Replicas, tmp_path: Path
 async def test_health_names_nothing_secret(server: LiveServer) -> None:
     async with aiohttp.ClientSession() as http, http.get(f"{server.base}/health") as resp:
         text = await resp.text()
-    assert set(json.loads(text)) == {"status", "server", "version", "connectors"}
+    assert set(json.loads(text)) == {"status", "server", "version", "state", "connectors"}
     assert "redis" not in text and "replica" not in text and "127.0.0.1" not in text
 
 

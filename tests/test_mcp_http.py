@@ -16,11 +16,10 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from proxy.mcp_http import (
     EncodedResult,
     Endpoint,
-    MemorySessionStore,
-    SessionLimitError,
     TransportSettings,
     encode_json,
 )
+from proxy.state import MemoryStore
 from proxy.trace import TRACE_META_KEY, TraceSigner
 from tests.conftest_mcp import SETTINGS, DemoEndpoint, RunningServer, make_app, start_server
 
@@ -118,7 +117,7 @@ async def test_legacy_client_lists_and_calls_tools(server: RunningServer, regist
         assert client.server_info is not None and client.server_info.name == "besluitbron-test"
         assert client.instructions == "Try echo."
         assert client.server_capabilities.tools is not None
-        assert client.server_capabilities.tools.list_changed is False
+        assert client.server_capabilities.tools.list_changed is True  # told on the session's GET stream
         with pytest.warns(MCPDeprecationWarning):  # removed in 2026-07-28, still legal here
             await client.send_ping()
 
@@ -317,31 +316,35 @@ async def test_session_belongs_to_its_slug(server: RunningServer, http: aiohttp.
     assert status == 404
 
 
-async def test_memory_store_expires_idle_sessions_and_caps_count() -> None:
+async def test_memory_store_expires_idle_sessions_and_evicts_the_least_recently_used() -> None:
     now = [0.0]
-    store = MemorySessionStore(idle_seconds=10, max_sessions=2, clock=lambda: now[0])
-    first = await store.create("demo")
+    store = MemoryStore(max_sessions=2, clock=lambda: now[0])
+    first = await store.create_session("demo", 10, "a")
     now[0] = 8
-    second = await store.create("demo")
-    assert await store.touch(first, "demo")  # refreshed at 8
-    with pytest.raises(SessionLimitError):
-        await store.create("demo")
+    second = await store.create_session("demo", 10, "b")
+    assert await store.touch_session(first, "demo", 10)  # refreshed at 8: now the most recently used
+    third = await store.create_session("demo", 10, "c")  # full: `second` goes, not `first`
+    assert await store.touch_session(second, "demo", 10) is False
     now[0] = 17
-    assert await store.touch(second, "demo") is True  # 9 s idle: alive
+    assert await store.touch_session(third, "demo", 10) is True  # 9 s idle: alive
     now[0] = 26
-    assert await store.touch(first, "demo") is False  # 18 s idle: gone
-    await store.create("demo")  # room again
-    assert await store.delete(second, "other") is False
-    assert await store.delete(second, "demo") is True
+    assert await store.touch_session(first, "demo", 10) is False  # 18 s idle: gone
+    assert await store.delete_session(third, "other") is False
+    assert await store.delete_session(third, "demo") is True
 
 
-async def test_full_session_store_answers_503(registry: Registry, http: aiohttp.ClientSession) -> None:
-    app, _ = make_app(registry.resolve, sessions=MemorySessionStore(max_sessions=1))
+async def test_a_full_session_store_evicts_and_the_evicted_session_answers_404(
+    registry: Registry, http: aiohttp.ClientSession
+) -> None:
+    app, _ = make_app(registry.resolve, sessions=MemoryStore(max_sessions=1))
     running = await start_server(app)
     try:
-        await open_session(http, running.url())
-        status, body, _ = await post(http, running.url(), LEGACY_HEADERS, INITIALIZE)
-        assert status == 503 and body is not None and body["error"]["code"] == types.INTERNAL_ERROR
+        old = await open_session(http, running.url())
+        status, body, headers = await post(http, running.url(), LEGACY_HEADERS, INITIALIZE)
+        assert status == 200 and body is not None and headers.get("Mcp-Session-Id")
+        ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+        status, _, _ = await post(http, running.url(), dict(LEGACY_HEADERS, **{"Mcp-Session-Id": old}), ping)
+        assert status == 404  # the client re-initializes, as the spec tells it to
     finally:
         await running.close()
 
@@ -454,9 +457,8 @@ async def test_oversize_streamed_body_without_content_length(
 @pytest.mark.parametrize(
     ("method", "headers", "status", "allow"),
     [
-        ("GET", {"Accept": "text/event-stream"}, 405, "POST, DELETE"),
-        ("PUT", LEGACY_HEADERS, 405, "POST, DELETE"),
-        ("PATCH", LEGACY_HEADERS, 405, "POST, DELETE"),
+        ("PUT", LEGACY_HEADERS, 405, "GET, POST, DELETE"),
+        ("PATCH", LEGACY_HEADERS, 405, "GET, POST, DELETE"),
         ("GET", modern_headers("tools/list"), 405, "POST"),
         ("DELETE", modern_headers("tools/list"), 405, "POST"),
         ("PUT", modern_headers("tools/list"), 405, "POST"),
@@ -468,6 +470,15 @@ async def test_other_http_methods(
     async with http.request(method, server.url(), headers=headers) as response:
         assert response.status == status
         assert response.headers["Allow"] == allow
+
+
+@pytest.mark.parametrize(("headers", "status"), [({"Accept": "text/event-stream"}, 400),
+                                                ({"Accept": "text/event-stream", "Mcp-Session-Id": "nope"}, 404),
+                                                ({"Accept": "application/json"}, 406)])
+async def test_a_legacy_get_stream_needs_a_session(server: RunningServer, http: aiohttp.ClientSession,
+                                                   headers: dict[str, str], status: int) -> None:
+    async with http.get(server.url(), headers=headers) as response:
+        assert response.status == status
 
 
 async def test_delete_without_session_is_400(server: RunningServer, http: aiohttp.ClientSession) -> None:

@@ -135,6 +135,7 @@ async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     import proxy.state as state
 
     monkeypatch.setattr(state, "CALLERS_MAX", 3)
+    monkeypatch.setattr(state, "PROBATION_CALLERS", 3)
     monkeypatch.setattr(state, "CACHE_MAX_ENTRIES", 2)
     store = MemoryStore()
     for i in range(5):
@@ -148,11 +149,48 @@ async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     assert await store.cache_get("b") is None and await store.cache_get("a") == b"1"
 
 
-async def test_a_full_session_store_is_a_session_limit_for_the_transport() -> None:
-    from proxy.app import _Sessions
-    from proxy.mcp_http import SessionLimitError
+async def test_one_client_at_its_cap_evicts_only_its_own_sessions(store: StateStore) -> None:
+    from proxy.state import SESSIONS_PER_CLIENT
 
-    sessions = _Sessions(MemoryStore(max_sessions=1))
-    await sessions.create("wetten")
-    with pytest.raises(SessionLimitError, match="too many open sessions"):
-        await sessions.create("wetten")
+    other = await store.create_session("wetten", 60, "192.0.2.1")
+    flood = [await store.create_session("wetten", 60, "198.51.100.7") for _ in range(SESSIONS_PER_CLIENT + 3)]
+    assert await store.touch_session(other, "wetten", 60)  # another client's session is untouched
+    assert [await store.touch_session(s, "wetten", 60) for s in flood[:3]] == [False] * 3  # its own oldest went
+    assert all([await store.touch_session(s, "wetten", 60) for s in flood[3:]])
+
+
+async def test_memory_call_logs_have_a_total_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    import proxy.state as state
+
+    monkeypatch.setattr(state, "CALL_RECORDS_MAX", 100)
+    store = MemoryStore()
+    for caller in ("trace:a", "trace:b", "trace:c"):
+        for i in range(40):
+            await store.record_call(caller, {"n": i})
+    assert await store.calls("trace:a", 5) == ([], 0)  # 120 records > 100: the least recently active went
+    assert (await store.calls("trace:c", 50))[1] == 40
+
+
+async def test_one_off_callers_never_push_out_a_returning_caller() -> None:
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    await store.record_call("trace:regular", {"n": 1})
+    now[0] = 120
+    await store.record_call("trace:regular", {"n": 2})  # it came back: an established history
+    for i in range(25_000):  # a stateless client that never returns its handle: a new one per call
+        await store.record_call(f"trace:once-{i}", {"n": i})
+    assert (await store.calls("trace:regular", 5))[1] == 2
+
+
+async def test_the_load_measurement_lease_is_held_by_one_process(redis_url: str) -> None:
+    one, two = RedisStore(redis_url, prefix="lease:"), RedisStore(redis_url, prefix="lease:")
+    try:
+        assert await one.take_lease("loadstatus", "proc-1", 0.5)
+        assert not await two.take_lease("loadstatus", "proc-2", 0.5)  # one measurement per cluster
+        assert await one.take_lease("loadstatus", "proc-1", 0.5)  # the holder renews it
+        await asyncio.sleep(0.7)
+        assert await two.take_lease("loadstatus", "proc-2", 0.5)  # a holder that stopped renewing lost it
+    finally:
+        await one.close()
+        await two.close()
+    assert await MemoryStore().take_lease("loadstatus", "anyone", 1)

@@ -1,0 +1,77 @@
+"""Redis outage (issue 16): Redis stopped mid-run with calls in flight, then started again.
+
+No request fails while it is gone, /health says the state is degraded, and once it is back the
+processes share state through it again. Real redis-server, real app, real replicas.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from proxy.state_redis import RedisStore
+from tests.conftest import Replicas, serve, write_registry
+from tests.redis_server import _free_port, redis_server
+
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+           "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "search_regulations"}
+ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "redis-outage", "version": "1"}}
+
+
+async def _call(http: aiohttp.ClientSession, url: str, title: str, client: str) -> dict[str, Any]:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"_meta": ENVELOPE, "name": "search_regulations", "arguments": {"title": title, "limit": 1}}}
+    async with http.post(url, data=json.dumps(body), headers={**HEADERS, "X-Forwarded-For": client}) as resp:
+        assert resp.status == 200
+        return dict((await resp.json())["result"])
+
+
+async def _health_state(http: aiohttp.ClientSession, base: str) -> dict[str, Any]:
+    async with http.get(f"{base}/health") as resp:
+        return dict((await resp.json())["state"])
+
+
+async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Replicas, tmp_path: Path) -> None:
+    port = _free_port()
+    (tmp_path / "redis").mkdir()
+    first_run = contextlib.ExitStack()
+    url = first_run.enter_context(redis_server(tmp_path / "redis", port))
+    replicas.faults("wetten").update({"latency_ms": 800})
+    try:
+        async with serve(write_registry(tmp_path), replicas, redis_url=url) as live, aiohttp.ClientSession() as http:
+            mcp = live.url("wetten")
+            assert await _health_state(http, live.base) == {"backend": "redis", "degraded": False}
+            in_flight = [asyncio.ensure_future(_call(http, mcp, f"wet {i}", f"192.0.2.{i}")) for i in range(10)]
+            await asyncio.sleep(0.3)
+            first_run.close()  # Redis stops while the ten calls wait on the platform
+            results = await asyncio.gather(*in_flight)
+            assert [r.get("isError", False) for r in results] == [False] * 10
+            during = [await _call(http, mcp, f"regeling {i}", "192.0.2.99") for i in range(3)]
+            assert [r.get("isError", False) for r in during] == [False] * 3
+            state = await _health_state(http, live.base)
+            assert state["degraded"] is True and "Redis" in state["reason"]
+
+            with redis_server(tmp_path / "redis", port):  # the same address comes back (empty)
+                deadline = time.monotonic() + 15
+                while (await _health_state(http, live.base))["degraded"]:
+                    assert time.monotonic() < deadline, "the proxy did not return to Redis"
+                    await asyncio.sleep(0.2)
+                after = await _call(http, mcp, "wet na herstel", "192.0.2.100")
+                assert not after.get("isError")
+                handle = after["_meta"]["nl.besluitbron/trace"]
+                shared = RedisStore(url)  # as another process on the same Redis sees it
+                try:
+                    calls, total = await shared.calls(f"trace:{handle}", 5)
+                finally:
+                    await shared.close()
+                assert total >= 1 and calls[-1]["source"] == "wetten"
+    finally:
+        first_run.close()
+        replicas.clear_faults()
