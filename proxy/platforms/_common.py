@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
+from xml.etree.ElementTree import Element
+
+from defusedxml import ElementTree as SafeET
 
 from proxy.errors import ToolInputError
 from proxy.results import Citation, citation
@@ -21,6 +24,7 @@ __all__ = [
     "date_range_props",
     "page",
     "parse_date",
+    "parse_xml",
 ]
 
 CHUNK_DEFAULT = 3000
@@ -113,3 +117,23 @@ def cite(ctx: PlatformContext, *, uri: str, title: str, text: str) -> Citation:
     attribution = ctx.platform.attribution
     return citation(uri=uri, title=title, text=text, source=ctx.platform.key, label=attribution.label.nl,
                     requires_attribution=attribution.required)
+
+
+# No platform document nests this deep; deeper is hostile or broken, and walking it would recurse.
+MAX_XML_DEPTH = 200
+
+
+def parse_xml(body: bytes) -> Element:
+    """Parse platform XML with defusedxml (no entities, no external references) and a depth bound.
+
+    A document nested deeper than MAX_XML_DEPTH raises ValueError, which the upstream layer reports as
+    a reply that could not be read, instead of a recursion failure later in the adapter.
+    """
+    root = SafeET.fromstring(body)
+    stack = [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        if depth > MAX_XML_DEPTH:
+            raise ValueError(f"XML nested deeper than {MAX_XML_DEPTH} levels")
+        stack.extend((child, depth + 1) for child in element)
+    return root

@@ -29,11 +29,18 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
-from defusedxml import ElementTree as SafeET
-
 from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamBadReply
-from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
+from proxy.platforms._common import (
+    CHUNK_PROPS,
+    PAGE_PROPS,
+    chunk,
+    chunk_output_props,
+    cite,
+    date_range,
+    page,
+    parse_xml,
+)
 from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NSTR
 from proxy.toolkit import About, PlatformContext, ToolCall, ToolImpl
@@ -167,7 +174,7 @@ def _is_query_diagnostic(uri: str) -> bool:
 
 def parse_reply(body: bytes, *, platform: str, name: str, default_relation: TotalRelation = "unknown") -> SruReply:
     """Read a searchRetrieve reply; raises ToolInputError / UpstreamBadReply for fatal diagnostics."""
-    root = SafeET.fromstring(body)
+    root = parse_xml(body)
     diagnostics = [d for d in root.iter() if local(d.tag) == "diagnostic"]
     count_el = next((e for e in root if local(e.tag) == "numberOfRecords"), None)
     if count_el is None or (count_el.text or "").strip() == "":
@@ -287,7 +294,7 @@ async def fetch_linked(call: ToolCall, url: str, parse: Callable[[bytes], T], *,
 
 def as_element(body: bytes) -> Element:
     """Parse a linked XML document (defusedxml: no entities, no external references)."""
-    return SafeET.fromstring(body)
+    return parse_xml(body)
 
 
 # --------------------------------------------------------------------------- KOOP publications (gzd records)

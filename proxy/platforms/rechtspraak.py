@@ -32,8 +32,6 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from defusedxml import ElementTree as SafeET
-
 from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import (
@@ -45,6 +43,7 @@ from proxy.platforms._common import (
     date_range,
     date_range_props,
     page,
+    parse_xml,
 )
 from proxy.platforms._resolve import Resolved, Table
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
@@ -136,7 +135,7 @@ def _text(el: Element | None) -> str:
 
 
 def read_feed(body: bytes) -> Feed:
-    root = SafeET.fromstring(body)
+    root = parse_xml(body)
     if root.tag != f"{ATOM}feed":
         raise ValueError("a /uitspraken/zoeken answer is an Atom feed")
     match = COUNT_RE.search(_text(root.find(f"{ATOM}subtitle")))
@@ -304,7 +303,7 @@ def content_parser(ecli: str) -> Callable[[bytes], dict[str, Any]]:
 
 
 def read_content(body: bytes) -> dict[str, Any]:
-    root = SafeET.fromstring(body)
+    root = parse_xml(body)
     if root.tag.rsplit("}", 1)[-1] != "open-rechtspraak":
         raise ValueError("a /uitspraken/content answer is an <open-rechtspraak> document")
     descriptions = root.findall(f"{RDF}RDF/{RDF}Description")
