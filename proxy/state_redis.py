@@ -244,6 +244,12 @@ class ResilientStore:
     async def load_status(self, platform: str) -> JsonDict | None:
         return await self._use(lambda s: s.load_status(platform))
 
+    async def set_live_check(self, record: JsonDict) -> None:
+        await self._use(lambda s: s.set_live_check(record))
+
+    async def live_check(self) -> JsonDict | None:
+        return await self._use(lambda s: s.live_check())
+
     async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
         return await self._use(lambda s: s.take_token(platform, per_minute, max_wait))
 
