@@ -197,6 +197,7 @@ async def _serve_replicas(host: str, port: int) -> None:
 
 async def _serve(args: argparse.Namespace) -> None:
     from proxy.app import RUNTIME, Config, create_app
+    from proxy.discovery_http import served_elsewhere
     from proxy.registry import load_registry
     from proxy.replica import create_replicas_app, replica_base_urls
     from proxy.sitebuild import build_site
@@ -234,6 +235,9 @@ async def _serve(args: argparse.Namespace) -> None:
         await web.TCPSite(runner, args.host, args.port).start()
         print(_addresses(f"http://{args.host}:{args.port}", app[RUNTIME].generation.catalog.paths(), args),
               flush=True)
+        warning = served_elsewhere(registry.server.public_url, f"{args.host}:{args.port}")
+        if warning and args.host not in ("0.0.0.0", "::"):  # a wildcard bind is usually behind a proxy that knows
+            logging.getLogger("proxy").warning("%s", warning)
         signame = await stop
         logging.getLogger("proxy").info("%s: no new connections; calls in flight get up to %g s", signame, args.grace)
     finally:

@@ -23,6 +23,8 @@ from aiohttp import web
 
 from proxy import __version__
 from proxy.cors import cors_middleware
+from proxy.discovery import icons
+from proxy.discovery_http import add_discovery_routes, browser_redirect, served_elsewhere
 from proxy.loadstatus import measure_generation, run_measurements, stored_status
 from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings, handler_args
 from proxy.registry import ServerSettings
@@ -92,7 +94,8 @@ def create_app(config: Config) -> web.Application:
     app[RETIRED_SITES] = []
     app.router.add_get("/health", health)
     app.router.add_get("/status", status)
-    app.router.add_route("*", "/{slug}/mcp", mcp.handle)
+    app.router.add_route("*", "/{slug}/mcp", browser_redirect(mcp.handle, lambda: runtime.generation.catalog))
+    add_discovery_routes(app, lambda: runtime.generation.catalog)
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)
     app.on_shutdown.append(_end_streams)
@@ -100,9 +103,11 @@ def create_app(config: Config) -> web.Application:
 
 
 def server_identity(server: ServerSettings) -> ServerIdentity:
-    """What initialize and server/discover say: the registry's name, Dutch title and instructions."""
+    """What initialize and server/discover say: the registry's name, Dutch title, tagline and instructions,
+    the site as website and its favicon as icon."""
     return ServerIdentity(name=server.name, version=__version__, title=server.title.nl,
-                          instructions=server.instructions.nl)
+                          instructions=server.instructions.nl, description=server.tagline.nl,
+                          website_url=server.public_url.rstrip("/") + "/", icons=tuple(icons(server.public_url)))
 
 
 def transport_settings(server: ServerSettings, config: Config) -> TransportSettings:
@@ -123,7 +128,7 @@ async def health(request: web.Request) -> web.Response:
     """Liveness plus exactly the enabled connectors; nothing secret."""
     runtime = request.app[RUNTIME]
     catalog = runtime.generation.catalog
-    return web.json_response({
+    body: dict[str, object] = {
         "status": "ok",
         "server": catalog.registry.server.name,
         "version": __version__,
@@ -131,7 +136,11 @@ async def health(request: web.Request) -> web.Response:
         "connectors": [
             {"slug": c.slug, "title": c.connector.title.nl, "url": c.path} for c in catalog.connectors.values()
         ],
-    })
+    }
+    warning = served_elsewhere(catalog.registry.server.public_url, request.host)
+    if warning:
+        body["warning"] = warning
+    return web.json_response(body)
 
 
 async def status(request: web.Request) -> web.Response:
@@ -164,8 +173,18 @@ async def site(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound()
     if target.is_dir():
         raise web.HTTPFound(f"/{tail.rstrip('/')}/")
-    ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-    return web.FileResponse(target, headers={"Content-Type": ctype})
+    return web.FileResponse(target, headers={"Content-Type": _content_type(target.name)})
+
+
+def _content_type(name: str) -> str:
+    """The file's media type; text says it is UTF-8, or browsers guess (and show llms.txt as mojibake)."""
+    ctype = _TYPES.get(Path(name).suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if ctype.startswith("text/") or ctype in ("application/json", "application/xml", "image/svg+xml"):
+        ctype += "; charset=utf-8"
+    return ctype
+
+
+_TYPES = {".md": "text/markdown", ".txt": "text/plain", ".json": "application/json", ".svg": "image/svg+xml"}
 
 
 def _resolve_static(root: Path, tail: str) -> Path | None:

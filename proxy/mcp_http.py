@@ -146,6 +146,9 @@ class ServerIdentity:
     version: str
     title: str | None = None
     instructions: str | None = None
+    description: str | None = None
+    website_url: str | None = None
+    icons: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -398,7 +401,11 @@ class McpHttp:
         # A reload can change the tool list: handshake-era sessions hear it on their GET stream.
         capabilities = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=True))
         stateless = types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False))
-        server_info = types.Implementation(name=identity.name, version=identity.version, title=identity.title)
+        server_info = types.Implementation(
+            name=identity.name, version=identity.version, title=identity.title, description=identity.description,
+            website_url=identity.website_url,
+            icons=[types.Icon.model_validate(icon) for icon in identity.icons] or None,
+        )
         self._server_info: dict[str, Any] = server_info.model_dump(by_alias=True, mode="json", exclude_none=True)
         self._server_info_stamp = _encode(types.SERVER_INFO_META_KEY) + b":" + _encode(self._server_info)
         # Everything that does not depend on the request is serialized once, per version.

@@ -27,10 +27,12 @@ __all__ = [
     "SCHEMA_PATH",
     "Attribution",
     "Connector",
+    "Contact",
     "DomainPolicy",
     "Limits",
     "LoadStatusSettings",
     "Platform",
+    "Privacy",
     "Registry",
     "RemoteAuth",
     "RemoteSettings",
@@ -144,6 +146,7 @@ class Platform:
     user_agent: str = "BesluitBron"  # server.name, version and server.contact (ServerSettings.user_agent)
     notice: Text | None = None  # a change earlier users must know about (the source page shows it)
     remote: RemoteSettings | None = None  # a third-party MCP server instead of a platform module
+    updated: str | None = None  # YYYY-MM-DD: the sitemap lastmod of the platform's page
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +161,7 @@ class Connector:
     platform: str | None
     tools: tuple[ToolWords, ...]
     remote: bool = False  # its platform is a third-party MCP server (key = slug), its tools come from there
+    updated: str | None = None  # YYYY-MM-DD: the sitemap lastmod of the connection page
 
     @property
     def aggregate(self) -> bool:
@@ -166,6 +170,23 @@ class Connector:
     @property
     def path(self) -> str:
         return f"/{self.slug}/mcp"
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """Who receives fault reports."""
+
+    name: Text
+    email: str
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Privacy:
+    """What only the operator can say on the privacy page; retention periods come from the code."""
+
+    operator: Text
+    server_log: Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +200,9 @@ class ServerSettings:
     allowed_origins: tuple[str, ...]
     cors_origins: tuple[str, ...]
     max_body_bytes: int
+    namespace: str
+    fault_contact: Contact
+    privacy: Privacy
     contact: str = ""  # how a platform's operators reach us; goes into every User-Agent
     remote_allow_networks: tuple[str, ...] = ()
 
@@ -500,6 +524,10 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
         cors_origins=tuple(s["cors_origins"]), max_body_bytes=int(s["max_body_bytes"]),
         contact=s.get("contact", ""),
         remote_allow_networks=tuple(s.get("remote_allow_networks", ())),
+        namespace=s["namespace"],
+        fault_contact=Contact(name=_text(s["fault_contact"]["name"]), email=s["fault_contact"]["email"],
+                              url=s["fault_contact"].get("url")),
+        privacy=Privacy(operator=_text(s["privacy"]["operator"]), server_log=_text(s["privacy"]["server_log"])),
     )
     platforms = {
         key: Platform(
@@ -516,6 +544,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
             ),
             user_agent=server.user_agent,
             notice=_text(p["notice"]) if "notice" in p else None,
+            updated=p.get("updated"),
         )
         for key, p in data["platforms"].items()
     }
@@ -525,6 +554,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
             slug=c["slug"], enabled=c["enabled"], in_footer=c["in_footer"], title=_text(c["title"]),
             description=_text(c["description"]), platform=c["slug"] if "remote" in c else c.get("platform"),
             tools=tuple(_words(t["name"], t) for t in c.get("tools", ())), remote="remote" in c,
+            updated=c.get("updated"),
         )
         for c in data["connectors"]
     )

@@ -111,8 +111,22 @@ async def test_disabled_connectors_are_absent(replicas: Replicas, tmp_path: Path
 async def test_health_names_nothing_secret(server: LiveServer) -> None:
     async with aiohttp.ClientSession() as http, http.get(f"{server.base}/health") as resp:
         text = await resp.text()
-    assert set(json.loads(text)) == {"status", "server", "version", "state", "connectors"}
+    health = json.loads(text)
+    # The test server runs on a free port, not on the registry's public_url: /health says so.
+    assert set(health) == {"status", "server", "version", "state", "connectors", "warning"}
+    text = text.replace(health["warning"], "")
     assert "redis" not in text and "replica" not in text and "127.0.0.1" not in text
+
+
+async def test_health_warns_when_served_elsewhere_than_public_url(server: LiveServer) -> None:
+    public = server.runtime.catalog.registry.server.public_url
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{server.base}/health") as resp:
+            warning = (await resp.json())["warning"]
+        async with http.get(f"{server.base}/health", headers={"Host": public.split("://", 1)[1]}) as resp:
+            at_public = await resp.json()
+    assert public in warning and server.base.split("://", 1)[1] in warning and "public_url" in warning
+    assert "warning" not in at_public
 
 
 async def _reload(live: LiveServer) -> None:
