@@ -138,6 +138,8 @@ class BuildRecord:
     pages: dict[str, PageRef] = field(default_factory=dict)  # norm src_uri → title/url/description
     slots: dict[str, dict[str, str]] = field(default_factory=dict)  # norm src_uri → HTML slots
     lookups: dict[str, File | None] = field(default_factory=dict)  # src_uri → page, for links in slots
+    markdown: dict[str, str] = field(default_factory=dict)  # norm src_uri → absolute URL of its Markdown twin
+    sources: dict[str, str] = field(default_factory=dict)  # norm src_uri → its Markdown, markers filled
 
 
 _RECORDS: dict[str, BuildRecord] = {}

@@ -17,6 +17,7 @@ if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only 
 from site_hooks import bridge  # noqa: E402
 from site_hooks.site_data import connector_src  # noqa: E402
 from site_hooks.site_labels import label  # noqa: E402
+from site_hooks.site_render import address_markup  # noqa: E402
 
 # ----------------------------------------------------------------------------- events
 
@@ -32,8 +33,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             "slug": c.slug,
             "title": c.connector.title[lang],
             "address": data.url(c.slug),
+            "address_html": address_markup(data.url(c.slug)),
             "page": page.url if page else None,
         })
     # config.extra, not the page context: 404.html is rendered without a page but reads config.
-    config.extra["besluitbron_footer"] = {"label": label("footer_label", lang), "connectors": entries}
+    config.extra["besluitbron_footer"] = {"label": label("footer_label", lang), "copy": label("copy_address", lang),
+                                          "connectors": entries}
     return files

@@ -44,11 +44,15 @@ def on_post_build(config: MkDocsConfig) -> None:
     others = [other for other in bridge.languages(config) if other != lang]
 
     def absolute(src: str) -> str:
-        return config.site_url + record.generated[src]
+        # The Markdown twin (site_hooks/machine_files.py), which llmstxt.org asks an index to link.
+        return record.markdown.get(src) or config.site_url + record.generated[src]
+
+    def twin(ref: PageRef, src: str) -> PageRef:
+        return PageRef(title=ref.title, url=record.markdown.get(src, ref.url), description=ref.description)
 
     text = bridge.plugin_error(lambda: render_llms_txt(
         data, lang,
-        pages=[record.pages[src] for src in record.nav_order if src in record.pages],
+        pages=[twin(record.pages[src], src) for src in record.nav_order if src in record.pages],
         connection_pages={c.slug: absolute(connector_src(c.slug)) for c in data.connectors},
         platform_pages={p.key: absolute(platform_src(p.key)) for p in data.platforms},
         other_language_url=config.site_url + bridge.lang_prefix(config, others[0]) + "llms.txt" if others else None,

@@ -1,19 +1,24 @@
-"""Copyable client configuration for one MCP address. Pure.
+"""Copyable client configuration for one MCP address, and the client tabs of a connection page. Pure.
 
 Formats as the clients document them (checked Nov 2026): Claude Code `claude mcp add --transport
 http`; Claude Desktop's `claude_desktop_config.json` only starts local processes, so a remote
-address goes through the `mcp-remote` bridge; VS Code `.vscode/mcp.json` (`servers`, `type: http`);
-Cursor `mcp.json` (`mcpServers`, `url`); MCP Inspector `--cli <url> --transport http`.
+address goes through the `mcp-remote` bridge; VS Code `.vscode/mcp.json` (`servers`, `type: http`)
+and its install link `vscode:mcp/install?<url-encoded {name, type, url}>`; Cursor `mcp.json`
+(`mcpServers`, `url`) and its install link
+`cursor://anysphere.cursor-deeplink/mcp/install?name=<name>&config=<base64 of {url}>`;
+MCP Inspector `--cli <url> --transport http`. Microsoft Copilot Studio and ChatGPT take the
+address in their own settings screens and reach it from their cloud.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import shlex
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
-__all__ = ["ClientSnippets", "client_snippets", "is_public_https"]
+__all__ = ["Block", "ClientSnippets", "client_snippets", "client_tabs", "is_public_https"]
 
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
@@ -27,6 +32,8 @@ class ClientSnippets:
     cursor: str
     inspector: str
     inspector_cli: str
+    vscode_install: str
+    cursor_install: str
 
 
 def is_public_https(url: str) -> bool:
@@ -51,7 +58,32 @@ def client_snippets(name: str, url: str) -> ClientSnippets:
         inspector="npx @modelcontextprotocol/inspector",
         inspector_cli=f"npx @modelcontextprotocol/inspector --cli {shlex.quote(url)} --transport http "
                       "--method tools/list",
+        vscode_install="vscode:mcp/install?" + quote(json.dumps(vscode_entry, separators=(",", ":")), safe=""),
+        cursor_install="cursor://anysphere.cursor-deeplink/mcp/install?name=" + quote(name, safe="") + "&config="
+                       + quote(base64.b64encode(json.dumps({"url": url}, separators=(",", ":")).encode()).decode(),
+                               safe=""),
     )
+
+
+# One block of a client tab: ("p", label key, values) for a paragraph, or (language, code, {}) for code.
+Block = tuple[str, str, dict[str, str]]
+
+
+def client_tabs(snippets: ClientSnippets, address: str) -> list[tuple[str, list[Block]]]:
+    """The client tabs of a connection page, in order: name and blocks (see `Block`)."""
+    return [
+        ("Claude Desktop", [("p", "claude_desktop", {}), ("p", "claude_desktop_config", {}),
+                            ("json", snippets.claude_desktop, {}), ("p", "claude_desktop_paths", {})]),
+        ("Claude Code", [("p", "claude_code", {}), ("bash", snippets.claude_code, {})]),
+        ("ChatGPT", [("p", "chatgpt", {}), ("text", address, {}), ("p", "chatgpt_use", {})]),
+        ("VS Code", [("p", "vscode_install", {"link": snippets.vscode_install}), ("p", "vscode", {}),
+                     ("json", snippets.vscode, {}), ("p", "vscode_cli", {}), ("bash", snippets.vscode_cli, {})]),
+        ("Cursor", [("p", "cursor_install", {"link": snippets.cursor_install}), ("p", "cursor", {}),
+                    ("json", snippets.cursor, {})]),
+        ("Copilot Studio", [("p", "copilot_studio", {}), ("text", address, {}), ("p", "copilot_studio_use", {})]),
+        ("MCP Inspector", [("p", "inspector", {}), ("bash", snippets.inspector, {}), ("text", address, {}),
+                           ("p", "inspector_cli", {}), ("bash", snippets.inspector_cli, {})]),
+    ]
 
 
 def _json(value: object) -> str:

@@ -142,9 +142,13 @@ class SiteData:
             pairs[tool.platform].append((tool, own))
         return tuple((key, by_platform[key], tuple(pairs[key])) for key in aggregate.platforms)
 
+    def tool_count(self, connector: CatalogConnector) -> int:
+        """The one count of tools per address, wherever the site names one: every tool a model sees there."""
+        return len(connector.tools)
+
     def largest_source(self) -> int:
-        """Content tools of the biggest single source: the yardstick for the aggregate's cost."""
-        return max((len(self.content_tools(c)) for c in self.sources), default=0)
+        """Tools at the address of the biggest single source: the yardstick for the aggregate's cost."""
+        return max((self.tool_count(c) for c in self.sources), default=0)
 
 
 def resolve_plugins(spec: str) -> PluginFactory:

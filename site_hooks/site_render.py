@@ -19,6 +19,7 @@ plugin has read the page. See site_hooks/README.md, "Slots".
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import json
@@ -35,7 +36,9 @@ import markdown
 from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT, META_SCHEMAS
 from proxy.results import PRECISION_SCHEMA, TOTAL_RELATIONS
-from site_hooks.site_clients import client_snippets, is_public_https
+from proxy.mcp_http import TransportSettings
+from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+from site_hooks.site_clients import client_snippets, client_tabs, is_public_https
 from site_hooks.site_data import (
     CONNECTOR_DIR,
     PLATFORM_DIR,
@@ -44,9 +47,9 @@ from site_hooks.site_data import (
     platform_src,
     rel_link,
     returns_result_list,
-    tool_params,
 )
 from site_hooks.site_labels import FIELD_DOCS, LABELS, label
+from site_hooks.site_params import PageParam, page_params
 
 __all__ = [
     "MARKERS",
@@ -57,6 +60,8 @@ __all__ = [
     "Renderer",
     "fill_markers",
     "fill_slots",
+    "address_html",
+    "address_markup",
     "inline_html",
     "render_explorer_json",
     "render_llms_txt",
@@ -91,6 +96,8 @@ MARKERS: Mapping[str, str] = {
     "precision-fields": "precision_fields.md.j2",
     "result-list-tools": "result_list_tools.md.j2",
     "call-record-fields": "call_record_fields.md.j2",
+    "privacy": "privacy.md.j2",
+    "contact": "contact.md.j2",
 }
 
 
@@ -115,6 +122,31 @@ class Field:
     meaning: str
 
 
+@dataclass(frozen=True, slots=True)
+class PrivacyFacts:
+    """Retention periods as the server enforces them (proxy.state), for the privacy page."""
+
+    call_log_hours: int
+    calls_per_session: int
+    session_minutes: int
+    cache_range: str
+
+
+def privacy_facts(data: SiteData) -> PrivacyFacts:
+    ttls = sorted({p.cache_ttl_seconds for p in data.platforms}) or [0]
+    return PrivacyFacts(
+        call_log_hours=CALL_LOG_TTL_SECONDS // 3600,
+        calls_per_session=CALLS_PER_CALLER,
+        session_minutes=int(_SESSION_IDLE_SECONDS // 60),
+        cache_range=str(ttls[0]) if len(ttls) == 1 else f"{ttls[0]}–{ttls[-1]}",
+    )
+
+
+# The idle time after which the transport forgets a session (the default it runs with).
+_SESSION_IDLE_SECONDS = next(f.default for f in dataclasses.fields(TransportSettings)
+                             if f.name == "session_idle_seconds")
+
+
 class Renderer:
     """Renders one language of one catalogue."""
 
@@ -136,8 +168,8 @@ class Renderer:
         connector = self.data.catalog.connectors[slug]
         here = connector_src(slug)
         url = self.data.url(slug)
-        return self._render("connector.md.j2", here, c=connector, address=url, public=is_public_https(url),
-                            snippets=client_snippets(slug, url))
+        return self._render("connector.md.j2", here, c=connector, url=url, public=is_public_https(url),
+                            tabs=client_tabs(client_snippets(slug, url), url))
 
     def platform_page(self, key: str) -> str:
         """The page of a source platform; names its connector's address only when that is enabled."""
@@ -168,6 +200,12 @@ class Renderer:
         def h(key: str, **fmt: object) -> str:
             return inline_html(key, lang, **fmt)
 
+        def params(tool: CatalogTool) -> tuple[PageParam, ...]:
+            return page_params(tool.input_schema, tool.param_words(lang), lang)
+
+        def address(url: str) -> str:
+            return address_html(url, lang)
+
         def slot(content: str, search: bool = True) -> str:
             key = f"{'s' if search else 'u'}{len(self._slots)}"
             self._slots[key] = content.strip("\n")
@@ -175,8 +213,8 @@ class Renderer:
 
         return self.env.get_template(template).render(
             data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot,
-            params=lambda tool: tool_params(tool.input_schema, tool.param_words(self.lang)),
-            result_list=returns_result_list, fields=self._fields,
+            params=params, address=address, result_list=returns_result_list, fields=self._fields,
+            tool_count=self.data.tool_count, privacy=privacy_facts(self.data),
             connector_src=connector_src, platform_src=platform_src, connector_dir=CONNECTOR_DIR,
             platform_dir=PLATFORM_DIR, precision_schema=PRECISION_SCHEMA, total_relations=TOTAL_RELATIONS,
             meta_schemas=META_SCHEMAS, call_schema=LIST_PLATFORM_CALLS_OUTPUT, **values,
@@ -229,6 +267,21 @@ def resolve_slot_links(slots: Mapping[str, str], link: Callable[[str, str], str]
 
     return {key: SLOT_LINK_RE.sub(one, html_text) if ".md" in html_text else html_text
             for key, html_text in slots.items()}
+
+
+def address_markup(url: str) -> str:
+    """The escaped address with <wbr> after every slash but the scheme's: breaks at path boundaries, never mid-word."""
+    pieces = html.escape(url).split("/")
+    return "/".join(pieces[:3]) + "".join(f"/<wbr>{piece}" for piece in pieces[3:])
+
+
+def address_html(url: str, lang: str) -> str:
+    """An MCP address as a page shows it: whole, breakable only after a slash, with a copy button."""
+    text = address_markup(url)
+    copy = html.escape(label("copy_address", lang))
+    return (f'<span class="bb-address" data-address="{html.escape(url)}"><code class="bb-address__url">{text}</code>'
+            f'<button type="button" class="md-clipboard md-icon bb-address__copy" '
+            f'data-clipboard-text="{html.escape(url)}" title="{copy}" aria-label="{copy}"></button></span>')
 
 
 def inline_html(key: str, lang: str, **values: object) -> str:

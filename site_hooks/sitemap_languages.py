@@ -1,8 +1,11 @@
-"""Hook: the all-languages `sitemap.xml` also at each other language's root (`/en/sitemap.xml`).
+"""Hook: the all-languages `sitemap.xml` also in every other folder that holds pages (`/en/`,
+`/connectoren/`, `/en/bronplatforms/`, ...).
 
-Material's language switcher looks up a page's translation in `sitemap.xml` next to each
-alternate language's home (`new URL("sitemap.xml", "/en/")`); mkdocs-static-i18n writes the one
-sitemap, with hreflang alternates for every language, only at the site root."""
+Material's language switcher fetches `sitemap.xml` relative to every `<link rel="alternate">` of a
+page (`new URL("sitemap.xml", link.href)`), and those are the page's own translations, so a
+connection page asks for `connectoren/sitemap.xml`. mkdocs-static-i18n writes the one sitemap,
+with hreflang alternates for every language, only at the site root; without the copies each
+connection page would make requests that 404."""
 
 from __future__ import annotations
 
@@ -27,11 +30,15 @@ def on_post_build(config: MkDocsConfig) -> None:
     if not bridge.all_languages_done(config):
         return
     site = Path(config.site_dir)
+    folders = {page.parent for page in site.rglob("*.html")} - {site}
     for lang in bridge.languages(config):
         prefix = bridge.lang_prefix(config, lang)
-        if not prefix:
+        if prefix:
+            folders.add(site / prefix)
+    for folder in sorted(folders):
+        if "assets" in folder.relative_to(site).parts or "search" in folder.relative_to(site).parts:
             continue
         for name in ("sitemap.xml", "sitemap.xml.gz"):
             if (site / name).is_file():
-                (site / prefix).mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(site / name, site / prefix / name)
+                folder.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(site / name, folder / name)
