@@ -2,18 +2,16 @@
 
 `load_site_data` calls `load_generation(path)`, exactly as the server does, and every
 generated page reads connectors, addresses, tools, titles and descriptions from the result. This
-module only adds where pages live and how a tool's input schema reads as a parameter table.
+module only adds where pages live (site_params.py reads a tool's input schema as a parameter table).
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from proxy.catalog import Catalog, CatalogConnector, CatalogTool
 from proxy.generation import Generation, PluginFactory, load_generation
@@ -30,7 +28,6 @@ __all__ = [
     "PLUGINS_ENV",
     "REGISTRY_ENV",
     "STATUS_ENV",
-    "Param",
     "SiteData",
     "connector_src",
     "load_site_data",
@@ -38,7 +35,6 @@ __all__ = [
     "rel_link",
     "resolve_plugins",
     "returns_result_list",
-    "tool_params",
 ]
 
 LANGS: tuple[str, ...] = ("nl", "en")
@@ -61,18 +57,6 @@ def platform_src(key: str) -> str:
 def rel_link(from_src: str, to_src: str) -> str:
     """A relative Markdown link from one source page to another, which mkdocs then validates."""
     return posixpath.relpath(to_src, posixpath.dirname(from_src) or ".")
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    """One input parameter of a tool, as the site shows it."""
-
-    name: str
-    type: str
-    required: bool
-    default: str | None
-    description: str
-    constraints: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,66 +153,7 @@ def load_site_data(registry_path: str | Path, *, status_path: str | Path | None 
     return SiteData(generation=load_generation(Path(registry_path), plugins=plugins), status=status)
 
 
-def tool_params(schema: Mapping[str, Any], words: Mapping[str, str] | None = None) -> tuple[Param, ...]:
-    """The top-level properties of an input schema, in schema order, described in the registry's `words`
-    where it has them (in the page's language), else by the schema's own text."""
-    required = set(schema.get("required", ()))
-    params = []
-    for name, prop in schema.get("properties", {}).items():
-        prop = prop if isinstance(prop, Mapping) else {}
-        params.append(Param(
-            name=name,
-            type=_type_label(prop),
-            required=name in required,
-            default=json.dumps(prop["default"], ensure_ascii=False) if "default" in prop else None,
-            description=(words or {}).get(name) or str(prop.get("description", "")),
-            constraints=_constraints(prop),
-        ))
-    return tuple(params)
-
-
 def returns_result_list(tool: CatalogTool) -> bool:
     """A tool whose output is a result list with the Zoekprecisie fields (the meta tools' lists are not)."""
     listed, problem = is_result_list(tool.output_schema)
     return listed and problem is None
-
-
-def _type_label(prop: Mapping[str, Any]) -> str:
-    if "enum" in prop:
-        return "enum"
-    if "const" in prop:
-        return "const"
-    kind = prop.get("type")
-    if isinstance(kind, list):
-        label = " | ".join(str(k) for k in kind)
-    elif isinstance(kind, str):
-        label = kind
-    elif "anyOf" in prop or "oneOf" in prop:
-        options = prop.get("anyOf") or prop.get("oneOf") or []
-        label = " | ".join(_type_label(o) for o in options if isinstance(o, Mapping))
-    else:
-        label = "any"
-    if kind == "array" and isinstance(prop.get("items"), Mapping):
-        label = f"array of {_type_label(prop['items'])}"
-    if "format" in prop:
-        label = f"{label} ({prop['format']})"
-    return label
-
-
-def _constraints(prop: Mapping[str, Any]) -> str:
-    parts = []
-    if "enum" in prop:
-        parts.append(" · ".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"]))
-    if "const" in prop:
-        parts.append(json.dumps(prop["const"], ensure_ascii=False))
-    for key, sign in (("minimum", "≥"), ("maximum", "≤"), ("exclusiveMinimum", ">"), ("exclusiveMaximum", "<")):
-        if key in prop:
-            parts.append(f"{sign} {prop[key]}")
-    for key, word in (("minLength", "min length"), ("maxLength", "max length"), ("minItems", "min items"),
-                      ("maxItems", "max items"), ("pattern", "pattern")):
-        if key in prop:
-            parts.append(f"{word} {prop[key]}")
-    items = prop.get("items")
-    if isinstance(items, Mapping) and "enum" in items:
-        parts.append(" · ".join(json.dumps(v, ensure_ascii=False) for v in items["enum"]))
-    return "; ".join(parts)

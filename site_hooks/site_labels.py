@@ -23,16 +23,28 @@ LABELS: Mapping[str, Text] = {
     "back_to_connectors": _t("Alle connectoren", "All connectors"),
     "address": _t("Adres", "Address"),
     "address_intro": _t(
-        'Dit is het MCP-adres van deze connector. Je zet het in je AI-assistent; open je het in een browser, dan kom je op deze pagina. Alles op dit adres is alleen-lezen: geen tool verandert iets bij een bron.',
-        'This is the MCP address of this connector. You put it in your AI assistant; opened in a browser, it brings you to this page. Everything at this address is read-only: no tool changes anything at a source.',
+        "Dit is het MCP-adres van deze connector. Je zet het in je AI-assistent; open je het in een browser, dan kom "
+        "je op deze pagina. Alles op dit adres is alleen-lezen: geen tool verandert iets bij een bron.",
+        "This is the MCP address of this connector. You put it in your AI assistant; opened in a browser, it brings "
+        "you to this page. Everything at this address is read-only: no tool changes anything at a source.",
     ),
     "not_public": _t(
-        'Dit adres is geen publiek https-adres. Assistenten op je eigen computer werken ermee: Claude Desktop via het configuratiebestand, Claude Code, VS Code, Cursor en de MCP Inspector. ChatGPT, de connectors van Claude en Copilot Studio verbinden vanuit de cloud en hebben een adres nodig dat via internet met https bereikbaar is.',
-        "This address is not a public https address. Assistants on your own computer work with it: Claude Desktop through its configuration file, Claude Code, VS Code, Cursor and the MCP Inspector. ChatGPT, Claude's connectors and Copilot Studio connect from the cloud and need an address reachable over the internet with https.",
+        "Dit adres is geen publiek https-adres. Assistenten op je eigen computer werken ermee: Claude Desktop via "
+        "het configuratiebestand, Claude Code, VS Code, Cursor en de MCP Inspector. ChatGPT, de connectors van "
+        "Claude en Copilot Studio verbinden vanuit de cloud en hebben een adres nodig dat via internet met https "
+        "bereikbaar is.",
+        "This address is not a public https address. Assistants on your own computer work with it: Claude Desktop "
+        "through its configuration file, Claude Code, VS Code, Cursor and the MCP Inspector. ChatGPT, Claude's "
+        "connectors and Copilot Studio connect from the cloud and need an address reachable over the internet with "
+        "https.",
     ),
     "public_https": _t(
-        'Dit is een publiek https-adres. Ook diensten die vanuit de cloud verbinden, kunnen het gebruiken: ChatGPT, de connectors van Claude en Copilot Studio. Wat je assistent opvraagt, gaat dan via die dienst naar deze server.',
-        "This is a public https address. Services that connect from the cloud can use it too: ChatGPT, Claude's connectors and Copilot Studio. What your assistant asks for then travels through that service to this server.",
+        "Dit is een publiek https-adres. Ook diensten die vanuit de cloud verbinden, kunnen het gebruiken: ChatGPT, "
+        "de connectors van Claude en Copilot Studio. Wat je assistent opvraagt, gaat dan via die dienst naar deze "
+        "server.",
+        "This is a public https address. Services that connect from the cloud can use it too: ChatGPT, Claude's "
+        "connectors and Copilot Studio. What your assistant asks for then travels through that service to this "
+        "server.",
     ),
     "server_json": _t(
         'Beschrijving voor MCP-registers (`server.json`)',
@@ -62,8 +74,14 @@ LABELS: Mapping[str, Text] = {
     "source": _t("Bron", "Source"),
     "sources_behind": _t("Bronnen achter dit adres", "Sources behind this address"),
     "aggregate_note": _t(
-        'Dit adres leest zelf niets in: het biedt de tools van alle ingeschakelde bronnen op één adres, elk met de naam van de bron ervoor. Dat zijn {tools} tools tegelijk; het adres van een losse bron heeft er hooguit {largest}. Hoe meer tools een assistent tegelijk ziet, hoe vaker hij de verkeerde kiest. Kies dus een losse bron als de vraag bij één bron hoort.',
-        'This address reads nothing itself: it serves the tools of every enabled source at one address, each prefixed with its source. That is {tools} tools at once; the address of a single source has at most {largest}. The more tools an assistant sees at once, the more often it picks the wrong one. So choose a single source when the question belongs to one source.',
+        "Dit adres leest zelf niets in: het biedt de tools van alle ingeschakelde bronnen op één adres, elk met de "
+        "naam van de bron ervoor. Dat zijn {tools} tools tegelijk; het adres van een losse bron heeft er hooguit "
+        "{largest}. Hoe meer tools een assistent tegelijk ziet, hoe vaker hij de verkeerde kiest. Kies dus een losse "
+        "bron als de vraag bij één bron hoort.",
+        "This address reads nothing itself: it serves the tools of every enabled source at one address, each "
+        "prefixed with its source. That is {tools} tools at once; the address of a single source has at most "
+        "{largest}. The more tools an assistant sees at once, the more often it picks the wrong one. So choose a "
+        "single source when the question belongs to one source.",
     ),
     "aggregate_empty": _t(
         "Op deze installatie is geen bronconnector ingeschakeld; dit adres biedt nu alleen de meta-tools.",
@@ -119,7 +137,8 @@ LABELS: Mapping[str, Text] = {
     "yes": _t("ja", "yes"),
     "no": _t("nee", "no"),
     "param_note": _t(
-        'Per parameter staat wat je kunt meegeven. Een uitleg die nog niet in het Nederlands beschikbaar is, staat onder Technische details.',
+        "Per parameter staat wat je kunt meegeven. Een uitleg die nog niet in het Nederlands beschikbaar is, staat "
+        "onder Technische details.",
         'Per parameter, what you can pass.',
     ),
     "connect": _t("Toevoegen aan je AI-assistent", "Add it to your AI assistant"),
@@ -128,16 +147,30 @@ LABELS: Mapping[str, Text] = {
         "Pick your client. No key is needed: the address is public and read-only.",
     ),
     "claude_desktop": _t(
-        '**Als connector** (alleen een publiek https-adres): open **Instellingen → Connectors → Aangepaste connector toevoegen**, geef een naam en plak het adres. Aangepaste connectors vragen een betaald abonnement (Pro, Max, Team of Enterprise). Bij Team en Enterprise voegt eerst een *Owner* de connector toe voor de organisatie, onder **Beheerinstellingen → Connectors**; daarna zet ieder hem zelf aan onder **Instellingen → Connectors**. Daar kies je ook per tool of Claude eerst om toestemming vraagt.',
-        '**As a connector** (a public https address only): open **Settings → Connectors → Add custom connector**, give it a name and paste the address. Custom connectors need a paid plan (Pro, Max, Team or Enterprise). On Team and Enterprise an *Owner* first adds the connector for the organisation, under **Admin settings → Connectors**; then everyone switches it on under **Settings → Connectors**. That is also where you choose per tool whether Claude asks for permission first.',
+        "**Als connector** (alleen een publiek https-adres): open **Instellingen → Connectors → Aangepaste connector "
+        "toevoegen**, geef een naam en plak het adres. Aangepaste connectors vragen een betaald abonnement (Pro, "
+        "Max, Team of Enterprise). Bij Team en Enterprise voegt eerst een *Owner* de connector toe voor de "
+        "organisatie, onder **Beheerinstellingen → Connectors**; daarna zet ieder hem zelf aan onder **Instellingen "
+        "→ Connectors**. Daar kies je ook per tool of Claude eerst om toestemming vraagt.",
+        "**As a connector** (a public https address only): open **Settings → Connectors → Add custom connector**, "
+        "give it a name and paste the address. Custom connectors need a paid plan (Pro, Max, Team or Enterprise). On "
+        "Team and Enterprise an *Owner* first adds the connector for the organisation, under **Admin settings → "
+        "Connectors**; then everyone switches it on under **Settings → Connectors**. That is also where you choose "
+        "per tool whether Claude asks for permission first.",
     ),
     "claude_desktop_config": _t(
-        '**Via het configuratiebestand** (elk adres, ook een lokaal): zet het adres via de brug `mcp-remote` (Node.js nodig) in `claude_desktop_config.json` en start Claude Desktop opnieuw:',
-        '**Through the configuration file** (any address, a local one too): put the address in `claude_desktop_config.json` through the `mcp-remote` bridge (needs Node.js) and restart Claude Desktop:',
+        "**Via het configuratiebestand** (elk adres, ook een lokaal): zet het adres via de brug `mcp-remote` "
+        "(Node.js nodig) in `claude_desktop_config.json` en start Claude Desktop opnieuw:",
+        "**Through the configuration file** (any address, a local one too): put the address in "
+        "`claude_desktop_config.json` through the `mcp-remote` bridge (needs Node.js) and restart Claude Desktop:",
     ),
     "claude_desktop_paths": _t(
-        'Het bestand staat op macOS in `~/Library/Application Support/Claude/claude_desktop_config.json` en op Windows in `%APPDATA%\\Claude\\claude_desktop_config.json`. Je opent het ook via **Instellingen → Ontwikkelaar → Configuratie bewerken**.',
-        'On macOS the file is `~/Library/Application Support/Claude/claude_desktop_config.json`, on Windows `%APPDATA%\\Claude\\claude_desktop_config.json`. You can also open it through **Settings → Developer → Edit Config**.',
+        "Het bestand staat op macOS in `~/Library/Application Support/Claude/claude_desktop_config.json` en op "
+        "Windows in `%APPDATA%\\Claude\\claude_desktop_config.json`. Je opent het ook via **Instellingen → "
+        "Ontwikkelaar → Configuratie bewerken**.",
+        "On macOS the file is `~/Library/Application Support/Claude/claude_desktop_config.json`, on Windows "
+        "`%APPDATA%\\Claude\\claude_desktop_config.json`. You can also open it through **Settings → Developer → Edit "
+        "Config**.",
     ),
     "claude_code": _t(
         "Voeg het adres toe in een terminal; `--scope user` maakt het in al je projecten beschikbaar. "
@@ -146,12 +179,21 @@ LABELS: Mapping[str, Text] = {
         "Check afterwards with `claude mcp list` or `/mcp`.",
     ),
     "chatgpt": _t(
-        'ChatGPT verbindt vanuit de cloud en heeft een publiek https-adres nodig. Eigen connectors vragen een betaald abonnement (Plus, Pro, Business, Enterprise of Edu); bij Business, Enterprise en Edu moet een beheerder de ontwikkelaarsmodus eerst toestaan. Zet **Instellingen → Apps en connectors → Geavanceerde instellingen → Ontwikkelaarsmodus** aan en kies **Maken**: geef een naam, plak het adres bij *MCP-server-URL* en kies *Geen authenticatie*.',
-        'ChatGPT connects from the cloud and needs a public https address. Custom connectors need a paid plan (Plus, Pro, Business, Enterprise or Edu); on Business, Enterprise and Edu an admin must allow developer mode first. Turn on **Settings → Apps & Connectors → Advanced settings → Developer mode** and choose **Create**: give a name, paste the address as *MCP Server URL* and choose *No authentication*.',
+        "ChatGPT verbindt vanuit de cloud en heeft een publiek https-adres nodig. Eigen connectors vragen een "
+        "betaald abonnement (Plus, Pro, Business, Enterprise of Edu); bij Business, Enterprise en Edu moet een "
+        "beheerder de ontwikkelaarsmodus eerst toestaan. Zet **Instellingen → Apps en connectors → Geavanceerde "
+        "instellingen → Ontwikkelaarsmodus** aan en kies **Maken**: geef een naam, plak het adres bij "
+        "*MCP-server-URL* en kies *Geen authenticatie*.",
+        "ChatGPT connects from the cloud and needs a public https address. Custom connectors need a paid plan (Plus, "
+        "Pro, Business, Enterprise or Edu); on Business, Enterprise and Edu an admin must allow developer mode "
+        "first. Turn on **Settings → Apps & Connectors → Advanced settings → Developer mode** and choose **Create**: "
+        "give a name, paste the address as *MCP Server URL* and choose *No authentication*.",
     ),
     "chatgpt_use": _t(
-        'Daarna zet je de connector per gesprek aan: kies **+** naast het invoerveld, dan **Ontwikkelaarsmodus**, en vink de connector aan.',
-        'Then switch the connector on per conversation: choose **+** next to the input field, then **Developer mode**, and tick the connector.',
+        "Daarna zet je de connector per gesprek aan: kies **+** naast het invoerveld, dan **Ontwikkelaarsmodus**, en "
+        "vink de connector aan.",
+        "Then switch the connector on per conversation: choose **+** next to the input field, then **Developer "
+        "mode**, and tick the connector.",
     ),
     "vscode": _t(
         "Zet dit in `.vscode/mcp.json` van je werkmap (of via **MCP: Add Server** in het opdrachtenpalet) en "
@@ -160,7 +202,8 @@ LABELS: Mapping[str, Text] = {
         "and use the tools in Copilot chat's agent mode:",
     ),
     "vscode_install": _t(
-        '[Installeren in VS Code]({link}): VS Code opent en vraagt of je de server wilt toevoegen. Je kunt het ook met de hand doen.',
+        "[Installeren in VS Code]({link}): VS Code opent en vraagt of je de server wilt toevoegen. Je kunt het ook "
+        "met de hand doen.",
         '[Install in VS Code]({link}): VS Code opens and asks whether to add the server. You can also do it by hand.',
     ),
     "vscode_cli": _t("Of vanaf de commandoregel:", "Or from the command line:"),
@@ -171,16 +214,25 @@ LABELS: Mapping[str, Text] = {
         "the server on under **Cursor Settings → MCP**:",
     ),
     "cursor_install": _t(
-        '[Installeren in Cursor]({link}): Cursor opent en vraagt of je de server wilt toevoegen. Je kunt het ook met de hand doen.',
+        "[Installeren in Cursor]({link}): Cursor opent en vraagt of je de server wilt toevoegen. Je kunt het ook met "
+        "de hand doen.",
         '[Install in Cursor]({link}): Cursor opens and asks whether to add the server. You can also do it by hand.',
     ),
     "copilot_studio": _t(
-        'Microsoft Copilot Studio verbindt vanuit de cloud van Microsoft en heeft een publiek https-adres nodig. Je hebt een Copilot Studio-licentie nodig en het recht om agents te maken in de omgeving. Open je agent, kies bij **Tools** een nieuw hulpmiddel van het type **Model Context Protocol**, vul een naam en beschrijving in, plak het adres als server-URL en kies geen verificatie:',
-        "Microsoft Copilot Studio connects from Microsoft's cloud and needs a public https address. You need a Copilot Studio licence and the right to make agents in the environment. Open your agent, add a new tool of the type **Model Context Protocol** under **Tools**, fill in a name and description, paste the address as server URL and choose no authentication:",
+        "Microsoft Copilot Studio verbindt vanuit de cloud van Microsoft en heeft een publiek https-adres nodig. Je "
+        "hebt een Copilot Studio-licentie nodig en het recht om agents te maken in de omgeving. Open je agent, kies "
+        "bij **Tools** een nieuw hulpmiddel van het type **Model Context Protocol**, vul een naam en beschrijving "
+        "in, plak het adres als server-URL en kies geen verificatie:",
+        "Microsoft Copilot Studio connects from Microsoft's cloud and needs a public https address. You need a "
+        "Copilot Studio licence and the right to make agents in the environment. Open your agent, add a new tool of "
+        "the type **Model Context Protocol** under **Tools**, fill in a name and description, paste the address as "
+        "server URL and choose no authentication:",
     ),
     "copilot_studio_use": _t(
-        'Zet generatieve orkestratie aan voor de agent: dan kiest de agent zelf wanneer hij een tool gebruikt. De tools staan daarna bij de agent en kunnen elk apart uit.',
-        'Turn on generative orchestration for the agent: it then decides by itself when to use a tool. The tools are then listed with the agent and can each be switched off.',
+        "Zet generatieve orkestratie aan voor de agent: dan kiest de agent zelf wanneer hij een tool gebruikt. De "
+        "tools staan daarna bij de agent en kunnen elk apart uit.",
+        "Turn on generative orchestration for the agent: it then decides by itself when to use a tool. The tools are "
+        "then listed with the agent and can each be switched off.",
     ),
     "inspector": _t(
         "Start de Inspector, kies *Transport Type* **Streamable HTTP**, plak het adres en klik **Connect**:",
@@ -266,8 +318,12 @@ LABELS: Mapping[str, Text] = {
     "chooser_source_questions": _t("Voor vragen als", "For questions like"),
     "chooser_cross": _t("Vragen over meerdere bestuurslagen", "Questions across levels of government"),
     "chooser_cross_body": _t(
-        '{title} biedt alle {sources} bronnen op één adres, met {tools} tools. Gebruik het als een vraag gemeente, provincie, Rijk en rechter tegelijk raakt. Het nadeel: de assistent kiest uit {tools} tools in plaats van hooguit {largest}, en kiest dus vaker mis.',
-        '{title} offers all {sources} sources at one address, with {tools} tools. Use it when a question spans municipality, province, national government and courts at once. The drawback: the assistant picks from {tools} tools instead of at most {largest}, and so picks wrong more often.',
+        "{title} biedt alle {sources} bronnen op één adres, met {tools} tools. Gebruik het als een vraag gemeente, "
+        "provincie, Rijk en rechter tegelijk raakt. Het nadeel: de assistent kiest uit {tools} tools in plaats van "
+        "hooguit {largest}, en kiest dus vaker mis.",
+        "{title} offers all {sources} sources at one address, with {tools} tools. Use it when a question spans "
+        "municipality, province, national government and courts at once. The drawback: the assistant picks from "
+        "{tools} tools instead of at most {largest}, and so picks wrong more often.",
     ),
     "chooser_no_aggregate": _t(
         "Op deze installatie is geen adres ingeschakeld dat alle bronnen samen aanbiedt; kies per vraag een bron.",
@@ -293,8 +349,10 @@ LABELS: Mapping[str, Text] = {
         "Prefer one source at a time? See the [connectors]({connectors}) and the [chooser]({chooser}).",
     ),
     "start_choose": _t(
-        '**Kies een bron** die bij je vraag past. De [keuzehulp]({chooser}) zet per bron de vragen op een rij. Eén bron tegelijk werkt het best: de assistent kiest dan vaker de goede tool.',
-        '**Choose a source** that fits your question. The [chooser]({chooser}) lists the questions per source. One source at a time works best: the assistant then picks the right tool more often.',
+        "**Kies een bron** die bij je vraag past. De [keuzehulp]({chooser}) zet per bron de vragen op een rij. Eén "
+        "bron tegelijk werkt het best: de assistent kiest dan vaker de goede tool.",
+        "**Choose a source** that fits your question. The [chooser]({chooser}) lists the questions per source. One "
+        "source at a time works best: the assistant then picks the right tool more often.",
     ),
     "start_copy": _t(
         '**Kopieer het adres** van die bron met de knop naast het adres.',
@@ -305,16 +363,22 @@ LABELS: Mapping[str, Text] = {
         "**Put the address in your AI assistant.** Each source's connection page says how, per assistant.",
     ),
     "start_cross": _t(
-        'Gaat je vraag over meer bestuurslagen tegelijk, bijvoorbeeld gemeente, Rijk en rechter? Gebruik dan {title}: alle bronnen op één adres, met {tools} tools in plaats van hooguit {largest}. De assistent kiest dan wel vaker mis.',
-        'Does your question span several levels of government, for example municipality, national government and courts? Then use {title}: all sources at one address, with {tools} tools instead of at most {largest}. The assistant will pick wrong more often, though.',
+        "Gaat je vraag over meer bestuurslagen tegelijk, bijvoorbeeld gemeente, Rijk en rechter? Gebruik dan "
+        "{title}: alle bronnen op één adres, met {tools} tools in plaats van hooguit {largest}. De assistent kiest "
+        "dan wel vaker mis.",
+        "Does your question span several levels of government, for example municipality, national government and "
+        "courts? Then use {title}: all sources at one address, with {tools} tools instead of at most {largest}. The "
+        "assistant will pick wrong more often, though.",
     ),
     "start_more": _t(
         'Alle adressen staan bij [Connectoren]({connectors}); de [keuzehulp]({chooser}) helpt je kiezen.',
         'Every address is under [Connectors]({connectors}); the [chooser]({chooser}) helps you choose.',
     ),
     "contact_line": _t(
-        'Meld een storing bij {name}: {email}. Noem erbij welk adres je gebruikte, wanneer het misging en wat de assistent antwoordde.',
-        'Report a fault to {name}: {email}. Say which address you used, when it went wrong and what the assistant answered.',
+        "Meld een storing bij {name}: {email}. Noem erbij welk adres je gebruikte, wanneer het misging en wat de "
+        "assistent antwoordde.",
+        "Report a fault to {name}: {email}. Say which address you used, when it went wrong and what the assistant "
+        "answered.",
     ),
     "privacy_what": _t(
         'Wat',
@@ -329,8 +393,10 @@ LABELS: Mapping[str, Text] = {
         'Who can see it',
     ),
     "privacy_calls": _t(
-        'De aanroepen naar de bronplatforms per sessie of trace-handle: tijdstip, tool, het opgevraagde adres bij het platform (met je zoekwoorden), de status, de duur en de omvang.',
-        'The calls to the source platforms per session or trace handle: time, tool, the address requested at the platform (with your search words), the status, the duration and the size.',
+        "De aanroepen naar de bronplatforms per sessie of trace-handle: tijdstip, tool, het opgevraagde adres bij "
+        "het platform (met je zoekwoorden), de status, de duur en de omvang.",
+        "The calls to the source platforms per session or trace handle: time, tool, the address requested at the "
+        "platform (with your search words), the status, the duration and the size.",
     ),
     "privacy_calls_kept": _t(
         'Tot {hours} uur na de laatste aanroep van die sessie; per sessie hooguit de laatste {count} aanroepen.',
@@ -338,7 +404,8 @@ LABELS: Mapping[str, Text] = {
     ),
     "privacy_calls_who": _t(
         'Alleen wie de sessie of de trace-handle heeft (via `list_platform_calls`), en de beheerder van de server.',
-        "Only whoever holds the session or the trace handle (through `list_platform_calls`), and the server's operator.",
+        "Only whoever holds the session or the trace handle (through `list_platform_calls`), and the server's "
+        "operator.",
     ),
     "privacy_cache": _t(
         'Antwoorden van de bronplatforms, zodat dezelfde vraag niet steeds opnieuw naar het platform gaat.',

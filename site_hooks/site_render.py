@@ -58,10 +58,10 @@ __all__ = [
     "MarkerError",
     "PageRef",
     "Renderer",
-    "fill_markers",
-    "fill_slots",
     "address_html",
     "address_markup",
+    "fill_markers",
+    "fill_slots",
     "inline_html",
     "render_explorer_json",
     "render_llms_txt",
@@ -383,6 +383,8 @@ def _tool_json(tool: CatalogTool, lang: str) -> dict[str, Any]:
         "result_list": returns_result_list(tool),
         "input_schema": tool.input_schema,
         "output_schema": tool.output_schema,
+        # Per parameter the registry's words in this language, where given (else the schema's own text).
+        "parameter_words": tool.param_words(lang),
     }
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
+import urllib.parse
 import json
 import re
 import textwrap
@@ -22,8 +24,10 @@ from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT
 from proxy.registry import LANGUAGES, load_registry, parse_registry
 from proxy.registry_edit import set_switch
 from proxy.results import PRECISION_SCHEMA
-from site_hooks.site_clients import client_snippets, is_public_https
-from site_hooks.site_data import SiteData, connector_src, rel_link, tool_params
+from proxy.registry import Text
+from site_hooks.site_clients import client_snippets, client_tabs, is_public_https
+from site_hooks.site_data import SiteData, connector_src, rel_link
+from site_hooks.site_params import page_params
 from site_hooks.site_labels import FIELD_DOCS, LABELS
 from site_hooks.site_render import (
     MARKER_RE,
@@ -151,34 +155,27 @@ def test_slot_links_resolve_like_markdown_links() -> None:
 def test_client_tabs_are_what_the_markdown_extensions_make() -> None:
     """clients.html.j2 writes the tabs as HTML; they must equal pymdownx' rendering of the same tabs."""
     address = "https://besluitbron.example/wetten/mcp"
-    snippets = client_snippets("wetten", address)
-    tabs = [("Claude Desktop", [("p", "claude_desktop"), ("json", snippets.claude_desktop)]),
-            ("Claude Code", [("p", "claude_code"), ("bash", snippets.claude_code)]),
-            ("ChatGPT", [("p", "chatgpt"), ("text", address)]),
-            ("VS Code", [("p", "vscode"), ("json", snippets.vscode), ("p", "vscode_cli"),
-                         ("bash", snippets.vscode_cli)]),
-            ("Cursor", [("p", "cursor"), ("json", snippets.cursor)]),
-            ("MCP Inspector", [("p", "inspector"), ("bash", snippets.inspector), ("text", address),
-                               ("p", "inspector_cli"), ("bash", snippets.inspector_cli)])]
+    tabs = client_tabs(client_snippets("wetten", address), address)
+    assert [name for name, _ in tabs] == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor",
+                                          "Copilot Studio", "MCP Inspector"]
     for lang in LANGUAGES:
         source = []
         for name, blocks in tabs:
             source.append(f'=== "{name}"\n')
-            for kind, value in blocks:
-                text = LABELS[value][lang] if kind == "p" else f"```{kind}\n{value}\n```"
+            for kind, value, values in blocks:
+                text = LABELS[value][lang].format(**values) if kind == "p" else f"```{kind}\n{value}\n```"
                 source.append(textwrap.indent(text, "    ") + "\n")
         expected = markdown.markdown("\n".join(source), extensions=[
             "pymdownx.superfences", "pymdownx.highlight", "pymdownx.tabbed"], extension_configs={
             "pymdownx.highlight": {"use_pygments": False}, "pymdownx.tabbed": {"alternate_style": True}})
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, lstrip_blocks=True)
         env.filters["code"] = lambda v: html.escape(str(v), quote=False)
-        actual = env.get_template("clients.html.j2").render(
-            snippets=snippets, address=address, h=functools.partial(_label_html, lang=lang))
+        actual = env.get_template("clients.html.j2").render(tabs=tabs, h=functools.partial(_label_html, lang=lang))
         assert _squash(actual) == _squash(expected), lang
 
 
-def _label_html(key: str, lang: str) -> str:
-    return inline_html(key, lang)
+def _label_html(key: str, lang: str, **values: object) -> str:
+    return inline_html(key, lang, **values)
 
 
 def _squash(text: str) -> str:
@@ -228,7 +225,7 @@ def test_connector_page_names_its_address_and_tools(data: SiteData) -> None:
         slots = "".join(renderer.take_slots().values())
         assert page.startswith("---\ndescription: ")
         assert f"# {c.connector.title.en}\n" in page
-        assert f"```text\n{data.url(c.slug)}\n```" in page
+        assert f'data-address="{data.url(c.slug)}"' in slots and f'data-clipboard-text="{data.url(c.slug)}"' in slots
         for tool in c.tools:
             if c.connector.aggregate and not tool.meta:  # a row of its source's table, not a section
                 assert f'<tr id="tool-{tool.name}" data-tool="{tool.name}">' in slots
@@ -269,7 +266,7 @@ def test_links_are_relative_markdown_links() -> None:
     assert rel_link("explorer.md", "explorer.json") == "explorer.json"
 
 
-def test_tool_params_reads_the_input_schema() -> None:
+def test_parameters_read_in_the_page_language() -> None:
     schema = {
         "type": "object",
         "properties": {
@@ -277,20 +274,29 @@ def test_tool_params_reads_the_input_schema() -> None:
             "kind": {"enum": ["a", "b"]},
             "date_from": {"type": "string", "format": "date"},
             "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
-            "ids": {"type": "array", "items": {"type": "string"}, "maxItems": 5},
-            "maybe": {"type": ["string", "null"]},
+            "ids": {"type": "array", "items": {"type": "string"}, "maxItems": 5, "description": "Ids."},
+            "maybe": {"type": ["string", "null"], "pattern": "^x$"},
         },
         "required": ["query"],
     }
-    params = {p.name: p for p in tool_params(schema)}
-    assert list(params) == ["query", "kind", "date_from", "limit", "ids", "maybe"]
-    assert params["query"].required and not params["limit"].required
-    assert params["kind"].type == "enum" and params["kind"].constraints == '"a" · "b"'
-    assert params["date_from"].type == "string (date)"
-    assert params["limit"].default == "10" and params["limit"].constraints == "≥ 1; ≤ 50"
-    assert params["ids"].type == "array of string" and "max items 5" in params["ids"].constraints
-    assert params["maybe"].type == "string | null"
-    assert tool_params({"type": "object", "properties": {}, "additionalProperties": False}) == ()
+    words = {"query": Text(nl="Zoekwoorden.", en="Search words.")}
+    nl = {p.name: p for p in page_params(schema, {k: v.nl for k, v in words.items()}, "nl")}
+    en = {p.name: p for p in page_params(schema, {k: v.en for k, v in words.items()}, "en")}
+    assert list(nl) == ["query", "kind", "date_from", "limit", "ids", "maybe"]
+    assert nl["query"].required and not nl["limit"].required
+    # Registry words win in both languages; untranslated schema text only on English pages, else behind a toggle.
+    assert (nl["query"].description, nl["query"].schema_text) == ("Zoekwoorden.", None)
+    assert (en["query"].description, en["query"].schema_text) == ("Search words.", None)
+    assert (nl["ids"].description, nl["ids"].schema_text) == (None, "Ids.")
+    assert (en["ids"].description, en["ids"].schema_text) == ("Ids.", None)
+    assert nl["kind"].type == "keuze" and nl["kind"].constraints == (('"a"', True), ('"b"', True))
+    assert nl["date_from"].type == "tekst (datum, JJJJ-MM-DD)" and en["date_from"].type == "text (date, YYYY-MM-DD)"
+    assert nl["limit"].default == "10" and nl["limit"].constraints == (("minstens 1", False), ("hoogstens 50", False))
+    assert nl["ids"].type == "lijst van tekst" and ("hoogstens 5 waarden", False) in nl["ids"].constraints
+    assert nl["maybe"].type == "tekst of leeg" and nl["maybe"].constraints[-1] == ("^x$", True)
+    assert page_params({"type": "object", "properties": {}}, {}, "nl") == ()
+    with pytest.raises(ValueError, match="nope"):
+        page_params(schema, {"nope": "x"}, "nl")
 
 
 # --------------------------------------------------------------------------- client snippets
@@ -306,6 +312,13 @@ def test_client_snippets() -> None:
     assert json.loads(remote_http.claude_desktop)["mcpServers"]["x"]["args"][-1] == "--allow-http"
     assert is_public_https("https://besluitbron.example/x/mcp")
     assert not is_public_https("https://localhost:8443/x/mcp") and not is_public_https("http://a.example/x/mcp")
+    # One-click install links as VS Code and Cursor document them.
+    assert local.vscode_install.startswith("vscode:mcp/install?%7B")
+    assert json.loads(urllib.parse.unquote(local.vscode_install.split("?", 1)[1])) == {
+        "name": "wetten", "type": "http", "url": "http://127.0.0.1:8000/wetten/mcp"}
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(local.cursor_install).query)
+    assert local.cursor_install.startswith("cursor://anysphere.cursor-deeplink/mcp/install?") and query["name"] == ["wetten"]
+    assert json.loads(base64.b64decode(query["config"][0])) == {"url": "http://127.0.0.1:8000/wetten/mcp"}
 
 
 # --------------------------------------------------------------------------- llms.txt and explorer.json

@@ -152,7 +152,8 @@ Explorer.prototype.selectConnector = async function selectConnector() {
   if (this.connectorSelect.value !== slug) return; // the visitor moved on meanwhile
   const words = new Map((connector.tools || []).map((tool) => [tool.name, tool]));
   if (live.error) {
-    this.tools = (connector.tools || []).map((tool) => ({...tool, inputSchema: tool.input_schema}));
+    this.tools = (connector.tools || []).map((tool) => ({...tool, inputSchema: tool.input_schema,
+      parameterWords: tool.parameter_words || {}}));
     this.endpoint = null;
     this.setStatus("offline", this.t("live_unreachable", {address: connector.address}));
   } else {
@@ -165,6 +166,7 @@ Explorer.prototype.selectConnector = async function selectConnector() {
         question: known ? known.question : "",
         readOnly: Boolean(tool.annotations && tool.annotations.readOnlyHint),
         inputSchema: tool.inputSchema || {type: "object"},
+        parameterWords: known ? (known.parameter_words || {}) : {},
       };
     });
     this.endpoint = live.url;
@@ -194,7 +196,8 @@ Explorer.prototype.selectTool = function selectTool() {
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const properties = Object.entries(schema.properties || {});
   if (!properties.length) this.argsBox.append(el("p", {}, this.t("no_parameters")));
-  this.fields = properties.map(([name, prop]) => this.field(name, prop || {}, required.has(name)));
+  const words = tool.parameterWords || {};
+  this.fields = properties.map(([name, prop]) => this.field(name, prop || {}, required.has(name), words[name]));
   for (const field of this.fields) this.argsBox.append(field.node);
   // Without a server nothing can be called: only the tool's words stay (its parameters are documented below).
   const online = Boolean(this.endpoint);
@@ -212,13 +215,18 @@ function mainType(prop) {
 }
 
 /** One form control for one schema property: {name, node, read() → {value} | {skip} | {error}}. */
-Explorer.prototype.field = function field(name, prop, required) {
+Explorer.prototype.field = function field(name, prop, required, words) {
   const t = this.t;
   const id = `bb-arg-${name}`;
   const hintId = `${id}-hint`;
   const type = mainType(prop);
   const hint = [];
-  if (prop.description) hint.push(String(prop.description));
+  // The registry's words in the page's language; the schema's own (English) text in running text only on an
+  // English page, on a Dutch one behind "Technische details".
+  const schemaText = prop.description ? String(prop.description) : "";
+  if (words) hint.push(String(words));
+  else if (schemaText && this.lang === "en") hint.push(schemaText);
+  const technical = !words && schemaText && this.lang !== "en" ? schemaText : "";
   if (prop.default !== undefined) hint.push(t("default_value", {value: JSON.stringify(prop.default)}));
   const labelText = [el("code", {}, name), required ? ` (${t("required")})` : ""];
   const described = hint.length || type === "array" ? hintId : undefined;
@@ -297,6 +305,10 @@ Explorer.prototype.field = function field(name, prop, required) {
     };
   }
   if (hint.length) wrap.append(el("p", {class: "bb-hint", id: hintId}, hint.join(" · ")));
+  if (technical) {
+    wrap.append(el("details", {class: "bb-tech"}, el("summary", {}, t("technical_details")),
+      el("p", {attrs: {lang: "en"}}, technical)));
+  }
   return {name, required, node: wrap, read};
 };
 

@@ -140,7 +140,9 @@ class LoadStatus {
       const notes = [];
       const media = Object.entries(source.current_through_per_medium || {});
       if (media.length) notes.push(t("ls_per_medium", {list: media.map(([m, d]) => `${m} ${d || "–"}`).join("; ")}));
-      if (source.reason) notes.push(String(source.reason));
+      // The measurement's own note (index names, copies) is a diagnostic: behind a toggle, not in running text.
+      const reason = source.reason ? el("details", {class: "bb-tech"}, el("summary", {}, t("technical_details")),
+        el("p", {attrs: {lang: "en"}}, String(source.reason))) : null;
       if (!this.sameMeasurement) {
         notes.push(source.measured_at ? t("ls_measured_at", {when: this.when(source.measured_at)}) : t("ls_not_measured"));
       }
@@ -150,7 +152,7 @@ class LoadStatus {
           ? "stalled" : "unknown"}`}, this.receiving(source)),
         el("td", {class: "bb-nowrap"}, source.current_through || "–"),
         el("td", {class: "bb-nowrap"}, this.days(age)),
-        el("td", {class: "bb-note"}, notes.join(" · ") || "–"));
+        el("td", {class: "bb-note"}, notes.join(" · ") || (reason ? "" : "–"), reason));
     });
     const sourcesTitle = uid("bb-ls-sources");
     append(this.body,

@@ -30,8 +30,10 @@ export function precisionSentence(t, lang, precision) {
 function renderPrecision(t, lang, precision) {
   const box = el("div", {class: "bb-precision", dataset: {bbPrecision: ""}},
     el("p", {class: "bb-precision__summary"}, el("strong", {}, precisionSentence(t, lang, precision))));
-  if (precision.matched) box.append(el("p", {class: "bb-precision__matched"},
-    t("precision_matched", {matched: String(precision.matched)})));
+  // How the platform matched the query is its own query language (index names, DSL): a diagnostic, behind a toggle.
+  if (precision.matched) box.append(el("details", {class: "bb-tech bb-precision__matched"},
+    el("summary", {}, t("technical_details")),
+    el("p", {}, t("precision_matched", {matched: String(precision.matched)}))));
   if (Array.isArray(precision.not_applied) && precision.not_applied.length) {
     box.append(el("p", {class: "bb-precision__not-applied"},
       t("precision_not_applied", {list: precision.not_applied.map(String).join("; ")})));
