@@ -37,6 +37,6 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             "page": page.url if page else None,
         })
     # config.extra, not the page context: 404.html is rendered without a page but reads config.
-    config.extra["besluitbron_footer"] = {"label": label("footer_label", lang), "copy": label("copy_address", lang),
-                                          "connectors": entries}
+    config.extra["besluitbron_footer"] = {"label": label("footer_label", lang),
+                                          "copy_label": label("copy_address", lang), "connectors": entries}
     return files

@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 from xml.etree import ElementTree
 
 import pytest
@@ -25,8 +25,11 @@ from llms_txt import parse_llms_file
 from proxy.catalog import Catalog, build_catalog
 from proxy.registry import load_registry, parse_registry
 from proxy.registry_edit import set_switch
+from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSION_IDLE_SECONDS
 from site_hooks.site_data import CONNECTOR_DIR, PLATFORM_DIR
 from site_hooks.site_labels import label
+from site_hooks.site_lastmod import file_date
+from site_hooks.site_render import SLOT_TOKEN
 from tests.site_helpers import (
     ROOT,
     build_site,
@@ -139,6 +142,17 @@ def _site_url(catalog: Catalog) -> str:
 
 
 # --------------------------------------------------------------------------- shipped registry
+
+
+def _shown_addresses(node: Any) -> set[str]:
+    """The addresses a page shows with the address component: whole text and the copy button's text agree."""
+    found = set()
+    for box in node.select(".bb-address"):
+        shown = box.select_one("code").get_text("")
+        button = box.select_one("button[data-clipboard-text]")
+        assert button is not None and button["data-clipboard-text"] == shown == box["data-address"], shown
+        found.add(shown)
+    return found
 
 
 def test_two_builds_are_byte_identical(shipped: Path, tmp_path: Path) -> None:
@@ -267,7 +281,7 @@ def test_connection_pages_show_address_tools_and_client_snippets(shipped: Path, 
             article = soup.find("article")
             text = article.get_text(" ")
             assert _heading(soup.find("h1")) == c.connector.title[lang]
-            assert catalog.url(c.slug) in text
+            assert catalog.url(c.slug) in _shown_addresses(article)
             for tool in c.tools:
                 heading = article.find(id=f"tool-{tool.name}")
                 assert heading is not None and heading["data-tool"] == tool.name, (c.slug, tool.name)
@@ -275,7 +289,11 @@ def test_connection_pages_show_address_tools_and_client_snippets(shipped: Path, 
                 for param in tool.input_schema.get("properties", {}):
                     assert f"{param}" in text, (c.slug, tool.name, param)
             tabs = [label.get_text(strip=True) for label in article.select(".tabbed-labels label")]
-            assert tabs == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor", "MCP Inspector"]
+            assert tabs == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor", "Copilot Studio",
+                            "MCP Inspector"]
+            installs = [a["href"] for a in article.select(".tabbed-set a[href]")]
+            schemes = [h.split(":", 1)[0] for h in installs if h.startswith(("vscode:", "cursor:"))]
+            assert schemes == ["vscode", "cursor"]
             blocks = [b.get_text() for b in article.select(".tabbed-set pre.highlight code")]
             snippets = [json.loads(b) for b in blocks if b.startswith("{")]
             assert len(snippets) == 3  # Claude Desktop, VS Code, Cursor
@@ -295,7 +313,7 @@ def test_platform_pages_say_no_measurement_without_snapshot(shipped: Path, catal
             assert "No measurement was available when this site was built" in text or lang == "nl"
             served = next((c for c in catalog.connectors.values() if c.connector.platform == key), None)
             if served:
-                assert catalog.url(served.slug) in text
+                assert catalog.url(served.slug) in _shown_addresses(page.find("article"))
 
 
 def test_explorer_has_every_tool_with_stable_ids_and_json(shipped: Path, catalog: Catalog) -> None:
@@ -466,3 +484,122 @@ def test_theme_words_follow_the_page_language(shipped: Path) -> None:
     assert 'aria-label="Dark mode"' in (shipped / "en" / "index.html").read_text(encoding="utf-8")
     assert 'aria-label="Donkere modus"' in (shipped / "index.html").read_text(encoding="utf-8")
     assert "Donkere modus" not in (shipped / "en" / "connectoren.html").read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- for machines and for Dutch readers
+
+
+def test_head_links_are_absolute_and_every_alternate_has_its_sitemap(shipped: Path, catalog: Catalog) -> None:
+    """Absolute hreflang (with x-default) and the Markdown twin in every head; Material fetches sitemap.xml next
+    to every alternate link, so each of those must exist or the page makes requests that 404."""
+    site_url = _site_url(catalog)
+    for name, soup in _html_pages(shipped):
+        links = soup.select('head link[rel="alternate"]')
+        hreflang = {link["hreflang"]: link["href"] for link in links if link.get("hreflang")}
+        assert set(hreflang) == {"nl", "en", "x-default"}, name
+        assert all(href.startswith(site_url) for href in hreflang.values()), name
+        assert hreflang["x-default"] == hreflang["nl"]
+        for link in links:
+            fetched = urljoin(link["href"], "sitemap.xml")[len(site_url):]
+            assert (shipped / fetched).is_file(), (name, fetched)
+        icon = soup.select_one('head link[rel="icon"]')
+        assert icon is not None and icon["href"].endswith("favicon.svg"), name
+        if not name.endswith("404.html"):
+            twin = soup.select_one('head link[rel="alternate"][type="text/markdown"]')
+            assert twin is not None and twin["href"] == site_url + name.removesuffix(".html") + ".md", name
+    assert (shipped / "assets/favicon.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_every_page_has_a_markdown_twin_linked_from_llms_txt(shipped: Path, catalog: Catalog) -> None:
+    site_url = _site_url(catalog)
+    for name, soup in _html_pages(shipped):
+        if name.endswith("404.html"):
+            continue
+        twin = (shipped / name.removesuffix(".html")).with_suffix(".md").read_text(encoding="utf-8")
+        assert twin.startswith(f"<!-- {site_url}{name.removesuffix('.html')}.md · HTML: {site_url}{name} -->"), name
+        assert f"# {_heading(soup.find('h1'))}" in twin, name
+        assert SLOT_TOKEN not in twin and "{: #" not in twin, name
+    wetten = (shipped / CONNECTOR_DIR / "wetten.md").read_text(encoding="utf-8")
+    assert catalog.url("wetten") in wetten and "search_regulations" in wetten
+    for lang, name in (("nl", "llms.txt"), ("en", "en/llms.txt")):
+        parsed = parse_llms_file((shipped / name).read_text(encoding="utf-8"))
+        for section in (label("llms_docs", lang), label("llms_connection_pages", lang), label("llms_platforms", lang)):
+            assert all(link["url"].endswith(".md") for link in parsed.sections[section]), section
+
+
+def test_robots_txt_names_the_sitemap_and_keeps_crawlers_off_the_addresses(shipped: Path, catalog: Catalog) -> None:
+    robots = (shipped / "robots.txt").read_text(encoding="utf-8").splitlines()
+    assert f"Sitemap: {_site_url(catalog)}sitemap.xml" in robots
+    assert [line.split(" ", 1)[1] for line in robots if line.startswith("Disallow:")] == catalog.paths()
+
+
+def test_sitemap_lastmod_is_each_pages_own_change(shipped: Path, catalog: Catalog) -> None:
+    site_url = _site_url(catalog)
+    tree = ElementTree.fromstring((shipped / "sitemap.xml").read_bytes())
+    lastmod = {u.findtext(f"{SITEMAP_NS}loc"): u.findtext(f"{SITEMAP_NS}lastmod")
+               for u in tree.iter(f"{SITEMAP_NS}url")}
+    for c in catalog.connectors.values():
+        assert lastmod[f"{site_url}{CONNECTOR_DIR}/{c.slug}.html"] == c.connector.updated
+    for key, p in catalog.registry.platforms.items():
+        assert lastmod[f"{site_url}{PLATFORM_DIR}/{key}.html"] == p.updated
+    for page in ("keuzehulp.html", "en/keuzehulp.html"):
+        source = ROOT / "docs" / ("keuzehulp.en.md" if page.startswith("en/") else "keuzehulp.md")
+        assert lastmod[site_url + page] == file_date(source)
+    assert "2026-01-01" not in set(lastmod.values())  # SOURCE_DATE_EPOCH is no page's change
+
+
+def test_server_json_per_connector_in_the_official_registry_format(shipped: Path, catalog: Catalog) -> None:
+    for prefix in ("", "en/"):
+        for slug, c in catalog.connectors.items():
+            doc = json.loads((shipped / prefix / CONNECTOR_DIR / f"{slug}.server.json").read_text(encoding="utf-8"))
+            assert doc["$schema"].endswith("/server.schema.json")
+            assert doc["name"] == f"{catalog.registry.server.namespace}/{slug}" and doc["name"].count("/") == 1
+            assert doc["remotes"] == [{"type": "streamable-http", "url": catalog.url(slug)}]
+            assert 0 < len(doc["description"]) <= 100 and doc["version"]
+            assert doc["websiteUrl"] == f"{_site_url(catalog)}{CONNECTOR_DIR}/{slug}.html"
+            assert "packages" not in doc and c.connector.title.nl == doc["title"]
+
+
+def test_privacy_page_states_the_enforced_periods_and_the_contact(shipped: Path, catalog: Catalog) -> None:
+    server = catalog.registry.server
+    for lang, prefix in (("nl", ""), ("en", "en/")):
+        soup = BeautifulSoup((shipped / f"{prefix}privacy.html").read_text(encoding="utf-8"), "html.parser")
+        rows = {tr["data-kept"]: " ".join(tr.get_text(" ").split())
+                for tr in soup.select("[data-privacy] tr[data-kept]")}
+        assert f"{CALL_LOG_TTL_SECONDS // 3600} " in rows["calls"] and f"{CALLS_PER_CALLER} " in rows["calls"]
+        assert f"{SESSION_IDLE_SECONDS // 60} " in rows["sessions"]
+        assert server.privacy.server_log[lang] in rows["server-log"]
+        for page in ("privacy.html", "logging-en-verantwoording.html"):
+            contact = BeautifulSoup((shipped / prefix / page).read_text(encoding="utf-8"), "html.parser")
+            link = contact.select_one("[data-contact] a[href^='mailto:']")
+            assert link is not None and link["href"] == f"mailto:{server.contact.email}", page
+
+
+# English words that have no Dutch homograph: any of them in the running text of a Dutch page is English.
+ENGLISH_WORDS = frozenset([
+    "the", "and", "with", "which", "from", "this", "that", "these", "those", "should", "would", "could", "returns",
+    "without", "whether", "their", "there", "been", "have", "has", "will", "into", "than", "only", "also", "each",
+    "every", "your", "you", "are", "were", "being", "not", "for", "to", "if", "when", "where", "what", "who", "how",
+    "left", "out", "older", "copies", "unaliased", "search", "query", "results", "result", "documents",
+    "match", "matched", "matches", "please", "click", "here", "see", "more", "less", "true", "false", "none", "null",
+    "string", "integer", "number", "boolean", "array",
+])
+DIAGNOSTICS = re.compile(r"Traceback|simple_query_string|MediaObject|ori_[a-z]+_\d{8,}|\bquery_string\b|Exception")
+
+
+def test_dutch_pages_carry_no_english_running_text(shipped: Path) -> None:
+    """Outside code, the language switcher and "Technische details", a Dutch page is Dutch throughout."""
+    found: dict[str, list[str]] = {}
+    for name, soup in _html_pages(shipped):
+        if name.startswith("en/"):
+            continue
+        for node in soup.select("code, pre, kbd, samp, details.bb-tech, [lang='en'], .md-select, script, style"):
+            node.decompose()
+        article = soup.find("article")
+        text = " ".join(article.get_text(" ").split()) if article else ""
+        # Words as a reader sees them: "time-out" and "precision.not_applied" are one token each.
+        words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z_.]*[A-Za-z](?:-[A-Za-z]+)*", text)}
+        english = sorted(words & ENGLISH_WORDS)
+        if english or DIAGNOSTICS.search(text):
+            found[name] = english + DIAGNOSTICS.findall(text)
+    assert found == {}

@@ -5,10 +5,10 @@ from __future__ import annotations
 import base64
 import functools
 import html
-import urllib.parse
 import json
 import re
 import textwrap
+import urllib.parse
 from pathlib import Path
 
 import jinja2
@@ -21,14 +21,13 @@ from llms_txt import parse_llms_file
 from proxy.catalog import build_catalog
 from proxy.generation import Generation
 from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT
-from proxy.registry import LANGUAGES, load_registry, parse_registry
+from proxy.registry import LANGUAGES, Text, load_registry, parse_registry
 from proxy.registry_edit import set_switch
 from proxy.results import PRECISION_SCHEMA
-from proxy.registry import Text
 from site_hooks.site_clients import client_snippets, client_tabs, is_public_https
 from site_hooks.site_data import SiteData, connector_src, rel_link
-from site_hooks.site_params import page_params
 from site_hooks.site_labels import FIELD_DOCS, LABELS
+from site_hooks.site_params import page_params
 from site_hooks.site_render import (
     MARKER_RE,
     MARKERS,
@@ -317,7 +316,8 @@ def test_client_snippets() -> None:
     assert json.loads(urllib.parse.unquote(local.vscode_install.split("?", 1)[1])) == {
         "name": "wetten", "type": "http", "url": "http://127.0.0.1:8000/wetten/mcp"}
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(local.cursor_install).query)
-    assert local.cursor_install.startswith("cursor://anysphere.cursor-deeplink/mcp/install?") and query["name"] == ["wetten"]
+    assert local.cursor_install.startswith("cursor://anysphere.cursor-deeplink/mcp/install?")
+    assert query["name"] == ["wetten"]
     assert json.loads(base64.b64decode(query["config"][0])) == {"url": "http://127.0.0.1:8000/wetten/mcp"}
 
 
