@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import posixpath
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
