@@ -119,7 +119,7 @@ async def test_health_names_nothing_secret(server: LiveServer) -> None:
 
 
 async def test_health_warns_when_served_elsewhere_than_public_url(server: LiveServer) -> None:
-    public = server.runtime.catalog.registry.server.public_url
+    public = server.runtime.generation.catalog.registry.server.public_url
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{server.base}/health") as resp:
             warning = (await resp.json())["warning"]

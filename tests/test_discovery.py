@@ -51,7 +51,7 @@ async def test_server_info_names_the_site_a_description_and_an_icon(server: Live
     async with aiohttp.ClientSession() as http, http.post(server.url("wetten"), headers=MCP_POST,
                                                           json=INITIALIZE) as resp:
         info = (await resp.json())["result"]["serverInfo"]
-    public = server.runtime.catalog.registry.server
+    public = server.runtime.generation.catalog.registry.server
     assert info["websiteUrl"] == public.public_url + "/"
     assert info["description"] == public.tagline.nl
     assert info["icons"] == [{"src": public.public_url + "/assets/favicon.svg", "mimeType": "image/svg+xml",
@@ -59,7 +59,7 @@ async def test_server_info_names_the_site_a_description_and_an_icon(server: Live
 
 
 async def test_server_cards_and_the_catalog_name_exactly_the_enabled_addresses(server: LiveServer) -> None:
-    catalog = server.runtime.catalog
+    catalog = server.runtime.generation.catalog
     public = catalog.registry.server.public_url
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{server.base}/.well-known/mcp/catalog.json") as resp:
