@@ -89,15 +89,17 @@ def site_files(site_dir: str | Path) -> dict[str, bytes]:
 def collect_site_addresses(site_dir: str | Path) -> dict[str, set[str]]:
     """Per surface, the `/<slug>/mcp` addresses it shows.
 
-    Surfaces: every HTML page (its whole text, footer included), `llms.txt`, `en/llms.txt`,
-    `explorer.json`, `en/explorer.json`, and `sitemap.xml`. The sitemap lists pages, not MCP
-    addresses, so for it a listed connection page `connectoren/<slug>.html` counts as `/<slug>/mcp`.
+    Surfaces: every HTML page (its whole text, footer included) and its Markdown twin (`.md`), every
+    `server.json`, `llms.txt`, `en/llms.txt`, `explorer.json`, `en/explorer.json`, `robots.txt` and
+    `sitemap.xml`. The sitemap lists pages, not MCP addresses, so for it a listed connection page
+    `connectoren/<slug>.html` counts as `/<slug>/mcp`.
     """
     root = Path(site_dir)
     surfaces: dict[str, set[str]] = {}
-    for path in sorted(root.rglob("*.html")):
-        surfaces[path.relative_to(root).as_posix()] = _addresses(path.read_text(encoding="utf-8"))
-    for name in ("llms.txt", "en/llms.txt", "explorer.json", "en/explorer.json"):
+    for pattern in ("*.html", "*.md", "*.server.json"):
+        for path in sorted(root.rglob(pattern)):
+            surfaces[path.relative_to(root).as_posix()] = _addresses(path.read_text(encoding="utf-8"))
+    for name in ("llms.txt", "en/llms.txt", "explorer.json", "en/explorer.json", "robots.txt"):
         path = root / name
         if path.is_file():
             surfaces[name] = _addresses(path.read_text(encoding="utf-8"))

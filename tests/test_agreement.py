@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
@@ -27,7 +28,8 @@ SHIPPED = load_registry(REGISTRY)
 SLUGS = [c.slug for c in SHIPPED.connectors]
 # Surfaces that must name every enabled connector (C11): hidden ≠ off.
 FULL_SURFACES = ("connectoren.html", "en/connectoren.html", "keuzehulp.html", "en/keuzehulp.html",
-                 "explorer.html", "en/explorer.html", "llms.txt", "en/llms.txt", "sitemap.xml")
+                 "explorer.html", "en/explorer.html", "llms.txt", "en/llms.txt", "sitemap.xml", "robots.txt",
+                 "connectoren.md", "en/connectoren.md", "keuzehulp.md", "en/keuzehulp.md")
 
 
 def _variant(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool],
@@ -65,6 +67,21 @@ async def _server_surfaces(registry_path: Path) -> dict[str, set[str]]:
                     if resp.status != 404:
                         answering.add(f"/{slug}/mcp")
             out["HTTP status"] = answering
+            # Discovery: the MCP Catalog, each address's server card, and where a browser opening it is sent.
+            async with http.get(f"{base}/.well-known/mcp/catalog.json") as resp:
+                out["MCP Catalog"] = {urlsplit(e["url"]).path.removesuffix("/server-card")
+                                      for e in (await resp.json())["entries"]}
+            cards, pages = set(), set()
+            for slug in [*SLUGS, "nietbestaand"]:
+                async with http.get(f"{base}/{slug}/mcp/server-card") as resp:
+                    if resp.status == 200:
+                        cards |= {urlsplit(r["url"]).path for r in (await resp.json())["remotes"]}
+                async with http.get(f"{base}/{slug}/mcp", headers={"Accept": "text/html"},
+                                    allow_redirects=False) as resp:
+                    if resp.status == 303:
+                        pages.add(f"/{resp.headers['Location'].removeprefix('/connectoren/').removesuffix('.html')}/mcp")
+            out["server cards"] = cards
+            out["browser redirects"] = pages
         for address in sorted(answering):
             async with Client(base + address, mode="legacy") as c:  # every address answers initialize
                 tools = (await c.list_tools()).tools
@@ -85,7 +102,9 @@ def _footer_addresses(site_dir: Path) -> dict[str, set[str]]:
     for page in site_dir.rglob("*.html"):
         soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
         footer = soup.find("footer")
-        text = footer.get_text(" ") if footer else ""
+        # "" joins the parts of an address split by <wbr>; the copy buttons' text counts too.
+        copied = [b["data-clipboard-text"] for b in footer.select("[data-clipboard-text]")] if footer else []
+        text = " ".join([footer.get_text(""), *copied]) if footer else ""
         found[page.relative_to(site_dir).as_posix()] = set(re.findall(r"/[a-z0-9]+/mcp\b", text))
     return found
 
@@ -104,6 +123,13 @@ def check_agreement(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool]
     assert shown == expected, f"site shows {sorted(shown - expected)} and misses {sorted(expected - shown)}"
     for surface in FULL_SURFACES:
         assert site[surface] == expected, (surface, sorted(site[surface] ^ expected))
+    # One server.json per enabled connector, in both language folders, each naming exactly its own address.
+    for prefix in ("", "en/"):
+        server_json = {name: found for name, found in site.items()
+                       if name.startswith(f"{prefix}connectoren/") and name.endswith(".server.json")}
+        assert {f"/{n.rsplit('/', 1)[1].removesuffix('.server.json')}/mcp" for n in server_json} == expected
+        assert all(found == {f"/{n.rsplit('/', 1)[1].removesuffix('.server.json')}/mcp"}
+                   for n, found in server_json.items())
 
     server = asyncio.run(_server_surfaces(registry_path))
     sources = expected - {"/allebronnen/mcp"}
