@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-from playwright.async_api import Browser, BrowserContext, Dialog, Page, Playwright, Request, Route
+from playwright.async_api import Browser, BrowserContext, Dialog, Page, Playwright, Request, Response, Route
 
 __all__ = [
     "AXE_JS",
@@ -53,6 +53,7 @@ class PageWatch:
 
     dialogs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # URLs answered with 4xx/5xx
     requests: list[tuple[str, str, dict[str, Any] | None]] = field(default_factory=list)
 
     def mcp_methods(self, name: str | None = None) -> list[str]:
@@ -86,7 +87,12 @@ async def new_page(context: BrowserContext) -> tuple[Page, PageWatch]:
                 body = None
         watch.requests.append((request.method, request.url, body))
 
+    def on_response(response: Response) -> None:
+        if response.status >= 400:
+            watch.failed.append(response.url)
+
     page.on("dialog", on_dialog)
+    page.on("response", on_response)
     page.on("pageerror", lambda exc: watch.errors.append(str(exc)))
     page.on("request", on_request)
     return page, watch
