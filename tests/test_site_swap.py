@@ -32,6 +32,18 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
         assert await _status(http, page) == 200
         async with http.get(f"{live.base}/connectoren.html") as resp:
             assert "/tweedekamer/mcp" in await resp.text()
+        # Text says it is UTF-8 (llms.txt names "Officiële bekendmakingen"), Markdown twins are text/markdown.
+        for name, media in (("llms.txt", "text/plain"), ("en/llms.txt", "text/plain"), ("robots.txt", "text/plain"),
+                            ("index.md", "text/markdown"), ("connectoren/tweedekamer.md", "text/markdown"),
+                            ("connectoren/tweedekamer.server.json", "application/json"),
+                            ("assets/favicon.svg", "image/svg+xml")):
+            async with http.get(f"{live.base}/{name}") as resp:
+                assert resp.status == 200 and resp.headers["Content-Type"] == f"{media}; charset=utf-8", name
+                if name == "llms.txt":
+                    assert "Officiële" in await resp.text()
+        # A browser opening the address lands on its connection page.
+        async with http.get(live.url("tweedekamer"), headers={"Accept": "text/html"}) as resp:
+            assert resp.status == 200 and str(resp.url) == page
 
         data = json.loads(path.read_text())
         data["connectors"][3]["enabled"] = False
