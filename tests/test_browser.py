@@ -612,7 +612,7 @@ async def _scan(env: Env, context: BrowserContext, lang: str, path: str, width: 
         await page.wait_for_timeout(150)  # Material marks overflowing code blocks focusable after layout
         layout = await page.evaluate(LAYOUT_JS)
         if width < 1000 and (path in ("explorer.html", "laadstatus.html") or path.startswith("connectoren/")):
-            await shot(page, f"narrow-{path.replace('/', '-').removesuffix('.html')}-{lang}.png")
+            await shot(page.locator("article"), f"narrow-{path.replace('/', '-').removesuffix('.html')}-{lang}.png")
         # Material fetches sitemap.xml next to every alternate link; nothing the page asked for may be missing.
         return {"axe": await run_axe(page), "layout": layout["problems"], "addresses": layout["addresses"],
                 "missing": [url for url in watch.failed if "/mcp" not in url and not url.endswith(path)]}
