@@ -1,9 +1,10 @@
 """A tool's input parameters as a page shows them, in the page's language. Pure: no mkdocs import.
 
 A parameter's words come from the registry (`tools[].params.<name>`, Dutch and English, through
-`CatalogTool.param_words`) when given there; otherwise the input schema's own `description`, which the platform modules write in
-English. A Dutch page then shows that text only behind a "Technische details" toggle, so no
-English reaches its running text. Types and constraints are put into words per language.
+`CatalogTool.param_words`) when given there; otherwise the input schema's own `description`,
+which the platform modules write in English. A Dutch page then shows that text only behind a
+"Technische details" toggle, so no English reaches its running text. Types and constraints are
+put into words per language.
 """
 
 from __future__ import annotations
