@@ -86,13 +86,14 @@ def _url(url: str) -> str:
 
 
 def _lastmod(page: Page, config: MkDocsConfig) -> str:
+    if page.file.abs_src_path:
+        return file_date(page.file.abs_src_path)
     data = bridge.site_data(config)
-    src = bridge.page_src(page.file)
-    folder, _, name = src.rpartition("/")
+    folder, _, name = bridge.page_src(page.file).rpartition("/")
     key = name.removesuffix(".md")
-    registry_date = file_date(bridge.registry_path(config))
-    if page.file.abs_src_path is None and folder == CONNECTOR_DIR:
-        return data.registry.connector(key).updated or registry_date
-    if page.file.abs_src_path is None and folder == PLATFORM_DIR:
-        return data.registry.platforms[key].updated or registry_date
-    return file_date(page.file.abs_src_path) if page.file.abs_src_path else registry_date
+    updated = None
+    if folder == CONNECTOR_DIR:
+        updated = data.registry.connector(key).updated
+    elif folder == PLATFORM_DIR:
+        updated = data.registry.platforms[key].updated
+    return updated or file_date(bridge.registry_path(config))

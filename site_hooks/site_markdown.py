@@ -31,7 +31,10 @@ def markdown_path(html_path: str) -> str:
 def page_markdown(markdown: str, slots: Mapping[str, str], *, title: str, url: str, html_url: str) -> str:
     """A page's Markdown with its slots filled, headed by its title and where its HTML lives."""
     body = fill_slots(markdown, slots) if slots else markdown
-    body = _BUTTON.sub("", _ATTR_LIST.sub("", body)).replace("<wbr>", "")
+    if "{:" in body:
+        body = _ATTR_LIST.sub("", body)
+    if "<button" in body:
+        body = _BUTTON.sub("", body).replace("<wbr>", "")
     if not body.lstrip().startswith("# "):
         body = f"# {title}\n\n{body.lstrip()}"
     return f"<!-- {url} · HTML: {html_url} -->\n\n{body.strip()}\n"
