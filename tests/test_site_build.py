@@ -572,7 +572,7 @@ def test_privacy_page_states_the_enforced_periods_and_the_contact(shipped: Path,
         for page in ("privacy.html", "logging-en-verantwoording.html"):
             contact = BeautifulSoup((shipped / prefix / page).read_text(encoding="utf-8"), "html.parser")
             link = contact.select_one("[data-contact] a[href^='mailto:']")
-            assert link is not None and link["href"] == f"mailto:{server.contact.email}", page
+            assert link is not None and link["href"] == f"mailto:{server.fault_contact.email}", page
 
 
 # English words that have no Dutch homograph: any of them in the running text of a Dutch page is English.
