@@ -34,9 +34,9 @@ import jinja2
 import markdown
 
 from proxy.catalog import CatalogConnector, CatalogTool
+from proxy.mcp_http import TransportSettings
 from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT, META_SCHEMAS
 from proxy.results import PRECISION_SCHEMA, TOTAL_RELATIONS
-from proxy.mcp_http import TransportSettings
 from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
 from site_hooks.site_clients import client_snippets, client_tabs, is_public_https
 from site_hooks.site_data import (

@@ -23,9 +23,10 @@ from bs4 import BeautifulSoup
 from llms_txt import parse_llms_file
 
 from proxy.catalog import Catalog, build_catalog
+from proxy.mcp_http import TransportSettings
 from proxy.registry import load_registry, parse_registry
 from proxy.registry_edit import set_switch
-from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSION_IDLE_SECONDS
+from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
 from site_hooks.site_data import CONNECTOR_DIR, PLATFORM_DIR
 from site_hooks.site_labels import label
 from site_hooks.site_lastmod import file_date
@@ -567,7 +568,8 @@ def test_privacy_page_states_the_enforced_periods_and_the_contact(shipped: Path,
         rows = {tr["data-kept"]: " ".join(tr.get_text(" ").split())
                 for tr in soup.select("[data-privacy] tr[data-kept]")}
         assert f"{CALL_LOG_TTL_SECONDS // 3600} " in rows["calls"] and f"{CALLS_PER_CALLER} " in rows["calls"]
-        assert f"{SESSION_IDLE_SECONDS // 60} " in rows["sessions"]
+        idle = TransportSettings(allowed_hosts=(), allowed_origins=()).session_idle_seconds
+        assert f"{int(idle // 60)} " in rows["sessions"]
         assert server.privacy.server_log[lang] in rows["server-log"]
         for page in ("privacy.html", "logging-en-verantwoording.html"):
             contact = BeautifulSoup((shipped / prefix / page).read_text(encoding="utf-8"), "html.parser")
