@@ -21,14 +21,15 @@ from typing import Any
 import jsonschema
 import mcp_types
 
+from proxy.citing import cited_output_schema
 from proxy.errors import CatalogError
 from proxy.meta_schemas import META_SCHEMAS
 from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Connector, Registry, Text, ToolWords
 from proxy.results import is_result_list
 from proxy.toolkit import About, PlatformPlugin, ToolImpl
 
-__all__ = ["Catalog", "CatalogConnector", "CatalogTool", "build_catalog", "listed_output_schema", "load_plugin",
-           "load_plugins"]
+__all__ = ["Catalog", "CatalogConnector", "CatalogTool", "build_catalog", "listed_input_schema", "listed_output_schema",
+           "listing_bytes", "load_plugin", "load_plugins"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +67,23 @@ class CatalogTool:
         """What each input parameter means, in `lang`, as the registry words it."""
         return {name: self.localise(text[lang]) for name, text in self.words.params.items()}
 
+    @property
+    def served_output_schema(self) -> Mapping[str, Any]:
+        """The output schema of what leaves the server: content tools carry `cited_chunks` (proxy.citing)."""
+        return self.output_schema if self.meta else cited_output_schema(self.output_schema)
+
     def to_mcp(self) -> mcp_types.Tool:
         """The MCP tool: Dutch title, read-only, object-rooted schemas."""
         return mcp_types.Tool(
             name=self.name,
             title=self.title.nl,
             description=self.description.nl,
-            input_schema=dict(self.input_schema),
-            output_schema=listed_output_schema(self.output_schema),
-            # readOnlyHint true makes destructive/idempotent moot (the spec reads them only when it is false).
-            annotations=mcp_types.ToolAnnotations(read_only_hint=True, open_world_hint=self.open_world),
+            input_schema=listed_input_schema(self.input_schema),
+            output_schema=listed_output_schema(self.served_output_schema, depth=1 if self.meta else _LISTED_DEPTH),
+            # readOnlyHint true makes destructive/idempotent moot (the spec reads them only when it is false);
+            # openWorldHint defaults to true, so only a closed tool says so.
+            annotations=mcp_types.ToolAnnotations(read_only_hint=True,
+                                                  open_world_hint=None if self.open_world else False),
         )
 
 
@@ -126,25 +134,55 @@ class Catalog:
 # against the full schema before it leaves, and the site documents each field.
 _UNLISTED_KEYWORDS = frozenset({"description", "title", "format", "minimum", "maximum", "exclusiveMinimum",
                                 "exclusiveMaximum", "minLength", "maxLength", "pattern", "default", "examples"})
+# Validation detail of arguments: the server checks every argument against the full schema and its error
+# names the limit; the words of each parameter (registry `params`) say what to send.
+_UNLISTED_INPUT_KEYWORDS = frozenset({"format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                                      "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+                                      "examples"})
+# Shared shapes every result list carries, listed by name only: their fields are the same for every tool
+# and are explained once, in the server instructions and on the Zoekprecisie and Bronvermelding pages.
+_SHARED_SHAPES = frozenset({"precision", "cited_chunks"})
+# Objects are listed with their fields down to the items of a list (a hit) or a nested record (a document);
+# deeper objects (a hit's meeting) are listed as objects. The meta tools, whose answers describe this
+# installation rather than a source, list their top-level fields only (the site documents the rest).
+_LISTED_DEPTH = 2
 
 
 @functools.lru_cache(maxsize=1024)
-def _listed(schema_json: str) -> dict[str, Any]:
-    return _strip(json.loads(schema_json), root=True)
+def _listed(schema_json: str, depth: int) -> dict[str, Any]:
+    return _strip(json.loads(schema_json), root=True, max_depth=depth)
 
 
-def listed_output_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """The output schema as tools/list publishes it: field names, types and the root's required fields.
+def listed_output_schema(schema: Mapping[str, Any], *, depth: int = _LISTED_DEPTH) -> dict[str, Any]:
+    """The output schema as tools/list publishes it: field names and types to `depth` levels, the root's
+    required fields, shared shapes by name.
 
     A relaxation of `schema` (everything valid against it is valid against this), so a client that
     checks results against the listing never refuses one; it keeps the list small for a model's attention.
     """
-    return _listed(json.dumps(schema, sort_keys=True))
+    return _listed(json.dumps(schema, sort_keys=True), depth)
 
 
-def _strip(node: Any, *, root: bool = False) -> Any:
+@functools.lru_cache(maxsize=1024)
+def _listed_input(schema_json: str) -> dict[str, Any]:
+    return _strip_input(json.loads(schema_json))
+
+
+def listed_input_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The input schema as tools/list publishes it: names, types, enums, defaults, required and the words
+    of each parameter; length and range limits are left to the server's check, whose error names them."""
+    return _listed_input(json.dumps(schema))
+
+
+def listing_bytes(tools: Sequence[mcp_types.Tool]) -> int:
+    """Size of a tools/list result as the transport sends it: compact JSON, UTF-8."""
+    dumped = mcp_types.ListToolsResult(tools=list(tools)).model_dump(by_alias=True, mode="json", exclude_none=True)
+    return len(json.dumps(dumped, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def _strip(node: Any, *, root: bool = False, depth: int = 0, max_depth: int = _LISTED_DEPTH) -> Any:
     if isinstance(node, list):
-        return [_strip(item) for item in node]
+        return [_strip(item, depth=depth, max_depth=max_depth) for item in node]
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
@@ -153,7 +191,33 @@ def _strip(node: Any, *, root: bool = False) -> Any:
             continue
         if key == "required" and not root:
             continue
-        out[key] = {name: _strip(prop) for name, prop in value.items()} if key == "properties" else _strip(value)
+        if key == "properties":
+            if depth >= max_depth:
+                continue
+            out[key] = {name: _shared(prop) if root and name in _SHARED_SHAPES
+                        else _strip(prop, depth=depth + 1, max_depth=max_depth) for name, prop in value.items()}
+        elif key == "additionalProperties" and depth >= max_depth:
+            continue
+        else:
+            out[key] = _strip(value, depth=depth, max_depth=max_depth)
+    return out
+
+
+def _shared(schema: Mapping[str, Any]) -> dict[str, Any]:
+    return {"type": "array"} if schema.get("type") == "array" else {"type": "object"}
+
+
+def _strip_input(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_strip_input(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _UNLISTED_INPUT_KEYWORDS or (key == "required" and value == []):
+            continue
+        out[key] = {name: _strip_input(prop) for name, prop in value.items()} if key == "properties" \
+            else _strip_input(value)
     return out
 
 

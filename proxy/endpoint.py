@@ -19,6 +19,7 @@ import mcp_types
 from proxy import meta
 from proxy.caller import Caller
 from proxy.catalog import CatalogConnector, CatalogTool
+from proxy.citing import cite_chunks
 from proxy.domainpolicy import apply_policy
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.external import external_meta, fence
@@ -50,7 +51,8 @@ class ConnectorEndpoint:
         self._store = store
         self._signer = signer
         self._tools = [t.to_mcp() for t in connector.tools]
-        self._checks = {t.name: (SchemaCheck(t.input_schema), SchemaCheck(t.output_schema)) for t in connector.tools}
+        self._checks = {t.name: (SchemaCheck(t.input_schema), SchemaCheck(t.served_output_schema))
+                        for t in connector.tools}
         # Results already found to conform, by their JSON: a cached answer is checked when it is first built.
         self._conforming: dict[str, set[bytes]] = {t.name: set() for t in connector.tools}
 
@@ -76,6 +78,8 @@ class ConnectorEndpoint:
                           "(a lone surrogate); send it as UTF-8 text")
         try:
             data = apply_policy(await self._run(tool, arguments, caller), self.generation.domain_policy)
+            if not tool.meta:
+                data = cite_chunks(data)
         except ToolInputError as exc:
             return _error(tool.localise(f"{name}: {exc}"))
         except UpstreamError as exc:

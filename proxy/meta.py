@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from proxy import __version__
 from proxy.caller import Caller
-from proxy.catalog import CatalogConnector
+from proxy.catalog import CatalogConnector, listing_bytes
 from proxy.domainpolicy import context_urls
 from proxy.errors import ToolInputError
 from proxy.loadstatus import stored_status
@@ -65,6 +65,7 @@ async def list_capabilities(generation: Generation, store: StateStore, connector
         "server_time_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "address": connector.path,
         "tool_count": len(connector.tools),
+        "tool_list_bytes": listing_bytes([t.to_mcp() for t in connector.tools]),
         "tools": [
             {"name": t.name, "title": t.title.nl, "question": t.words.question.nl, "source": t.platform}
             for t in connector.tools

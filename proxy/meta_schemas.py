@@ -70,6 +70,8 @@ LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {
         "server_time_utc": {"type": "string"},
         "address": {"type": "string"},
         "tool_count": {"type": "integer"},
+        "tool_list_bytes": {"type": "integer",
+                            "description": "Size of this address's tools/list result in compact JSON (UTF-8 bytes)."},
         "tools": {
             "type": "array",
             "items": {
@@ -87,8 +89,8 @@ LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {
         "context_urls": {"type": "array", "items": {"type": "string"},
                          "description": "Reference pages the maintainers offer as context (domain policy)."},
     },
-    "required": ["server", "server_version", "server_time_utc", "address", "tool_count", "tools", "sources",
-                 "context_urls"],
+    "required": ["server", "server_version", "server_time_utc", "address", "tool_count", "tool_list_bytes", "tools",
+                 "sources", "context_urls"],
 }
 
 LIST_PLATFORM_CALLS_OUTPUT: dict[str, Any] = {

@@ -17,6 +17,7 @@ from typing_extensions import TypedDict  # pydantic needs this one on Python < 3
 __all__ = [
     "CallRecord",
     "Citation",
+    "CitedChunk",
     "LiveCheck",
     "OrganStatus",
     "Precision",
@@ -45,6 +46,17 @@ class Citation(TypedDict):
     source: Annotated[str, Field(description="Source platform key.")]
     label: Annotated[str, Field(description="How to name the source when citing.")]
     requires_attribution: bool
+
+
+class CitedChunk(TypedDict):
+    """One quoted piece of a result (G2): link it, show it, and show `label` when attribution is required."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    uri: Annotated[str, Field(description="Page for people.")]
+    title: str
+    text: str
+    requires_attribution: bool
+    label: Annotated[str, Field(description="How to name the source.")]
 
 
 class Precision(TypedDict):

@@ -32,13 +32,18 @@ def _plugins(impls: dict[str, tuple[ToolImpl, ...]]) -> dict[str, PlatformPlugin
             for key, tools in impls.items()}
 
 
+def _params_of(tool: dict[str, Any]) -> dict[str, Any]:
+    """An input schema with the parameters the registry words (params), so those words find their parameter."""
+    return {"type": "object", "properties": {name: {"type": "string"} for name in tool.get("params", {})}}
+
+
 def _impls(registry_data: dict[str, Any]) -> dict[str, tuple[ToolImpl, ...]]:
     """Behaviour for every registry tool: a result list, so the Zoekprecisie rule passes."""
     out: dict[str, tuple[ToolImpl, ...]] = {}
     schema = result_list_schema({"id": {"type": "string"}})
     for c in registry_data["connectors"]:
         if "platform" in c:
-            out[c["platform"]] = tuple(ToolImpl(t["name"], {"type": "object"}, schema, _noop) for t in c["tools"])
+            out[c["platform"]] = tuple(ToolImpl(t["name"], _params_of(t), schema, _noop) for t in c["tools"])
     return out
 
 

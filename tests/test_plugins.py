@@ -21,6 +21,7 @@ from aiohttp import web
 import proxy.platforms
 from proxy.catalog import load_plugin
 from proxy.errors import CatalogError
+from proxy.external import EXTERNAL_META_KEY
 from proxy.generation import load_generation
 from proxy.loadstatus import measure_generation
 from proxy.platforms import PLATFORM_PATH_ENV
@@ -130,7 +131,9 @@ async def test_a_toy_platform_is_served_listed_measured_and_documented(
                 names = {t.name for t in (await c.list_tools()).tools}
                 assert "toy_search_notes" in names
                 result = await c.call_tool("toy_search_notes", {"query": "blokken"})
-                assert result.structured_content["results"][0]["citation"]["source"] == "toy"
+                data = result.structured_content
+                assert result.meta[EXTERNAL_META_KEY]["sources"] == ["toy"]
+                assert data["cited_chunks"][data["results"][0]["cited_chunk"]]["title"] == "Notitie over blokken"
         await measure_generation(live.runtime.generation, live.runtime.store)
         async with aiohttp.ClientSession() as http, http.get(f"{live.base}/status") as resp:
             status = {s["source"]: s for s in (await resp.json())["sources"]}

@@ -36,8 +36,12 @@ def _check(tool_schema: dict[str, Any], data: dict[str, Any]) -> None:
             if p["truncated"]:
                 assert p["total"] > p["returned"]
         for hit in data["results"]:
-            c = hit["citation"]
+            c = data["cited_chunks"][hit["cited_chunk"]]
             assert c["uri"].startswith("http") and c["title"] and c["label"]
+    if "cited_chunks" in tool_schema.get("properties", {}):
+        assert '"citation":' not in json.dumps(data)  # moved into cited_chunks, each text once
+        keys = [(c["uri"], c["title"], c["text"]) for c in data["cited_chunks"]]
+        assert len(keys) == len(set(keys))
 
 
 def test_every_tool_has_a_working_example() -> None:
