@@ -21,6 +21,7 @@ from proxy.caller import Caller
 from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.citing import cite_chunks
 from proxy.domainpolicy import apply_policy
+from proxy.emptied import explain_empty
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.external import external_meta, fence
 from proxy.mcp_http import EncodedResult, UnknownToolError, encode_json
@@ -79,7 +80,10 @@ class ConnectorEndpoint:
         try:
             data = apply_policy(await self._run(tool, arguments, caller), self.generation.domain_policy)
             if not tool.meta:
-                data = cite_chunks(data)
+                async def again(changed: Mapping[str, Any]) -> dict[str, Any]:
+                    return await self._run(tool, changed, caller)
+
+                data = cite_chunks(await explain_empty(data, arguments, tool.input_schema, again))
         except ToolInputError as exc:
             return _error(tool.localise(f"{name}: {exc}"))
         except UpstreamError as exc:

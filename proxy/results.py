@@ -19,6 +19,7 @@ __all__ = [
     "Citation",
     "TotalRelation",
     "citation",
+    "empty_hint",
     "is_result_list",
     "object_schema",
     "precision",
@@ -40,10 +41,15 @@ def precision(
     not_applied: list[str] | None = None,
     partial: bool = False,
     next_offset: int | None = None,
+    hint: str | None = None,
 ) -> Precision:
-    """Build a `precision` object; `total_relation` is what the platform itself says of its count."""
+    """Build a `precision` object; `total_relation` is what the platform itself says of its count.
+
+    `hint` says, for an empty list, why it is empty and what to send instead (see `empty_hint`).
+    """
     if total_relation not in TOTAL_RELATIONS:
         raise ValueError(f"total_relation must be one of {TOTAL_RELATIONS}, got {total_relation!r}")
+    extra: dict[str, Any] = {"hint": hint} if hint else {}
     return {
         "total": total,
         "total_relation": total_relation,
@@ -53,7 +59,30 @@ def precision(
         "not_applied": list(not_applied or []),
         "partial": partial,
         "next_offset": next_offset,
+        **extra,  # type: ignore[typeddict-item]
     }
+
+
+def empty_hint(*, emptied_by: Mapping[str, Any], found_without: Mapping[str, str | None]) -> str:
+    """Why a filtered list came back empty: which filter emptied it and what to try.
+
+    `emptied_by` holds the filters sent; `found_without[name]` says what the same search without that
+    one filter found ("12", "at least 1"; None: nothing either). Name first the filter whose removal
+    finds something; else say that no single filter is to blame.
+    """
+    sent = ", ".join(f"{k}={v!r}" for k, v in emptied_by.items())
+    culprits = [(name, n) for name, n in found_without.items() if n]
+    if len(culprits) == 1:
+        name, n = culprits[0]
+        text = (f"{name}={emptied_by[name]!r} emptied this list: without it the same search finds {n}. Check "
+                f"the value of {name} (spelling, full name or abbreviation) or leave it out")
+    elif culprits:
+        parts = "; ".join(f"without {name}: {n}" for name, n in culprits)
+        text = f"nothing matches {sent} together ({parts}); widen or drop one of those filters"
+    else:
+        text = (f"nothing matches {sent}, and leaving out any one filter finds nothing either; try other words, "
+                "a wider period or fewer filters")
+    return text
 
 
 def citation(

@@ -71,6 +71,7 @@ class Precision(TypedDict):
     not_applied: Annotated[list[str], Field(description="Parts of the request the platform could not apply.")]
     partial: NotRequired[Annotated[bool, Field(description="The platform reported an incomplete search.")]]
     next_offset: NotRequired[int | None]
+    hint: NotRequired[Annotated[str, Field(description="Why the list is empty and what to try instead.")]]
 
 
 class CallRecord(TypedDict):

@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from proxy.catalog import listing_bytes
 from proxy.external import fence, unfence
 from proxy.generation import load_generation
+from tests.conftest import LiveServer, client
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = load_generation(ROOT / "registry.json").catalog
@@ -62,9 +64,54 @@ def test_a_fence_holds_whatever_the_text_says() -> None:
     assert fence("x", "a").splitlines()[0] != fence("x", "a").splitlines()[0]  # a new boundary every time
 
 
-def _size(slug: str) -> int:
-    tools = [t.to_mcp().model_dump(by_alias=True, mode="json", exclude_none=True)
-             for t in CATALOG.connectors[slug].tools]
-    return len(json.dumps({"tools": tools}, separators=(",", ":"), ensure_ascii=False).encode())
+# Budgets for what a model reads before the first question (issue 12): compact JSON of tools/list.
+AGGREGATE_BUDGET = 48 * 1024
+SOURCE_BUDGET = 12 * 1024
+# Platforms whose parameter words are still pending: issue 10 rewrites ORI and words its parameters.
+PENDING_WORDS = {"ori"}
+
+
+def test_tool_lists_fit_their_budgets(capsys: pytest.CaptureFixture[str]) -> None:
+    sizes = {slug: listing_bytes([t.to_mcp() for t in c.tools]) for slug, c in CATALOG.connectors.items()}
+    with capsys.disabled():
+        print("\ntools/list size per address (compact JSON bytes):")
+        for slug, size in sizes.items():
+            budget = AGGREGATE_BUDGET if CATALOG.connectors[slug].connector.aggregate else SOURCE_BUDGET
+            print(f"  {slug:<26}{size:>7} of {budget}")
+    over = {slug: size for slug, size in sizes.items()
+            if size > (AGGREGATE_BUDGET if CATALOG.connectors[slug].connector.aggregate else SOURCE_BUDGET)
+            and not set(CATALOG.connectors[slug].platforms) <= PENDING_WORDS}
+    assert not over, f"over budget: {over}"
+
+
+def test_every_parameter_has_words_in_both_languages() -> None:
+    missing = []
+    for connector in CATALOG.connectors.values():
+        for tool in connector.tools:
+            if tool.platform in PENDING_WORDS:
+                continue
+            for name in tool.input_schema.get("properties", {}):
+                text = tool.words.params.get(name)
+                if text is None or not text.nl.strip() or not text.en.strip():
+                    missing.append(f"{connector.slug}.{tool.name}.{name}")
+    assert not missing, f"parameters without nl+en words in registry.json params: {missing}"
+
+
+def test_a_listed_parameter_is_described_in_dutch() -> None:
+    tool = CATALOG.connectors["tweedekamer"].tool("search_members")
+    assert tool is not None
+    listed = tool.to_mcp().input_schema["properties"]
+    assert listed["party"]["description"] == tool.words.params["party"].nl
+    assert "maxLength" not in listed["party"]  # the server checks limits and names them in its error
+    assert "maxLength" in tool.input_schema["properties"]["party"]
+
+
+async def test_list_capabilities_reports_the_size_of_this_tool_list(server: LiveServer) -> None:
+    for slug in ("wetten", "allebronnen"):
+        async with client(server.url(slug), "legacy") as c:
+            listed = (await c.list_tools()).model_dump(by_alias=True, mode="json", exclude_none=True)
+            caps = (await c.call_tool("list_capabilities", {})).structured_content
+        sent = len(json.dumps(listed, separators=(",", ":"), ensure_ascii=False).encode())
+        assert caps["tool_list_bytes"] == sent == listing_bytes([t.to_mcp() for t in CATALOG.connectors[slug].tools])
 
 

@@ -249,7 +249,9 @@ async def test_search_members_by_party_with_current_party_expanded(env: Platform
     assert result["precision"]["total"] == 5 == len(result["results"])  # SP holds five seats
     assert {r["party"] for r in result["results"]} == {"SP"}
     assert [r["party_role"] for r in result["results"]].count("Fractievoorzitter") <= 1
-    assert all(r["citation"]["uri"].endswith(f"/Persoon({r['id']})") for r in result["results"])
+    assert all(r["api_url"].endswith(f"/Persoon({r['id']})") for r in result["results"])
+    pieter = next(r for r in result["results"] if r["name"] == "Pieter van Dam")  # a page for people, not the API
+    assert pieter["citation"]["uri"] == "https://www.tweedekamer.nl/kamerleden_en_commissies/alle_kamerleden/dam-van-p"
 
 
 async def test_search_members_by_name_includes_former_members_on_request(env: PlatformHarness) -> None:

@@ -19,6 +19,8 @@ naming what to drop, before anything is sent. Decisions are tied to their agenda
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
@@ -612,8 +614,27 @@ async def _case_votes(call: ToolCall) -> dict[str, Any]:
     matched = (f"votes (Stemming) on every decision (Besluit) about {described}; ordered by decision, newest "
                "first, then party. The decisions summarise " + ("all votes" if complete else
                                                                 "only the votes fetched (at most 250 from offset)"))
-    return {"case": case, "decisions": decisions,
-            **_listing(result, items, offset=offset, matched=matched, notes=notes)}
+    listing = _listing(result, items, offset=offset, matched=matched, notes=notes)
+    if not result.rows and offset == 0:
+        case, listing["precision"]["hint"] = await _why_no_votes(call, clause, described)
+    return {"case": case, "decisions": decisions, **listing}
+
+
+async def _why_no_votes(call: ToolCall, clause: str, described: str) -> tuple[dict[str, Any], str]:
+    """A case without votes: refuse a case that does not exist, else say what the case is and why it may lack votes."""
+    params = _params([NOT_DELETED, clause.removeprefix("z/")], orderby="Id asc",
+                     select=("Id", "Nummer", "Soort", "Titel", "Onderwerp", "Status", "Afgedaan"), top=1, count=False)
+    found = (await call.get("/Zaak", read_page, params=params, headers=ACCEPT)).rows
+    if not found:
+        raise ToolInputError(f"there is no {described}; find the case number with search_cases "
+                             "(a motion is a case of kind Motie, numbered like 2025Z17647)")
+    z = found[0]
+    case = {"id": str(z.get("Id")), "number": z.get("Nummer"), "kind": z.get("Soort"), "title": z.get("Titel"),
+            "subject": z.get("Onderwerp")}
+    state = "settled" if z.get("Afgedaan") else "not settled"
+    return case, (f"{z.get('Soort') or 'case'} {z.get('Nummer')} exists ({state}, status {z.get('Status')!r}) but "
+                  "has no recorded votes: it has not been put to a vote yet, was held over (aangehouden) or "
+                  "withdrawn, or was decided without a vote. Its documents: search_documents with its subject")
 
 
 CASE_VOTES_INPUT = object_schema({
@@ -646,12 +667,20 @@ MEMBER_ITEM = {
     "member_until": NDATE,
     "residence": NSTR,
     "gender": NSTR,
+    "api_url": {"type": "string", "description": "The Persoon entity in the Open Data API."},
 }
 
 
 def _name(row: Mapping[str, Any]) -> str:
     first = row.get("Roepnaam") or row.get("Initialen") or ""
     return " ".join(str(p) for p in (first, row.get("Tussenvoegsel"), row.get("Achternaam")) if p)
+
+
+def _member_page(row: Mapping[str, Any]) -> str:
+    """The member's page on tweedekamer.nl, which names members by surname and initials (alle_kamerleden/<slug>)."""
+    parts = (row.get("Achternaam"), row.get("Tussenvoegsel"), str(row.get("Initialen") or "").replace(".", ""))
+    plain = unicodedata.normalize("NFKD", " ".join(str(p) for p in parts if p)).encode("ascii", "ignore").decode()
+    return f"{SITE}/kamerleden_en_commissies/alle_kamerleden/{re.sub(r'[^a-z0-9]+', '-', plain.lower()).strip('-')}"
 
 
 def _member_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -675,7 +704,8 @@ def _member_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]
         "member_until": _iso(seat.get("TotEnMet")),
         "residence": row.get("Woonplaats"),
         "gender": row.get("Geslacht"),
-        "citation": cite(ctx, uri=f"{ctx.platform.base_url}/Persoon({row.get('Id')})",
+        "api_url": f"{ctx.platform.base_url}/Persoon({row.get('Id')})",
+        "citation": cite(ctx, uri=_member_page(row),
                          title=f"{name} ({party or 'geen fractie'})",
                          text=f"{role} {name}, fractie {party or 'onbekend'}{_changed(row)}"),
     }
