@@ -59,5 +59,5 @@ async def explain_empty(data: dict[str, Any], arguments: Mapping[str, Any], inpu
         try:
             found[name] = _found(await run(without))
         except (ToolInputError, UpstreamError):
-            found[name] = None
+            continue  # the search cannot run without it (or failed): no evidence either way
     return {**data, "precision": {**data["precision"], "hint": empty_hint(emptied_by=filters, found_without=found)}}

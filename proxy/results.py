@@ -79,9 +79,11 @@ def empty_hint(*, emptied_by: Mapping[str, Any], found_without: Mapping[str, str
     elif culprits:
         parts = "; ".join(f"without {name}: {n}" for name, n in culprits)
         text = f"nothing matches {sent} together ({parts}); widen or drop one of those filters"
-    else:
+    elif found_without:
         text = (f"nothing matches {sent}, and leaving out any one filter finds nothing either; try other words, "
                 "a wider period or fewer filters")
+    else:
+        text = f"nothing matches {sent}; try other or fewer words, another spelling or a wider period"
     return text
 
 

@@ -34,6 +34,7 @@ function renderPrecision(t, lang, precision) {
   if (precision.matched) box.append(el("details", {class: "bb-tech bb-precision__matched"},
     el("summary", {}, t("technical_details")),
     el("p", {}, t("precision_matched", {matched: String(precision.matched)}))));
+  if (precision.hint) box.append(el("p", {class: "bb-precision__hint"}, String(precision.hint)));
   if (Array.isArray(precision.not_applied) && precision.not_applied.length) {
     box.append(el("p", {class: "bb-precision__not-applied"},
       t("precision_not_applied", {list: precision.not_applied.map(String).join("; ")})));
@@ -57,8 +58,10 @@ export function renderValue(value, depth = 0) {
   ]));
 }
 
-function renderHit(t, hit, number) {
-  const citation = hit.citation || {};
+function renderHit(t, hit, number, chunks) {
+  // Results cite through cited_chunks (each hit's cited_chunk is an index); an inline citation also works.
+  const chunk = Number.isInteger(hit.cited_chunk) && Array.isArray(chunks) ? chunks[hit.cited_chunk] : null;
+  const citation = hit.citation || (chunk && typeof chunk === "object" ? chunk : {});
   const title = String(citation.title || hit.title || hit.name || hit.identifier || `#${number}`);
   const item = el("li", {class: "bb-hit", id: uid("bb-hit"), dataset: {bbHit: String(number)}},
     el("p", {class: "bb-hit__title"},
@@ -70,7 +73,7 @@ function renderHit(t, hit, number) {
     item.append(el("p", {class: "bb-hit__attribution", dataset: {bbAttribution: ""}},
       t("attribution", {label: String(citation.label)})));
   }
-  const rest = Object.fromEntries(Object.entries(hit).filter(([key]) => key !== "citation"));
+  const rest = Object.fromEntries(Object.entries(hit).filter(([key]) => key !== "citation" && key !== "cited_chunk"));
   if (Object.keys(rest).length) {
     item.append(el("details", {class: "bb-hit__fields"}, el("summary", {}, t("all_fields")), renderValue(rest, 1)));
   }
@@ -93,9 +96,11 @@ export function renderResult(t, lang, result) {
     if (!structured.results.length) box.append(el("p", {class: "bb-empty"}, t("no_results")));
     else {
       box.append(el("h4", {}, t("hits_title")),
-        el("ol", {class: "bb-hits", attrs: {start: "1"}}, structured.results.map((hit, i) => renderHit(t, hit, i + 1))));
+        el("ol", {class: "bb-hits", attrs: {start: "1"}},
+          structured.results.map((hit, i) => renderHit(t, hit, i + 1, structured.cited_chunks))));
     }
-    const extra = Object.fromEntries(Object.entries(structured).filter(([k]) => k !== "results" && k !== "precision"));
+    const shown = new Set(["results", "precision", "cited_chunks"]);
+    const extra = Object.fromEntries(Object.entries(structured).filter(([k]) => !shown.has(k)));
     if (Object.keys(extra).length) box.append(renderValue(extra));
   } else if (structured !== undefined) {
     box.append(renderValue(structured));
