@@ -72,7 +72,8 @@ class ConnectorEndpoint:
         in_check, out_check = self._checks[name]
         problems = in_check.problems(dict(arguments))
         if problems:
-            return _error(f"Invalid arguments for {name}: " + "; ".join(_describe(e) for e in problems))
+            return _error(f"Invalid arguments for {name}: "
+                          + "; ".join(_argument_problem(e, tool) for e in problems))
         broken = _unencodable(arguments)
         if broken is not None:
             return _error(f"Invalid arguments for {name}: {broken} holds text that is not valid Unicode "
@@ -145,6 +146,22 @@ def _unencodable(value: Any, where: str = "arguments") -> str | None:
         if found:
             return found
     return None
+
+
+def _argument_problem(error: jsonschema.ValidationError, tool: CatalogTool) -> str:
+    """What is wrong with an argument, and what to send instead: the parameter's own words, or the list of
+    parameters the tool takes; never a bare regular expression."""
+    where = ".".join(str(p) for p in error.absolute_path) or "arguments"
+    param = str(error.absolute_path[0]) if error.absolute_path else None
+    words = tool.words.params.get(param) if param else None
+    if error.validator == "pattern":
+        message = f"{error.instance!r} is not in the form {param} takes"
+    elif error.validator == "additionalProperties":
+        message = f"{error.message}; {tool.name} takes {', '.join(tool.input_schema.get('properties', {})) or 'none'}"
+    else:
+        message = error.message
+    expected = f" (send: {tool.localise(words.en)})" if words and error.validator != "additionalProperties" else ""
+    return f"{where}: {message}{expected}"
 
 
 def _describe(error: jsonschema.ValidationError) -> str:

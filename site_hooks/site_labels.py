@@ -497,6 +497,8 @@ FIELD_DOCS: Mapping[str, Mapping[str, Text]] = {
                       "The platform itself reported an incomplete search."),
         "next_offset": _t("Waar de volgende pagina begint; leeg als er geen volgende is.",
                           "Where the next page starts; empty when there is none."),
+        "hint": _t("Bij een lege lijst na filters: welk filter de lijst leeg maakte en wat je kunt proberen.",
+                   "For a list emptied by filters: which filter emptied it and what to try."),
     },
     "call": {
         "at_utc": _t("Tijdstip van de aanroep (UTC).", "Time of the call (UTC)."),

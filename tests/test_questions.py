@@ -15,35 +15,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from mcp import Client
 
-from proxy.registry import load_registry
-from tests.conftest import REGISTRY, LiveServer, client
+from tests.conftest import LiveServer, client
+from tests.people_pages import not_for_people
 
 QUESTIONS = json.loads((Path(__file__).with_name("questions.json")).read_text(encoding="utf-8"))["questions"]
 META_TOOLS = {"list_capabilities", "list_platform_calls", "platform_status"}
-# Hosts that serve machines, not people: every platform's API host (the API of open.overheid.nl shares its
-# host with the pages, so its path decides), plus the replicas' loopback host.
-API_HOSTS = {urlsplit(p.base_url).hostname for p in load_registry(REGISTRY).platforms.values()} - {
-    "open.overheid.nl", "repository.overheid.nl"} | {"127.0.0.1", "localhost"}
-API_PATH = re.compile(r"/api/|/odata/|/sru", re.IGNORECASE)
 _REF = re.compile(r"\$(\d+)\.(.+)")
 _STEP = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
-
-
-def not_for_people(uri: str) -> str | None:
-    """Why `uri` is not a page for people, or None when it is one."""
-    parts = urlsplit(uri)
-    if parts.scheme != "https":
-        return "not https"
-    if parts.hostname in API_HOSTS:
-        return f"API host {parts.hostname}"
-    if API_PATH.search(parts.path):
-        return "an API path"
-    return None
 
 
 def _resolve(value: Any, earlier: list[Any]) -> Any:

@@ -17,6 +17,7 @@ from proxy.registry import load_registry
 from proxy.results import is_result_list
 from proxy.trace import TRACE_META_KEY
 from tests.conftest import MODES, REGISTRY, LiveServer, client
+from tests.people_pages import not_for_people
 
 CATALOG = build_catalog(load_registry(REGISTRY))
 SOURCE_TOOLS = [(c.slug, t) for c in CATALOG.connectors.values() if not c.connector.aggregate
@@ -24,7 +25,11 @@ SOURCE_TOOLS = [(c.slug, t) for c in CATALOG.connectors.values() if not c.connec
 AGGREGATE = CATALOG.connectors["allebronnen"]
 
 
-def _check(tool_schema: dict[str, Any], data: dict[str, Any]) -> None:
+# ORI's document citations still link to its API; issue 10 rewrites that platform.
+PAGES_PENDING = {"ori"}
+
+
+def _check(tool_schema: dict[str, Any], data: dict[str, Any], platform: str | None = None) -> None:
     jsonschema.validate(data, tool_schema)
     listed, _ = is_result_list(tool_schema)
     if listed:
@@ -42,6 +47,8 @@ def _check(tool_schema: dict[str, Any], data: dict[str, Any]) -> None:
         assert '"citation":' not in json.dumps(data)  # moved into cited_chunks, each text once
         keys = [(c["uri"], c["title"], c["text"]) for c in data["cited_chunks"]]
         assert len(keys) == len(set(keys))
+        if platform not in PAGES_PENDING:
+            assert not [(c["uri"], not_for_people(c["uri"])) for c in data["cited_chunks"] if not_for_people(c["uri"])]
 
 
 def test_every_tool_has_a_working_example() -> None:
@@ -60,7 +67,7 @@ async def test_every_source_tool_through_the_sdk(server: LiveServer, mode: str) 
             data = result.structured_content
             assert json.loads(unfence(result.content[0].text)) == data  # the same JSON, fenced as external data
             assert result.meta[EXTERNAL_META_KEY]["external"] is True
-            _check(listed.output_schema, data)
+            _check(listed.output_schema, data, tool.platform)
 
 
 async def test_every_prefixed_copy_on_alle_bronnen(server: LiveServer) -> None:
@@ -74,7 +81,7 @@ async def test_every_prefixed_copy_on_alle_bronnen(server: LiveServer) -> None:
             assert listed[tool.name].title == f"{platform.title.nl}: {tool.words.title.nl}"
             result = await c.call_tool(tool.name, dict(tool.impl.example))
             assert not result.is_error, f"{tool.name}: {result.content[0].text}"
-            _check(listed[tool.name].output_schema, result.structured_content)
+            _check(listed[tool.name].output_schema, result.structured_content, tool.platform)
 
 
 async def test_bad_arguments_give_an_actionable_error_result(server: LiveServer) -> None:
