@@ -622,7 +622,7 @@ async def _case_votes(call: ToolCall) -> dict[str, Any]:
 
 async def _why_no_votes(call: ToolCall, clause: str, described: str) -> tuple[dict[str, Any], str]:
     """A case without votes: refuse a case that does not exist, else say what the case is and why it may lack votes."""
-    params = _params([NOT_DELETED, clause.removeprefix("z/")], orderby="Id asc",
+    params = _params([clause.replace("z/", "")], orderby="Id asc",  # the lambda's clause, on Zaak itself
                      select=("Id", "Nummer", "Soort", "Titel", "Onderwerp", "Status", "Afgedaan"), top=1, count=False)
     found = (await call.get("/Zaak", read_page, params=params, headers=ACCEPT)).rows
     if not found:
