@@ -10,10 +10,11 @@ from tests.conftest import REGISTRY
 
 __all__ = ["not_for_people"]
 
-# Hosts that serve machines, not people: every platform's API host, plus the replicas' loopback host. Two
-# hosts serve both (open.overheid.nl pages and API, repository.overheid.nl files and SRU): there the path decides.
+# Hosts that serve machines, not people: every platform's API host, plus the replicas' loopback host. Three
+# hosts serve both (open.overheid.nl pages and API, repository.overheid.nl files and SRU, openbesluitvorming.nl
+# its viewer and API): there the path decides.
 API_HOSTS = {urlsplit(p.base_url).hostname for p in load_registry(REGISTRY).platforms.values()} - {
-    "open.overheid.nl", "repository.overheid.nl"} | {"127.0.0.1", "localhost"}
+    "open.overheid.nl", "repository.overheid.nl", "openbesluitvorming.nl"} | {"127.0.0.1", "localhost"}
 API_PATH = re.compile(r"/api/|/odata/|/sru", re.IGNORECASE)
 
 

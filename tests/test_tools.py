@@ -25,8 +25,8 @@ SOURCE_TOOLS = [(c.slug, t) for c in CATALOG.connectors.values() if not c.connec
 AGGREGATE = CATALOG.connectors["allebronnen"]
 
 
-# ORI's document citations still link to its API; issue 10 rewrites that platform.
-PAGES_PENDING = {"ori"}
+# Platforms whose citations do not yet link to pages for people (none since issue 10 merged).
+PAGES_PENDING: set[str] = set()
 
 
 def _check(tool_schema: dict[str, Any], data: dict[str, Any], platform: str | None = None) -> None:
