@@ -72,7 +72,7 @@ async def _server_surfaces(registry_path: Path) -> dict[str, set[str]]:
                 out["MCP Catalog"] = {urlsplit(e["url"]).path.removesuffix("/server-card")
                                       for e in (await resp.json())["entries"]}
             cards, pages = set(), set()
-            for slug in [*SLUGS, "nietbestaand"]:
+            for slug in [*slugs, "nietbestaand"]:  # this variant's slugs: a remote connector's too
                 async with http.get(f"{base}/{slug}/mcp/server-card") as resp:
                     if resp.status == 200:
                         cards |= {urlsplit(r["url"]).path for r in (await resp.json())["remotes"]}
