@@ -357,13 +357,13 @@ async def test_alle_bronnen_in_the_stateless_era(server: LiveServer) -> None:
                                                            "limit": 2})
         assert not found.is_error, found.content[0].text
         hit = found.structured_content["results"][0]
-        assert hit["organisation_key"] == "den-haag" and hit["citation"]["uri"].startswith(ori.SITE + "?view=")
+        chunk = found.structured_content["cited_chunks"][hit["cited_chunk"]]  # citations are served as cited chunks
+        assert hit["organisation_key"] == "den-haag" and chunk["uri"].startswith(ori.SITE + "?view=")
         read = await c.call_tool("ori_read_document", {"id": "51225"})
         assert read.is_error and "switched off on 1 November 2026" in read.content[0].text
     async with client(server.url("openraadsinformatie"), "legacy") as c:
         result = await c.call_tool("search_documents", {"query": '"a b"~3'})
         assert result.is_error and "refused query" in result.content[0].text
-
 
 
 async def test_the_live_check_canaries_pass_and_name_a_drift(env: PlatformHarness) -> None:

@@ -514,7 +514,33 @@ SEARCH_DOCUMENTS_OUTPUT = result_list_schema({
 }, extra=_SEARCH_EXTRA)
 
 
-async def search_documents(call: ToolCall) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Search:
+    """What both searches read from their arguments before they differ: words, paging, dates, scope, order."""
+
+    api: _Api
+    query: str | None
+    limit: int
+    offset: int
+    notes: list[str]
+    start: date | None
+    end: date | None
+    scope: _Scope
+    order: str
+    sort: str
+
+    def params(self, entity_type: str) -> dict[str, Any]:
+        return _search_params(query=self.query, org=self.scope.organisation, entity_type=entity_type, sort=self.sort,
+                              start=self.start, end=self.end, offset=self.offset, limit=self.limit)
+
+    def answer(self, reply: Mapping[str, Any], results: list[dict[str, Any]], what: str) -> dict[str, Any]:
+        matched = _matched(what, self.query, self.scope.organisation, self.start, self.end, self.order)
+        return {"results": results, "precision": _precision(reply, offset=self.offset, returned=len(results),
+                                                            matched=matched, notes=self.notes),
+                "organisation": self.scope.status, "notes": self.scope.notes}
+
+
+async def _search(call: ToolCall) -> _Search:
     args = call.arguments
     api = _api(call)
     query = str(args["query"]).strip() if args.get("query") else None
@@ -524,18 +550,18 @@ async def search_documents(call: ToolCall) -> dict[str, Any]:
     start, end = date_range(call)
     scope = await _scope(call, api, args.get("organisation"))
     order, sort = _order(call, query, notes)
-    kind = str(args.get("kind") or "document")
-    params = _search_params(query=query, org=scope.organisation, entity_type=kind.capitalize(), sort=sort,
-                            start=start, end=end, offset=offset, limit=limit)
-    reply = await api.search(params)
+    return _Search(api, query, limit, offset, notes, start, end, scope, order, sort)
+
+
+async def search_documents(call: ToolCall) -> dict[str, Any]:
+    search = await _search(call)
+    kind = str(call.arguments.get("kind") or "document")
+    reply = await search.api.search(search.params(kind.capitalize()))
     results = [_document_hit(call.ctx, hit) for hit in reply["results"] if isinstance(hit, dict)]
-    if query and (start or end):
-        notes.append("with words and dates together, the platform applies the dates within its best-matching "
-                     "rows: a broad query over an old period can miss hits; add words or an organisation")
-    matched = _matched(f"{kind}s", query, scope.organisation, start, end, order)
-    return {"results": results, "precision": _precision(reply, offset=offset, returned=len(results), matched=matched,
-                                                        notes=notes),
-            "organisation": scope.status, "notes": scope.notes}
+    if search.query and (search.start or search.end):
+        search.notes.append("with words and dates together, the platform applies the dates within its best-matching "
+                            "rows: a broad query over an old period can miss hits; add words or an organisation")
+    return search.answer(reply, results, f"{kind}s")
 
 
 def _document_hit(ctx: PlatformContext, hit: Mapping[str, Any]) -> dict[str, Any]:
@@ -668,26 +694,12 @@ SEARCH_MEETINGS_OUTPUT = result_list_schema(_MEETING_ITEM, extra=_SEARCH_EXTRA)
 
 
 async def search_meetings(call: ToolCall) -> dict[str, Any]:
-    args = call.arguments
-    api = _api(call)
-    query = str(args["query"]).strip() if args.get("query") else None
-    if not query and not args.get("organisation"):
-        raise ToolInputError("give a query, an organisation, or both (OpenBesluitvorming answers nothing without)")
-    limit, offset, notes = _limit(call)
-    start, end = date_range(call)
-    scope = await _scope(call, api, args.get("organisation"))
-    order, sort = _order(call, query, notes)
-    spoken = bool(args.get("spoken"))
-    params = _search_params(query=query, org=scope.organisation, entity_type="Recording" if spoken else "Meeting",
-                            sort=sort, start=start, end=end, offset=offset, limit=limit)
-    reply = await api.search(params)
+    search = await _search(call)
+    spoken = bool(call.arguments.get("spoken"))
+    reply = await search.api.search(search.params("Recording" if spoken else "Meeting"))
     results = [_meeting_hit(call.ctx, hit) for hit in reply["results"] if isinstance(hit, dict)]
-    what = "meetings whose recording transcript matches" if spoken else "meetings"
-    matched = _matched(what, query, scope.organisation, start, end, order)
-    notes.append("agenda items are not search hits: read_meeting shows a meeting's agenda and documents")
-    return {"results": results, "precision": _precision(reply, offset=offset, returned=len(results), matched=matched,
-                                                        notes=notes),
-            "organisation": scope.status, "notes": scope.notes}
+    search.notes.append("agenda items are not search hits: read_meeting shows a meeting's agenda and documents")
+    return search.answer(reply, results, "meetings whose recording transcript matches" if spoken else "meetings")
 
 
 def _meeting_hit(ctx: PlatformContext, hit: Mapping[str, Any]) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from proxy.errors import (
 )
 from proxy.netguard import AddressPolicy, safe_url
 from proxy.registry import Platform, RemoteAuth
-from proxy.remote.transport import Resolver, ResponseTooLarge, guarded_client, refusal_in
+from proxy.remote.transport import Resolver, ResponseTooLarge, exception_chain, guarded_client, refusal_in
 from proxy.shapes import CallRecord
 from proxy.state import StateStore
 
@@ -261,18 +261,7 @@ def _status_problem(status: int | None) -> str | None:
 
 def _find(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> BaseException | None:
     """The first exception of `kinds` in `exc`, its group members, causes and contexts (kinds in order)."""
-    found: list[BaseException] = []
-    seen: set[int] = set()
-    stack: list[BaseException] = [exc]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        found.append(current)
-        if isinstance(current, BaseExceptionGroup):
-            stack.extend(current.exceptions)
-        stack.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+    found = exception_chain(exc)
     for kind in kinds:
         for candidate in found:
             if isinstance(candidate, kind):

@@ -21,7 +21,7 @@ import httpx2
 
 from proxy.netguard import AddressPolicy, AddressRefused, IPAddress, literal_ip, resolved_ip
 
-__all__ = ["Resolver", "ResponseTooLarge", "guarded_client", "refusal_in", "system_resolver"]
+__all__ = ["Resolver", "ResponseTooLarge", "exception_chain", "guarded_client", "refusal_in", "system_resolver"]
 
 # Resolve a host name to the addresses to dial (as text); tests pass their own to play DNS.
 Resolver = Callable[[str, int], Awaitable[list[str]]]
@@ -164,8 +164,9 @@ def guarded_client(policy: AddressPolicy, *, headers: Mapping[str, str], connect
     )
 
 
-def refusal_in(exc: BaseException) -> AddressRefused | None:
-    """The address refusal somewhere in an exception (its causes, contexts or group members)."""
+def exception_chain(exc: BaseException) -> list[BaseException]:
+    """`exc` with its group members, causes and contexts, each once, nearest first."""
+    found: list[BaseException] = []
     seen: set[int] = set()
     stack: list[BaseException] = [exc]
     while stack:
@@ -173,11 +174,18 @@ def refusal_in(exc: BaseException) -> AddressRefused | None:
         if id(current) in seen:
             continue
         seen.add(id(current))
+        found.append(current)
+        if isinstance(current, BaseExceptionGroup):
+            stack.extend(current.exceptions)
+        stack.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+    return found
+
+
+def refusal_in(exc: BaseException) -> AddressRefused | None:
+    """The address refusal somewhere in an exception (its causes, contexts or group members)."""
+    for current in exception_chain(exc):
         if isinstance(current, AddressRefused):
             return current
         if isinstance(current, _Refused):
             return current.refused
-        if isinstance(current, BaseExceptionGroup):
-            stack.extend(current.exceptions)
-        stack.extend(e for e in (current.__cause__, current.__context__) if e is not None)
     return None
