@@ -54,7 +54,7 @@ class LiveServer:
         return f"{self.base}/{slug}/mcp"
 
 
-async def _listen(app: web.Application) -> tuple[web.AppRunner, str]:
+async def listen(app: web.Application) -> tuple[web.AppRunner, str]:
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -66,7 +66,7 @@ async def _listen(app: web.Application) -> tuple[web.AppRunner, str]:
 async def replicas() -> AsyncIterator[Replicas]:
     registry = load_registry(REGISTRY)
     app = create_replicas_app(list(registry.platforms), anchor=date.today())
-    runner, url = await _listen(app)
+    runner, url = await listen(app)
     base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url)
     yield Replicas(url=url, app=app, base_urls=base_urls)
     await runner.cleanup()
@@ -88,7 +88,7 @@ async def serve(registry_path: Path, replicas: Replicas, **config: Any) -> Async
     """Run the real application for `registry_path` against the replicas on a free port."""
     config.setdefault("measure_load", False)
     app = create_app(Config(registry_path=registry_path, base_urls=replicas.base_urls, **config))
-    runner, base = await _listen(app)
+    runner, base = await listen(app)
     try:
         yield LiveServer(base=base, app=app, registry_path=registry_path)
     finally:

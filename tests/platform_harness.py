@@ -37,7 +37,7 @@ from proxy.replica.faults import Faults
 from proxy.state import MemoryStore
 from proxy.toolkit import PlatformContext, ToolCall, ToolImpl
 from proxy.upstream import Upstream
-from tests.conftest import REGISTRY, _listen
+from tests.conftest import REGISTRY, listen
 
 __all__ = ["PlatformHarness", "Seen", "harness_fixture", "platform_harness"]
 
@@ -150,7 +150,7 @@ async def platform_harness(key: str, now: datetime) -> AsyncIterator[PlatformHar
     app = create_replicas_app([key], anchor=now.date())
     requests: list[Seen] = []
     app.middlewares.append(_recorder(requests))
-    runner, url = await _listen(app)
+    runner, url = await listen(app)
     registry = load_registry(REGISTRY)
     registry = registry.with_base_urls(replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url))
     harness = PlatformHarness(key, now, app, url, registry, requests)

@@ -25,7 +25,7 @@ from proxy.external import EXTERNAL_META_KEY
 from proxy.generation import load_generation
 from proxy.loadstatus import measure_generation
 from proxy.platforms import PLATFORM_PATH_ENV
-from tests.conftest import MODES, Replicas, client, serve, write_registry
+from tests.conftest import MODES, Replicas, client, listen, serve, write_registry
 from tests.site_helpers import run_mkdocs_build
 
 TOY_MODULE = '''
@@ -110,11 +110,8 @@ async def toy_replica() -> AsyncIterator[str]:
     app = web.Application()
     app.router.add_get("/notes", notes)
     app.router.add_get("/newest", newest)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    yield f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"  # type: ignore[union-attr]
+    runner, url = await listen(app)
+    yield url
     await runner.cleanup()
 
 

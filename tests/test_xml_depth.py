@@ -16,6 +16,7 @@ from proxy.platforms._sru import as_element, parse_reply
 from proxy.registry import load_registry
 from proxy.state import MemoryStore
 from proxy.upstream import Upstream
+from tests.conftest import listen
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = b"<a>" * 50_000 + b"</a>" * 50_000
@@ -36,11 +37,8 @@ async def deep_server() -> AsyncIterator[str]:
 
     app = web.Application()
     app.router.add_get("/doc.xml", deep)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    yield f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"  # type: ignore[union-attr]
+    runner, url = await listen(app)
+    yield url
     await runner.cleanup()
 
 
