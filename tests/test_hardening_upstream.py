@@ -19,6 +19,7 @@ from proxy.errors import UpstreamBadReply, UpstreamRateLimited
 from proxy.registry import Limits, Platform, Timeouts, load_registry
 from proxy.state import MemoryStore
 from proxy.upstream import Upstream, as_json
+from tests.conftest import listen
 
 ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")
@@ -44,11 +45,7 @@ async def hostile() -> AsyncIterator[Hostile]:
 
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", handler)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    state.url = f"http://127.0.0.1:{site.port}"
+    runner, state.url = await listen(app)
     yield state
     await runner.cleanup()
 
