@@ -154,8 +154,9 @@ def _listed(schema_json: str, depth: int) -> dict[str, Any]:
 
 
 def listed_output_schema(schema: Mapping[str, Any], *, depth: int = _LISTED_DEPTH) -> dict[str, Any]:
-    """The output schema as tools/list publishes it: field names and types to `depth` levels, the root's
-    required fields, shared shapes by name.
+    """The output schema as tools/list publishes it: field names and types to `depth` levels, shared and
+    named shapes by name, the root's required fields unless that is all of them (the usual case, which the
+    server instructions state once).
 
     A relaxation of `schema` (everything valid against it is valid against this), so a client that
     checks results against the listing never refuses one; it keeps the list small for a model's attention.
@@ -185,12 +186,20 @@ def _strip(node: Any, *, root: bool = False, depth: int = 0, max_depth: int = _L
         return [_strip(item, depth=depth, max_depth=max_depth) for item in node]
     if not isinstance(node, dict):
         return node
+    if not root and "title" in node and node.get("type") == "object":
+        # A named shape (results.object_schema's title): its fields are listed where it is the subject.
+        return {"type": "object", "title": node["title"]}
+    nullable = _nullable_object(node)
+    if nullable is not None:
+        # {"anyOf": [null, {object}]} says the same as an object whose type also allows null, in fewer bytes.
+        listed = _strip(nullable, depth=depth, max_depth=max_depth)
+        return {**listed, "type": ["object", "null"]}
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in _UNLISTED_KEYWORDS or (key == "additionalProperties" and value is False):
             continue
-        if key == "required" and not root:
-            continue
+        if key == "required" and (not root or set(value) == set(node.get("properties", {}))):
+            continue  # at the root, "every field is always sent" is said once, in the server instructions
         if key == "properties":
             if depth >= max_depth:
                 continue
@@ -201,6 +210,17 @@ def _strip(node: Any, *, root: bool = False, depth: int = 0, max_depth: int = _L
         else:
             out[key] = _strip(value, depth=depth, max_depth=max_depth)
     return out
+
+
+def _nullable_object(node: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The object of `{"anyOf": [{"type": "null"}, {"type": "object", ...}]}` (either order), else None."""
+    options = node.get("anyOf")
+    if not isinstance(options, list) or len(options) != 2 or {"type": "null"} not in options:
+        return None
+    other = options[1] if options[0] == {"type": "null"} else options[0]
+    if not (isinstance(other, dict) and other.get("type") == "object"):
+        return None
+    return {**{k: v for k, v in node.items() if k != "anyOf"}, **other}
 
 
 def _shared(schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -102,9 +102,11 @@ def citation(
 
 
 def object_schema(
-    properties: Mapping[str, Any], *, required: list[str] | None = None, description: str | None = None
+    properties: Mapping[str, Any], *, required: list[str] | None = None, description: str | None = None,
+    title: str | None = None,
 ) -> dict[str, Any]:
-    """A closed object schema (object root, as 2025-era clients require)."""
+    """A closed object schema (object root, as 2025-era clients require). A `title` names a shape that
+    several tools return: tools/list shows its fields once, where it is the subject, and elsewhere its name."""
     schema: dict[str, Any] = {
         "type": "object",
         "properties": dict(properties),
@@ -113,6 +115,8 @@ def object_schema(
     }
     if description:
         schema["description"] = description
+    if title:
+        schema["title"] = title
     return schema
 
 

@@ -283,7 +283,7 @@ async def test_citations_open_the_item_at_the_matched_page(env: PlatformHarness)
         c = hit["citation"]
         assert c["uri"].startswith("https://openbesluitvorming.nl/?view=document%3Aibabs%3Agemeente%3Autrecht%3A")
         assert c["uri"].endswith(f"&page={hit['matched_page']}") and f"p. {hit['matched_page']}" in c["title"]
-        assert "Utrecht" in c["title"] and f"meeting of {hit['date']}" in c["title"]
+        assert "Utrecht" in c["title"] and f"vergadering van {hit['date']}" in c["title"]
         assert c["requires_attribution"] and "OpenBesluitvorming" in c["label"]
 
 

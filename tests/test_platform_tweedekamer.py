@@ -238,7 +238,10 @@ async def test_case_votes_refuses_a_document_number(env: PlatformHarness) -> Non
 
 async def test_search_members_by_party_with_current_party_expanded(env: PlatformHarness) -> None:
     result = await env.call("search_members", party="sp", limit=10)
-    request = env.only_request()
+    parties, request = env.requests  # the party is checked against the platform's own Fractie list first
+    assert parties.path == f"{ODATA}/Fractie"
+    assert parties.query == {"$filter": "Verwijderd eq false", "$orderby": "DatumInactief asc,Afkorting asc",
+                             "$select": "Afkorting,NaamNL,NaamEN,DatumInactief", "$top": "250"}
     assert request.path == f"{ODATA}/Persoon"
     assert request.query["$filter"] == (
         "Verwijderd eq false and Functie eq 'Tweede Kamerlid' and FractieZetelPersoon/any(f:f/Verwijderd eq false "
@@ -252,6 +255,35 @@ async def test_search_members_by_party_with_current_party_expanded(env: Platform
     assert all(r["api_url"].endswith(f"/Persoon({r['id']})") for r in result["results"])
     pieter = next(r for r in result["results"] if r["name"] == "Pieter van Dam")  # a page for people, not the API
     assert pieter["citation"]["uri"] == "https://www.tweedekamer.nl/kamerleden_en_commissies/alle_kamerleden/dam-van-p"
+
+
+@pytest.mark.parametrize(("written", "party", "read_as"), [
+    ("VVD", "VVD", None),
+    ("Partij voor de Vrijheid", "PVV", "party 'Partij voor de Vrijheid' read as PVV"),
+    ("GL/PvdA", "GroenLinks-PvdA", "read as GroenLinks-PvdA"),  # a hand-kept name
+    ("christen unie", "ChristenUnie", "read as ChristenUnie"),
+    ("Groen", "GroenLinks-PvdA", "could also mean GroenLinks"),  # the one sitting party of two it could mean
+    ("Party for the Animals", "PvdD", "read as PvdD"),  # NaamEN
+])
+async def test_search_members_reads_a_party_as_people_write_it(env: PlatformHarness, written: str, party: str,
+                                                              read_as: str | None) -> None:
+    result = await env.call("search_members", party=written, limit=3)
+    assert result["results"] and {r["party"] for r in result["results"]} == {party}
+    matched = result["precision"]["matched"]
+    assert f"abbreviation is {party!r}" in matched
+    assert (read_as in matched) if read_as else ("read as" not in matched)
+
+
+async def test_search_members_refuses_a_party_it_cannot_read_naming_candidates(env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match=r"party 'VVDD' is not a known party .*closest are: "
+                                             r"Volkspartij voor Vrijheid en Democratie \(VVD\)"):
+        await env.call("search_members", party="VVDD")
+    with pytest.raises(ToolInputError, match=r"party 'partij' could mean PVV .*PvdD .*send one of these"):
+        await env.call("search_members", party="partij")
+    former = await env.call("search_members", party="GroenLinks", limit=3)  # merged into GroenLinks-PvdA
+    assert former["results"] == []
+    assert "send current_only false for its former members, or party GroenLinks-PvdA" in \
+        former["precision"]["matched"]
 
 
 async def test_search_members_by_name_includes_former_members_on_request(env: PlatformHarness) -> None:

@@ -3,7 +3,7 @@ alone, and the facts the answer must contain, run through the SDK client against
 
 It reports how many questions are answered in one call, in two, or not at all, and holds: every question
 answered, at least 80 % in one call, every content result with `cited_chunks`, every citation `uri` a
-page for people. Questions marked `pending` wait for another issue's fix: they run and are reported.
+page for people.
 """
 
 from __future__ import annotations
@@ -46,13 +46,12 @@ def _resolve(value: Any, earlier: list[Any]) -> Any:
 @dataclass
 class Outcome:
     id: str
-    pending: str | None
     calls_needed: int | None = None  # None: not answered
     problems: list[str] = field(default_factory=list)
 
 
 async def _ask(question: Mapping[str, Any], c: Client, listed: Mapping[str, Any]) -> Outcome:
-    outcome = Outcome(question["id"], question.get("pending"))
+    outcome = Outcome(question["id"])
     seen: list[str] = []
     earlier: list[Any] = []
     for n, step in enumerate(question["calls"], start=1):
@@ -133,18 +132,13 @@ async def test_the_question_suite(server: LiveServer, capsys: pytest.CaptureFixt
             c, listed = clients[slug]
             outcomes.append(await _ask(question, c, listed))
 
-    held = [o for o in outcomes if not o.pending]
-    one = sum(o.calls_needed == 1 and not o.problems for o in held)
-    two = sum(o.calls_needed == 2 and not o.problems for o in held)
-    failed = [o for o in held if o.calls_needed is None or o.problems]
+    one = sum(o.calls_needed == 1 and not o.problems for o in outcomes)
+    two = sum(o.calls_needed == 2 and not o.problems for o in outcomes)
+    failed = [o for o in outcomes if o.calls_needed is None or o.problems]
     with capsys.disabled():
-        print(f"\nquestion suite: {len(held)} held questions: {one} answered in one call, {two} in two, "
-              f"{len(failed)} not answered; {len(outcomes) - len(held)} pending on other issues")
-        for o in outcomes:
-            if o.pending:
-                state = "now passes" if o.calls_needed and not o.problems else "; ".join(o.problems)
-                print(f"  pending {o.id} ({o.pending}): {state}")
+        print(f"\nquestion suite: {len(outcomes)} questions: {one} answered in one call, {two} in two, "
+              f"{len(failed)} not answered")
         for o in failed:
             print(f"  FAILED {o.id}: {'; '.join(o.problems)}")
     assert not failed, [(o.id, o.problems) for o in failed]
-    assert one >= 0.8 * len(held), f"only {one} of {len(held)} questions answered in one call"
+    assert one >= 0.8 * len(outcomes), f"only {one} of {len(outcomes)} questions answered in one call"

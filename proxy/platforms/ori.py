@@ -473,7 +473,7 @@ STATUS_SCHEMA = object_schema({
     "stalled": {"type": "boolean", "description": "No material within stalled_after_days (see platform_status)."},
     "discontinued_at": {**NSTR, "description": "Date the organisation was merged away."},
     "succeeded_by": {**NSTR, "description": "Key (or name) of the organisation that took over."},
-})
+}, title="Organisatie")
 _SEARCH_EXTRA: dict[str, Any] = {
     "organisation": {"anyOf": [{"type": "null"}, STATUS_SCHEMA],
                      "description": "The organisation searched and how current it is; null for all."},
@@ -508,7 +508,6 @@ SEARCH_DOCUMENTS_OUTPUT = result_list_schema({
     "date": {**NSTR, "description": "Date of the meeting that discussed it (Dutch time)."},
     "matched_page": {"type": ["integer", "null"], "description": "The page where the words were found."},
     "page_count": NINT,
-    "snippet": {"type": "string"},
     "download_url": {**NSTR, "description": "The file at the council information system."},
     "url": {"type": "string", "description": "The page that shows it on openbesluitvorming.nl."},
 }, extra=_SEARCH_EXTRA)
@@ -576,10 +575,11 @@ def _document_hit(ctx: PlatformContext, hit: Mapping[str, Any]) -> dict[str, Any
         "id": entity_id, "type": "motion" if _type_of(entity_id) == "motion" else "document", "title": title,
         "organisation": organisation, "organisation_key": _key_of(entity_id), "date": day,
         "matched_page": matched_page, "page_count": hit.get("pageCount") if isinstance(hit.get("pageCount"), int)
-        else None, "snippet": snippet, "download_url": hit.get("downloadUrl") or None,
+        else None, "download_url": hit.get("downloadUrl") or None,
         "url": view_url(entity_id),
         "citation": cite(ctx, uri=view_url(entity_id, matched_page),
-                         title=f"{title} ({organisation}, meeting of {day or 'unknown date'}{where})", text=snippet),
+                         title=f"{title} ({organisation}, vergadering van {day or 'onbekende datum'}{where})",
+                         text=snippet),
     }
 
 
@@ -687,7 +687,6 @@ _MEETING_ITEM = {
     "organisation_key": {"type": "string"},
     "date": NSTR,
     "start": {**NSTR, "description": "Start, Dutch time (YYYY-MM-DDTHH:MM)."},
-    "snippet": {"type": "string"},
     "url": {"type": "string"},
 }
 SEARCH_MEETINGS_OUTPUT = result_list_schema(_MEETING_ITEM, extra=_SEARCH_EXTRA)
@@ -711,8 +710,8 @@ def _meeting_hit(ctx: PlatformContext, hit: Mapping[str, Any]) -> dict[str, Any]
     snippet = title if not summary or summary == "Geen samenvatting beschikbaar." else summary
     return {
         "id": entity_id, "title": title, "organisation": organisation, "organisation_key": _key_of(entity_id),
-        "date": day, "start": start, "snippet": snippet, "url": view_url(entity_id),
-        "citation": cite(ctx, uri=view_url(entity_id), title=f"{title} ({organisation}, {day or 'unknown date'})",
+        "date": day, "start": start, "url": view_url(entity_id),
+        "citation": cite(ctx, uri=view_url(entity_id), title=f"{title} ({organisation}, {day or 'onbekende datum'})",
                          text=snippet),
     }
 

@@ -11,8 +11,10 @@ the database, research §0) and pages with `$top`/`$skip` itself, because the se
 Human links are on www.tweedekamer.nl: `/downloads/document?id=<DocumentNummer>` (the file),
 `/kamerstukken/detail?id=<Zaak.Nummer>&did=<DocumentNummer>` (a case), and the activity pages under
 `/debat_en_vergadering/…/details?id=<Activiteit.Nummer>` (inferred from the site, research §2.4).
-Members have no stable human page; their citation is the OData record itself. Names are matched as
-people write them: a tussenvoegsel ("van der") is its own field upstream and is matched there. A
+A member's citation is the member page on tweedekamer.nl (its URL pattern inferred from the site), the
+OData record goes in `api_url`. Names are matched as people write them: a tussenvoegsel ("van der") is its
+own field upstream and is matched there; a party by abbreviation, NaamNL, NaamEN or a hand-kept name
+(`tweedekamer_parties.json`), checked against the platform's own Fractie list. A
 `$filter` over the service's node limit (100, TK issue #187) is refused here with an input error
 naming what to drop, before anything is sent. Decisions are tied to their agenda item and meeting.
 """
@@ -23,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote_plus
 
@@ -41,6 +44,7 @@ from proxy.platforms._odata import (
     words,
     words_filter,
 )
+from proxy.platforms._resolve import Entry, Table, norm
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NBOOL, NDATE, NINT, NSTR, STR, STRINGS
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
@@ -752,6 +756,61 @@ def _name_filters(terms: Sequence[str]) -> tuple[list[str], str]:
     return filters, "; ".join(parts)
 
 
+PARTY_NAMES = Table.load(Path(__file__).with_name("tweedekamer_parties.json"), argument="party")
+
+
+async def platform_parties(call: ToolCall) -> Table:
+    """The Gegevensmagazijn's own parties (fracties), current ones first, with the names people use for them:
+    Afkorting, NaamNL, NaamEN and the hand-kept names of `tweedekamer_parties.json`."""
+    params = _params([NOT_DELETED], orderby="DatumInactief asc,Afkorting asc",
+                     select=("Afkorting", "NaamNL", "NaamEN", "DatumInactief"), top=PAGE_MAX, count=False)
+    rows = (await call.get("/Fractie", read_page, params=params, headers=ACCEPT)).rows
+    rows.sort(key=lambda row: row.get("DatumInactief") is not None)  # sitting parties first
+    claimed: set[str] = set()
+    entries = []
+    for row in rows:
+        abbreviation = str(row.get("Afkorting") or "").strip()
+        if not abbreviation or norm(abbreviation) in claimed:
+            continue
+        kept = PARTY_NAMES.find(abbreviation)
+        names = [n for n in (str(row.get("NaamNL") or ""), str(row.get("NaamEN") or ""),
+                             *(kept.names if kept else ())) if n.strip() and norm(n) not in claimed]
+        claimed.update(norm(n) for n in (abbreviation, *names))
+        entries.append(Entry(key=abbreviation, label=str(row.get("NaamNL") or abbreviation), names=tuple(names),
+                             extra={"sitting": row.get("DatumInactief") is None}))
+    return Table("party (fractie)", "party", entries)
+
+
+async def resolve_party(call: ToolCall, written: str, *, current: bool) -> tuple[str, list[str]]:
+    """The party abbreviation (Afkorting) to filter on, and notes on how `written` was read.
+
+    People write 'VVD', 'vvd', 'Partij voor de Vrijheid', 'GL-PvdA' or 'Groen'; the filter needs the
+    Afkorting. Names are checked against the platform's own Fractie list: one partial match (or one sitting
+    party among several) is taken and said; several sitting ones, or none, are refused naming candidates."""
+    parties = await platform_parties(call)
+    if not parties.entries:
+        return written, []  # no list to check against: send it as written
+    several = parties.partial(written)
+    sitting = [e for e in several if e.extra.get("sitting")]
+    entry = parties.find(written)
+    if entry is None and (len(several) == 1 or len(sitting) == 1):
+        entry = (sitting or several)[0]
+    if entry is None:
+        if len(sitting) > 1:
+            raise ToolInputError(f"party {written!r} could mean {', '.join(f'{e.key} ({e.label})' for e in sitting)}"
+                                 "; send one of these abbreviations")
+        raise parties.refusal(written, hint=" (abbreviation or full name)")
+    notes = [] if norm(written) == norm(entry.key) else [f"party {written!r} read as {entry.key} ({entry.label})"]
+    others = [e.key for e in several if e is not entry]
+    if others and notes:
+        notes.append(f"party {written!r} could also mean {', '.join(others)}")
+    if current and not entry.extra.get("sitting"):
+        successor = [e.key for e in sitting if e is not entry]
+        notes.append(f"{entry.key} no longer sits in the Kamer: send current_only false for its former members"
+                     + (f", or party {successor[0]} for the sitting party" if successor else ""))
+    return entry.key, notes
+
+
 async def _search_members(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     args = call.arguments
@@ -762,17 +821,25 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
                else "(Functie eq 'Tweede Kamerlid' or Functie eq 'Oud Kamerlid')", *name_filters]
     extra = [name_matched] if name_matched else []
     extra.append("current members only (Functie is Tweede Kamerlid)" if current else "current and former members")
-    party = str(args.get("party") or "").strip()
-    if party:
-        seat_now = "f/TotEnMet eq null and " if current else ""
-        filters.append(f"FractieZetelPersoon/any(f:f/Verwijderd eq false and {seat_now}"
-                       f"tolower(f/FractieZetel/Fractie/Afkorting) eq {quote(party.lower())})")
-        extra.append(f"{'now ' if current else 'ever '}in the party whose abbreviation is {party!r} (any case)")
     expand = (f"FractieZetelPersoon($filter={NOT_DELETED};$select=Functie,Van,TotEnMet;$orderby=Van desc;"
               "$expand=FractieZetel($select=Id;$expand=Fractie($select=Id,Afkorting,NaamNL)))")
-    params = _params(filters, orderby="Achternaam asc,Id asc", select=MEMBER_SELECT, expand=expand, top=limit,
-                     skip=offset, drop="fewer name words (the surname alone usually suffices)"
-                                       + (" or leave out party" if party else ""))
+    seat_now = "f/TotEnMet eq null and " if current else ""
+
+    def params_for(party: str) -> dict[str, str]:
+        party_filter = [f"FractieZetelPersoon/any(f:f/Verwijderd eq false and {seat_now}"
+                        f"tolower(f/FractieZetel/Fractie/Afkorting) eq {quote(party.lower())})"] if party else []
+        return _params([*filters, *party_filter], orderby="Achternaam asc,Id asc", select=MEMBER_SELECT,
+                       expand=expand, top=limit, skip=offset,
+                       drop="fewer name words (the surname alone usually suffices)"
+                            + (" or leave out party" if party else ""))
+
+    party = str(args.get("party") or "").strip()
+    params = params_for(party)  # a filter over the node limit is refused before anything is sent
+    if party:
+        party, read_as = await resolve_party(call, party, current=current)
+        params = params_for(party)
+        extra.extend(read_as)
+        extra.append(f"{'now ' if current else 'ever '}in the party whose abbreviation is {party!r} (any case)")
     result = await call.get("/Persoon", read_page, params=params, headers=ACCEPT)
     items = [_member_item(call.ctx, row) for row in result.rows]
     matched = "; ".join(extra) + "; by surname"
@@ -785,7 +852,8 @@ SEARCH_MEMBERS_INPUT = object_schema({
                             "each word must occur (any case), a tussenvoegsel (van der, de) as the member's "
                             "tussenvoegsel."},
     "party": {"type": "string", "maxLength": 60,
-              "description": "Party (fractie) abbreviation, e.g. 'VVD', 'GroenLinks-PvdA', 'PVV'."},
+              "description": "Party (fractie) as people write it: abbreviation or name, e.g. 'VVD', 'GL-PvdA', "
+                             "'Partij voor de Vrijheid'."},
     "current_only": {"type": "boolean", "default": True,
                      "description": "Only sitting members (default); false also finds former members."},
     **PAGE_PROPS,
