@@ -286,6 +286,29 @@ async def test_search_members_refuses_a_party_it_cannot_read_naming_candidates(e
         former["precision"]["matched"]
 
 
+@pytest.mark.parametrize(("tool", "written", "sent"), [
+    ("search_documents", "moties", "Soort eq 'Motie'"),
+    ("search_documents", "Kamervragen", "Soort eq 'Schriftelijke vragen'"),
+    ("search_cases", "wetsvoorstel", "Soort eq 'Wetgeving'"),  # a case is Wetgeving, its bill a Voorstel van wet
+    ("search_documents", "wetsvoorstel", "Soort eq 'Voorstel van wet'"),
+    ("upcoming_activities", "tweeminutendebat", "Soort eq 'Plenair debat (tweeminutendebat)'"),
+    ("search_documents", "Position paper", "tolower(Soort) eq 'position paper'"),  # not in the table: as written
+])
+async def test_a_kind_is_read_as_people_write_it(env: PlatformHarness, tool: str, written: str, sent: str) -> None:
+    result = await env.call(tool, kind=written, limit=1)
+    assert f" and {sent}" in env.requests[-1].query["$filter"]
+    assert "Soort is" in result["precision"]["matched"]
+
+
+async def test_a_misspelled_kind_is_refused_naming_the_kind_it_resembles(env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match=r"kind 'Motei' is not a known Document kind \(Soort\); "
+                                             r"the closest are: Motie"):
+        await env.call("search_documents", kind="Motei")
+    assert env.requests == []
+    found = await env.call("search_cases", kind="moties", limit=3)
+    assert found["results"] and {r["kind"] for r in found["results"]} == {"Motie"}
+
+
 async def test_search_members_by_name_includes_former_members_on_request(env: PlatformHarness) -> None:
     people = _live(_store().rows["Persoon"])
     target = next(p for p in people if p["Functie"] == "Oud Kamerlid")

@@ -112,9 +112,9 @@ class Table:
                 found.append(entry)
         return found
 
-    def closest(self, text: str, n: int = 5) -> list[Entry]:
-        """Up to `n` entries whose names look most like `text` (difflib)."""
-        matches = difflib.get_close_matches(norm(text), list(self._index), n=n * 3, cutoff=0.5)
+    def closest(self, text: str, n: int = 5, *, cutoff: float = 0.5) -> list[Entry]:
+        """Up to `n` entries whose names look most like `text` (difflib similarity at least `cutoff`)."""
+        matches = difflib.get_close_matches(norm(text), list(self._index), n=n * 3, cutoff=cutoff)
         out: list[Entry] = []
         for name in matches:
             entry = self._index[name]

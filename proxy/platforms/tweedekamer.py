@@ -97,9 +97,28 @@ def _date_filters(field: str, start: date | None, end: date | None) -> list[str]
     return clauses
 
 
-def _kind_filter(call: ToolCall) -> list[str]:
-    kind = str(call.arguments.get("kind") or "").strip()
-    return [f"Soort eq {quote(kind)}"] if kind else []
+DOCUMENT_KINDS = Table.load(Path(__file__).with_name("tweedekamer_document_kinds.json"), argument="kind")
+CASE_KINDS = Table.load(Path(__file__).with_name("tweedekamer_case_kinds.json"), argument="kind")
+ACTIVITY_KINDS = Table.load(Path(__file__).with_name("tweedekamer_activity_kinds.json"), argument="kind")
+# How alike a written kind and a known one must be to be called a misspelling of it (difflib ratio).
+MISSPELLED = 0.8
+
+
+def _kind_filter(call: ToolCall, kinds: Table) -> tuple[list[str], list[str]]:
+    """The Soort filter and its description for the `kind` as people write it ('moties', 'kamervragen').
+
+    A known kind or one of its names is sent exactly; a near miss of one is refused naming it; anything
+    else is sent as written, any case, since the platform's list of kinds is longer than the table's."""
+    written = str(call.arguments.get("kind") or "").strip()
+    if not written:
+        return [], []
+    entry = kinds.find(written)
+    if entry is not None:
+        read = "" if norm(written) == norm(entry.key) else f" ({written!r} read as {entry.key!r})"
+        return [f"Soort eq {quote(entry.key)}"], [f"Soort is exactly {entry.key!r}{read}"]
+    if kinds.closest(written, cutoff=MISSPELLED):
+        raise kinds.refusal(written, hint=" (or another Soort exactly as the Gegevensmagazijn writes it)")
+    return [f"tolower(Soort) eq {quote(written.lower())}"], [f"Soort is {written!r} (any case)"]
 
 
 def _list_precision(result: ODataPage, *, offset: int, returned: int, matched: str,
@@ -120,14 +139,15 @@ def _matched(terms: list[str], fields: str, extra: list[str]) -> str:
     return "; ".join(parts) if parts else "no search terms: all records"
 
 
-def _titled_search(call: ToolCall, date_field: str) -> tuple[list[str], str]:
+def _titled_search(call: ToolCall, date_field: str, kinds: Table) -> tuple[list[str], str]:
     """Filters and their description for the `query`, `kind` and date range of a document or case search:
-    every word in Titel or Onderwerp, Soort exactly `kind`, `date_field` within the Dutch calendar days."""
+    every word in Titel or Onderwerp, Soort as `kind` reads in `kinds`, `date_field` within the Dutch
+    calendar days."""
     start, end = date_range(call)
     terms = words(call.arguments.get("query"))
-    filters = [NOT_DELETED, *words_filter(("Titel", "Onderwerp"), terms), *_kind_filter(call),
+    kind_filters, extra = _kind_filter(call, kinds)
+    filters = [NOT_DELETED, *words_filter(("Titel", "Onderwerp"), terms), *kind_filters,
                *_date_filters(date_field, start, end)]
-    extra = [f"Soort is exactly {call.arguments['kind']!r}"] if call.arguments.get("kind") else []
     if start or end:
         extra.append(f"{date_field} from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
     return filters, _matched(terms, "Titel or Onderwerp", extra)
@@ -221,7 +241,7 @@ def _document_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, An
 
 async def _search_documents(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
-    filters, matched = _titled_search(call, "Datum")
+    filters, matched = _titled_search(call, "Datum", DOCUMENT_KINDS)
     params = _params(filters, orderby="Datum desc,Id desc", select=DOCUMENT_SELECT,
                      expand=f"Zaak($filter={NOT_DELETED};$select=Id,Nummer)", top=limit, skip=offset,
                      drop=DROP_TITLED)
@@ -230,8 +250,8 @@ async def _search_documents(call: ToolCall) -> dict[str, Any]:
     return _listing(result, items, offset=offset, matched=matched + "; newest first", notes=notes)
 
 
-KIND_DOC = ("Exact Soort of the document, e.g. 'Motie', 'Amendement', 'Brief regering', 'Schriftelijke vragen', "
-            "'Voorstel van wet', 'Verslag'.")
+KIND_DOC = ("Soort of the document as people write it, e.g. 'Motie', 'moties', 'Amendement', 'kamerbrief', "
+            "'kamervragen', 'wetsvoorstel', 'Verslag'.")
 
 SEARCH_DOCUMENTS_INPUT = object_schema({
     "query": TITLE_WORDS_PROP,
@@ -389,9 +409,9 @@ async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
     if not args.get("include_closed", False):
         filters.append("Besloten eq false")
         extra.append("closed (besloten) activities left out")
-    filters.extend(_kind_filter(call))
-    if args.get("kind"):
-        extra.append(f"Soort is exactly {args['kind']!r}")
+    kind_filters, kind_matched = _kind_filter(call, ACTIVITY_KINDS)
+    filters.extend(kind_filters)
+    extra.extend(kind_matched)
     committee = str(args.get("committee") or "").strip().lower()
     if committee:
         filters.append(f"(contains(tolower(Voortouwnaam),{quote(committee)}) or "
@@ -410,8 +430,8 @@ UPCOMING_INPUT = object_schema({
     "days": {"type": "integer", "minimum": 1, "maximum": 60, "default": 7,
              "description": "How many days from today (server clock, Dutch date) to include; 7 is this week."},
     "kind": {"type": "string", "maxLength": 80,
-             "description": "Exact Soort, e.g. 'Commissiedebat', 'Plenair debat', 'Rondetafelgesprek', "
-                            "'Wetgevingsoverleg', 'Procedurevergadering'."},
+             "description": "Soort as people write it, e.g. 'Commissiedebat', 'Plenair debat', 'Rondetafelgesprek', "
+                            "'Wetgevingsoverleg', 'tweeminutendebat'."},
     "committee": {"type": "string", "maxLength": 120,
                   "description": "Committee in charge: part of its name (e.g. 'Infrastructuur') or its "
                                  "abbreviation (e.g. 'IenW')."},
@@ -439,7 +459,7 @@ CASE_LIST_ITEM = {
 
 async def _search_cases(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
-    filters, matched = _titled_search(call, "GestartOp")
+    filters, matched = _titled_search(call, "GestartOp", CASE_KINDS)
     expand = f"Document($filter={NOT_DELETED};$select=Id,DocumentNummer;$orderby=Datum asc;$top=1)"
     params = _params(filters, orderby="GestartOp desc,Id desc", select=CASE_SELECT, expand=expand, top=limit,
                      skip=offset, drop=DROP_TITLED)
@@ -461,8 +481,8 @@ async def _search_cases(call: ToolCall) -> dict[str, Any]:
 SEARCH_CASES_INPUT = object_schema({
     "query": TITLE_WORDS_PROP,
     "kind": {"type": "string", "maxLength": 80,
-             "description": "Exact Soort of the case, e.g. 'Motie', 'Amendement', 'Wetgeving', "
-                            "'Initiatiefwetgeving', 'Schriftelijke vragen', 'Brief regering'."},
+             "description": "Soort of the case as people write it, e.g. 'Motie', 'Amendement', 'wetsvoorstel', "
+                            "'Initiatiefwetgeving', 'kamervragen', 'Brief regering'."},
     **date_range_props("Applies to the start date (GestartOp)."),
     **PAGE_PROPS,
 }, required=[])
