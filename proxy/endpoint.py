@@ -25,6 +25,7 @@ from proxy.emptied import explain_empty
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.external import external_meta, fence
 from proxy.mcp_http import EncodedResult, UnknownToolError, encode_json
+from proxy.results import localised
 from proxy.schemacheck import SchemaCheck
 from proxy.state import StateStore
 from proxy.toolkit import ToolCall
@@ -125,7 +126,7 @@ class ConnectorEndpoint:
             raise AssertionError(f"meta tool without behaviour: {tool.name}")
         assert tool.platform is not None
         call = ToolCall(tool=tool.name, arguments=arguments, caller=caller, ctx=generation.context(tool.platform))
-        return await tool.impl.handler(call)
+        return localised(await tool.impl.handler(call), tool.localise)
 
 
 def _error(message: str) -> mcp_types.CallToolResult:

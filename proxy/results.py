@@ -7,7 +7,7 @@ catalogue refuses any tool that returns a list without it (see `is_result_list`)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, get_args
 
 from proxy.shapes import Citation, Precision, TotalRelation, schema_of
@@ -21,6 +21,7 @@ __all__ = [
     "citation",
     "empty_hint",
     "is_result_list",
+    "localised",
     "object_schema",
     "precision",
     "result_list_schema",
@@ -159,3 +160,25 @@ def is_result_list(output_schema: Mapping[str, Any]) -> tuple[bool, str | None]:
         if "citation" not in item.get("properties", {}) or "citation" not in item.get("required", []):
             return True, f"the items of '{key}' carry no required 'citation'"
     return True, None
+
+
+# Result fields that BesluitBron writes itself (never source text): tool names in them are renamed for the
+# address (Alle Bronnen's prefixes), as descriptions and errors are.
+_OWN_TEXT = frozenset({"notes", "precision"})
+
+
+def localised(data: dict[str, Any], localise: Callable[[str], str]) -> dict[str, Any]:
+    """`data` with the tool names in its own texts (`notes`, `precision`) as the address calls them."""
+    def each(value: Any) -> Any:
+        if isinstance(value, str):
+            return localise(value)
+        if isinstance(value, list):
+            return [each(v) for v in value]
+        if isinstance(value, dict):
+            return {k: each(v) for k, v in value.items()}
+        return value
+
+    if not any(key in data for key in _OWN_TEXT):
+        return data
+    return {key: each(value) if key in _OWN_TEXT else value for key, value in data.items()}
+

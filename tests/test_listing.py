@@ -138,3 +138,18 @@ async def test_list_capabilities_reports_the_size_of_this_tool_list(server: Live
         assert caps["tool_list_bytes"] == sent == listing_bytes([t.to_mcp() for t in CATALOG.connectors[slug].tools])
 
 
+
+
+async def test_a_result_names_the_tools_as_its_address_calls_them(server: LiveServer) -> None:
+    """The adapter's own words in a result (notes, precision) follow the address, like descriptions."""
+    notes = {}
+    for slug, prefix in (("openraadsinformatie", ""), ("allebronnen", "ori_")):
+        async with client(server.url(slug), "legacy") as c:
+            result = await c.call_tool(f"{prefix}search_meetings", {"query": "begroting", "limit": 1})
+        assert not result.is_error
+        own = result.structured_content
+        notes[slug] = " ".join([*own["notes"], *own["precision"]["not_applied"], own["precision"]["matched"]])
+    assert "read_meeting shows" in notes["openraadsinformatie"]
+    assert "ori_read_meeting shows" in notes["allebronnen"]
+    named = set(_IDENTIFIER.findall(notes["allebronnen"]))
+    assert named and not named - {t.name for t in CATALOG.connectors["allebronnen"].tools}
