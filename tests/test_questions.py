@@ -3,7 +3,7 @@ alone, and the facts the answer must contain, run through the SDK client against
 
 It reports how many questions are answered in one call, in two, or not at all, and holds: every question
 answered, at least 80 % in one call, every content result with `cited_chunks`, every citation `uri` a
-page for people.
+page for people, and every tool an error or a result's own notes name on the address asked.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from proxy.generation import load_generation
 from tests.conftest import LiveServer, client
 from tests.people_pages import not_for_people
 
@@ -26,6 +27,9 @@ QUESTIONS = json.loads((Path(__file__).with_name("questions.json")).read_text(en
 META_TOOLS = {"list_capabilities", "list_platform_calls", "platform_status"}
 _REF = re.compile(r"\$(\d+)\.(.+)")
 _STEP = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
+_CATALOG = load_generation(Path(__file__).resolve().parent.parent / "registry.json").catalog
+TOOL_NAMES = {t.name for c in _CATALOG.connectors.values() for t in c.tools}
+_IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_])[a-z][a-z0-9_]*_[a-z0-9_]+(?![A-Za-z0-9_])")
 
 
 def _resolve(value: Any, earlier: list[Any]) -> Any:
@@ -71,6 +75,10 @@ async def _ask(question: Mapping[str, Any], c: Client, listed: Mapping[str, Any]
         text = result.content[0].text if result.content else ""
         data = result.structured_content
         earlier.append(data)
+        own = text if result.is_error else json.dumps([data.get("notes"), data.get("precision")], ensure_ascii=False)
+        elsewhere = {m for m in _IDENTIFIER.findall(own) if m in TOOL_NAMES} - set(listed)
+        if elsewhere:  # an error or note must send the model to tools it can call here
+            outcome.problems.append(f"{step['tool']} names {sorted(elsewhere)}, not on {question['address']}")
         if result.is_error:
             seen.append(text)
             if all(w.lower() in text.lower() for w in question.get("refusal", [])) and "refusal" in question:
