@@ -3,11 +3,14 @@ shape its result (structuredContent + the same JSON as text), turning failures i
 
 Per call, arguments are checked against their schema by a compiled check (`proxy.schemacheck`);
 a result is encoded once (`EncodedResult`, the transport splices it) and checked against its
-output schema the first time that very result is built (a cached answer repeats it).
+output schema the first time that very result is built (a cached answer repeats it). A finished
+result is kept (`proxy.resultmemo`) while the platform replies it was built from are still cached,
+so a repeated call does not rebuild it.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from collections.abc import Mapping
@@ -25,6 +28,7 @@ from proxy.emptied import explain_empty
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.external import external_meta, fence
 from proxy.mcp_http import EncodedResult, UnknownToolError, encode_json
+from proxy.resultmemo import Fetch, Memo, ResultMemo, collecting
 from proxy.results import localised
 from proxy.schemacheck import SchemaCheck
 from proxy.state import StateStore
@@ -57,6 +61,12 @@ class ConnectorEndpoint:
                         for t in connector.tools}
         # Results already found to conform, by their JSON: a cached answer is checked when it is first built.
         self._conforming: dict[str, set[bytes]] = {t.name: set() for t in connector.tools}
+        self._memo = ResultMemo()
+
+    @property
+    def results_kept(self) -> int:
+        """How many finished results this endpoint keeps for reuse (`proxy.resultmemo`)."""
+        return len(self._memo)
 
     def list_tools(self) -> list[mcp_types.Tool]:
         return self._tools
@@ -70,7 +80,7 @@ class ConnectorEndpoint:
         tool = self.connector.tool(name)
         if tool is None:
             raise UnknownToolError(name)
-        in_check, out_check = self._checks[name]
+        in_check, _ = self._checks[name]
         problems = in_check.problems(dict(arguments))
         if problems:
             return _error(f"Invalid arguments for {name}: "
@@ -79,6 +89,39 @@ class ConnectorEndpoint:
         if broken is not None:
             return _error(f"Invalid arguments for {name}: {broken} holds text that is not valid Unicode "
                           "(a lone surrogate); send it as UTF-8 text")
+        memo_key = self._memo_key(tool, arguments)
+        if memo_key is not None:
+            hit = self._memo.get(memo_key)
+            if hit is not None:
+                if await _still_cached(hit.fetches):
+                    for fetch in hit.fetches:
+                        await fetch.upstream.record_cache_hit(caller, name, fetch.method, fetch.target,
+                                                              len(fetch.body))
+                    return EncodedResult(hit.encoded, text=fence(hit.encoded.decode(), hit.source), meta=hit.meta)
+                self._memo.drop(memo_key)
+        with collecting() as fetches:
+            outcome = await self._build(tool, arguments, caller)
+        if isinstance(outcome, EncodedResult) and memo_key is not None and fetches and outcome.text is not None:
+            assert tool.platform is not None
+            self._memo.put(memo_key, Memo(outcome.structured, self._source(tool.platform), outcome.meta,
+                                          tuple(fetches)))
+        return outcome
+
+    def _memo_key(self, tool: CatalogTool, arguments: Mapping[str, Any]) -> tuple[str, str, str] | None:
+        """What a platform tool's result depends on besides its fetches: name, arguments, Dutch date."""
+        if tool.impl is None or tool.meta or tool.platform is None:
+            return None
+        return (tool.name, json.dumps(arguments, sort_keys=True, separators=(",", ":")),
+                self.generation.context(tool.platform).today().isoformat())
+
+    def _source(self, platform: str) -> str:
+        return self.generation.registry.platforms[platform].title.nl
+
+    async def _build(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller
+                     ) -> mcp_types.CallToolResult | EncodedResult:
+        """Run the tool, then shape, check and encode its result."""
+        name = tool.name
+        _, out_check = self._checks[name]
         try:
             data = apply_policy(await self._run(tool, arguments, caller), self.generation.domain_policy)
             if not tool.meta:
@@ -110,7 +153,7 @@ class ConnectorEndpoint:
             conforming.add(encoded)
         if tool.meta:  # about this installation: ours, not external data
             return EncodedResult(encoded)
-        source = self.generation.registry.platforms[tool.platform].title.nl if tool.platform else self.slug
+        source = self._source(tool.platform) if tool.platform else self.slug
         return EncodedResult(encoded, text=fence(encoded.decode(), source),
                              meta=external_meta([tool.platform or self.slug]))
 
@@ -127,6 +170,13 @@ class ConnectorEndpoint:
         assert tool.platform is not None
         call = ToolCall(tool=tool.name, arguments=arguments, caller=caller, ctx=generation.context(tool.platform))
         return localised(await tool.impl.handler(call), tool.localise)
+
+
+async def _still_cached(fetches: tuple[Fetch, ...]) -> bool:
+    for fetch in fetches:
+        if not await fetch.upstream.still_cached(fetch.target, fetch.body):
+            return False
+    return True
 
 
 def _error(message: str) -> mcp_types.CallToolResult:

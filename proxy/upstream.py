@@ -35,6 +35,7 @@ from proxy.errors import (
     UpstreamUnreachable,
 )
 from proxy.registry import Platform
+from proxy.resultmemo import note_fetch
 from proxy.shapes import CallRecord
 from proxy.state import StateStore
 
@@ -165,6 +166,7 @@ class Upstream:
         if cached is not None:
             value = parse(cached)
             await self._record(caller, tool, method, target, 200, started, len(cached), cache_hit=True)
+            note_fetch(self, method, target, cached)
             return value
 
         shared = self._conn.inflight.get(key)
@@ -178,6 +180,7 @@ class Upstream:
             value = parse(fetched.body)
             await self._record(caller, tool, method, target, fetched.status, started, len(fetched.body),
                                cache_hit=True)
+            note_fetch(self, method, target, fetched.body)
             return value
 
         future: asyncio.Future[_Fetched] = asyncio.get_running_loop().create_future()
@@ -193,7 +196,18 @@ class Upstream:
         finally:
             self._conn.inflight.pop(key, None)
         await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
+        note_fetch(self, method, target, fetched.body)
         return value  # parsed once, in _live
+
+    async def still_cached(self, target: _Target, body: bytes) -> bool:
+        """Whether a call to `target` would now be a cache hit on exactly `body` (`proxy.resultmemo`)."""
+        cached = await self._store.cache_get(target.cache_key)
+        return cached is not None and (cached is body or cached == body)
+
+    async def record_cache_hit(self, caller: Caller, tool: str | None, method: str, target: _Target,
+                               size: int) -> None:
+        """The call record a cache hit writes, for a result reused from `proxy.resultmemo`."""
+        await self._record(caller, tool, method, target, 200, time.perf_counter(), size, cache_hit=True)
 
     async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
                     caller: Caller, tool: str | None, idempotent: bool, started: float,
