@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/bench_transport.py [--calls 4000] [--rounds 3] [--concurrency 8]
 
-One server subprocess (pinned to core 0 when there are two or more) serves three routes;
-the load generator (an aiohttp client, `--concurrency` workers) runs here, pinned to core 1:
+One server subprocess (`bench/servers.py echo`, through `bench._harness.Child`, pinned to the
+first core) serves both routes; the harness's load generator runs here, pinned to the second:
 
   (a) bare    a plain aiohttp handler: parse the JSON-RPC body, answer a canned tools/call result
   (b) modern  McpHttp, 2026-07-28 stateless tools/call on a trivial echo endpoint
@@ -12,7 +12,7 @@ the load generator (an aiohttp client, `--concurrency` workers) runs here, pinne
 Rounds interleave a, b, c so drift hits all alike; each figure is the median over rounds.
 Besides calls/s (which a Python client can cap) it reports the server's CPU time per call,
 read from /proc, which is the fairer ratio when the client core is the bottleneck.
-Target (DESIGN.md §3): modern ≥ 0.6x bare.
+Target (DESIGN.md §3): modern ≥ 0.6x bare. The real tool call is bench/bench_calls.py.
 """
 
 from __future__ import annotations
@@ -20,13 +20,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import statistics
-import subprocess
 import sys
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
+from bench._harness import ACCEPT, LEGACY, MODERN, Child, Measurement, median, open_session, pin, run_load  # noqa: E402
 from proxy.caller import Caller  # noqa: E402
 from proxy.mcp_http import (  # noqa: E402
     McpHttp,
@@ -49,9 +45,8 @@ from proxy.mcp_http import (  # noqa: E402
 from proxy.state import MemoryStore  # noqa: E402
 from proxy.trace import TraceSigner  # noqa: E402
 
-MODERN = "2026-07-28"
-LEGACY = "2025-11-25"
-ACCEPT = "application/json, text/event-stream"
+__all__ = ["echo_app", "run"]
+
 ARGUMENTS = {"message": "hallo wereld"}
 ECHO = types.Tool(
     name="echo",
@@ -67,9 +62,12 @@ CANNED_RESULT = {
     "isError": False,
     "resultType": "complete",
 }
+_META = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {},
+         "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"}}
+SCENARIOS = ("(a) bare aiohttp", "(b) McpHttp modern", "(c) McpHttp legacy")
 
 
-# ─── server side ───────────────────────────────────────────────────────────────────────────────
+# ─── server side (the `echo` role of bench/servers.py) ─────────────────────────────────────────
 
 
 class EchoEndpoint:
@@ -92,15 +90,14 @@ class EchoEndpoint:
         )
 
 
-async def bare(request: web.Request) -> web.Response:
+async def _bare(request: web.Request) -> web.Response:
     """The ceiling: no MCP checks at all, just JSON in and JSON out."""
     message = json.loads(await request.read())
     body = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": CANNED_RESULT}, separators=(",", ":"))
     return web.Response(body=body.encode(), content_type="application/json")
 
 
-def serve(port: int) -> None:
-    pin(0)
+def echo_app() -> web.Application:
     endpoint = EchoEndpoint()
     mcp = McpHttp(
         resolve=lambda slug: endpoint if slug == "echo" else None,
@@ -110,183 +107,51 @@ def serve(port: int) -> None:
         signer=TraceSigner(b"bench-secret"),
     )
     app = web.Application(handler_args=handler_args())
-    app.router.add_post("/bare/mcp", bare)
+    app.router.add_post("/bare/mcp", _bare)
     app.router.add_route("*", "/{slug}/mcp", mcp.handle)
-
-    async def ready(_: web.Application) -> None:
-        print("ready", flush=True)
-
-    app.on_startup.append(ready)
-    web.run_app(app, host="127.0.0.1", port=port, access_log=None, print=None)
-
-
-def pin(core: int) -> None:
-    """Pin this process to `core` when the machine has at least two."""
-    if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) >= 2:
-        cores = sorted(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cores[core]})
+    return app
 
 
 # ─── load generator ────────────────────────────────────────────────────────────────────────────
 
 
-@dataclass
-class Scenario:
-    name: str
-    path: str
-    headers: dict[str, str]
-    body: dict[str, Any]
-    legacy_session: bool = False
+def _check(status: int, payload: bytes) -> None:
+    if status != 200 or b'"error"' in payload:
+        raise RuntimeError(f"not a tool result: {status} {payload[:300]!r}")
 
 
-SCENARIOS = [
-    Scenario(
-        "(a) bare aiohttp",
-        "/bare/mcp",
-        {"Accept": ACCEPT, "Content-Type": "application/json"},
-        {"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "echo", "arguments": ARGUMENTS}},
-    ),
-    Scenario(
-        "(b) McpHttp modern",
-        "/echo/mcp",
-        {
-            "Accept": ACCEPT,
-            "Content-Type": "application/json",
-            "MCP-Protocol-Version": MODERN,
-            "Mcp-Method": "tools/call",
-            "Mcp-Name": "echo",
-        },
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "tools/call",
-            "params": {
-                "_meta": {
-                    "io.modelcontextprotocol/protocolVersion": MODERN,
-                    "io.modelcontextprotocol/clientCapabilities": {},
-                    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"},
-                },
-                "name": "echo",
-                "arguments": ARGUMENTS,
-            },
-        },
-    ),
-    Scenario(
-        "(c) McpHttp legacy",
-        "/echo/mcp",
-        {"Accept": ACCEPT, "Content-Type": "application/json", "MCP-Protocol-Version": LEGACY},
-        {"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "echo", "arguments": ARGUMENTS}},
-        legacy_session=True,
-    ),
-]
-
-
-@dataclass
-class Measurement:
-    calls_per_s: float
-    p50_ms: float
-    p99_ms: float
-    cpu_us_per_call: float
-
-
-def server_cpu_seconds(pid: int) -> float:
-    """utime + stime of the server process (Linux /proc); 0 elsewhere."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def open_legacy_session(http: aiohttp.ClientSession, url: str) -> str:
-    init = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}},
-    }
+async def _prepared(scenario: str, url: str, clients: int) -> list[tuple[dict[str, str], dict[str, Any]]]:
+    params: dict[str, Any] = {"name": "echo", "arguments": ARGUMENTS}
     headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
-    async with http.post(url, json=init, headers=headers) as response:
-        assert response.status == 200, await response.text()
-        return response.headers["Mcp-Session-Id"]
+    if scenario == SCENARIOS[1]:
+        headers.update({"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": "echo"})
+        params = {**params, "_meta": _META}
+    body = {"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": params}
+    if scenario != SCENARIOS[2]:
+        return [(headers, body)] * clients
+    async with aiohttp.ClientSession() as http:  # one session per worker
+        sessions = [await open_session(http, url) for _ in range(clients)]
+    return [({**headers, "MCP-Protocol-Version": LEGACY, "Mcp-Session-Id": s}, body) for s in sessions]
 
 
-async def run_scenario(
-    http: aiohttp.ClientSession, base: str, scenario: Scenario, calls: int, concurrency: int, pid: int
-) -> Measurement:
-    url = base + scenario.path
-    headers = [dict(scenario.headers) for _ in range(concurrency)]
-    if scenario.legacy_session:
-        for worker_headers in headers:
-            worker_headers["Mcp-Session-Id"] = await open_legacy_session(http, url)
-    latencies: list[float] = []
-
-    async def worker(index: int, count: int, record: bool) -> None:
-        body = dict(scenario.body)
-        for i in range(count):
-            body["id"] = index * 1_000_000 + i
-            started = time.perf_counter()
-            async with http.post(url, data=json.dumps(body), headers=headers[index]) as response:
-                payload = await response.read()
-            if record:
-                latencies.append(time.perf_counter() - started)
-            if response.status != 200 or b'"error"' in payload:
-                raise RuntimeError(f"{scenario.name}: {response.status} {payload[:300]!r}")
-
-    per_worker = max(1, calls // concurrency)
-    await asyncio.gather(*(worker(i, max(1, per_worker // 10), False) for i in range(concurrency)))  # warm-up
-    cpu_before = server_cpu_seconds(pid)
-    started = time.perf_counter()
-    await asyncio.gather(*(worker(i, per_worker, True) for i in range(concurrency)))
-    elapsed = time.perf_counter() - started
-    cpu = server_cpu_seconds(pid) - cpu_before
-    latencies.sort()
-    done = len(latencies)
-    return Measurement(
-        calls_per_s=done / elapsed,
-        p50_ms=latencies[done // 2] * 1000,
-        p99_ms=latencies[min(done - 1, int(done * 0.99))] * 1000,
-        cpu_us_per_call=cpu / done * 1e6,
-    )
-
-
-async def measure(port: int, pid: int, calls: int, rounds: int, concurrency: int) -> dict[str, list[Measurement]]:
+def run(*, calls: int = 4000, rounds: int = 3, concurrency: int = 8) -> dict[str, dict[str, float]]:
+    """Medians per scenario, with the ratio to the bare handler by calls/s and by server CPU per call."""
     pin(1)
-    results: dict[str, list[Measurement]] = {scenario.name: [] for scenario in SCENARIOS}
-    connector = aiohttp.TCPConnector(limit=concurrency)
-    async with aiohttp.ClientSession(connector=connector) as http:
+    raw: dict[str, list[Measurement]] = {name: [] for name in SCENARIOS}
+    with Child("echo") as server:
         for _ in range(rounds):
-            for scenario in SCENARIOS:
-                result = await run_scenario(http, f"http://127.0.0.1:{port}", scenario, calls, concurrency, pid)
-                results[scenario.name].append(result)
-    return results
-
-
-def report(results: dict[str, list[Measurement]], calls: int, rounds: int, concurrency: int) -> float:
-    def median(values: list[float]) -> float:
-        return statistics.median(values)
-
-    base_rate = median([m.calls_per_s for m in results[SCENARIOS[0].name]])
-    base_cpu = median([m.cpu_us_per_call for m in results[SCENARIOS[0].name]])
-    print(f"\n{calls} calls x {rounds} rounds, {concurrency} concurrent, medians; server CPU from /proc")
-    columns = ("calls/s", "p50 ms", "p99 ms", "ratio", "CPU us/call", "CPU ratio")
-    print(f"{'server':22} " + " ".join(f"{c:>{w}}" for c, w in zip(columns, (9, 8, 8, 6, 12, 10), strict=True)))
-    modern_ratio = 0.0
-    for scenario in SCENARIOS:
-        runs = results[scenario.name]
-        rate = median([m.calls_per_s for m in runs])
-        cpu = median([m.cpu_us_per_call for m in runs])
-        ratio = rate / base_rate
-        cpu_ratio = base_cpu / cpu if cpu else float("nan")
-        if scenario is SCENARIOS[1]:
-            modern_ratio = ratio
-        print(
-            f"{scenario.name:22} {rate:9.0f} {median([m.p50_ms for m in runs]):8.2f} "
-            f"{median([m.p99_ms for m in runs]):8.2f} {ratio:6.2f} {cpu:12.1f} {cpu_ratio:10.2f}"
-        )
-    verdict = "meets" if modern_ratio >= 0.6 else "MISSES"
-    print(f"\n(b) modern runs at {modern_ratio:.2f}x the bare handler: {verdict} the 0.6x target")
-    return modern_ratio
+            for name in SCENARIOS:
+                url = f"{server.base}/{'bare' if name == SCENARIOS[0] else 'echo'}/mcp"
+                prepared = asyncio.run(_prepared(name, url, concurrency))
+                raw[name].append(asyncio.run(run_load(url, prepared, calls=calls, pid=server.pid, check=_check)))
+    rows = {name: {k: median([getattr(m, k) for m in runs]) for k in ("calls_per_s", "p50_ms", "p99_ms",
+                                                                      "cpu_us_per_call")}
+            for name, runs in raw.items()}
+    bare = rows[SCENARIOS[0]]
+    for row in rows.values():
+        row["ratio"] = row["calls_per_s"] / bare["calls_per_s"]
+        row["cpu_ratio"] = bare["cpu_us_per_call"] / row["cpu_us_per_call"] if row["cpu_us_per_call"] else 0.0
+    return rows
 
 
 def main() -> int:
@@ -294,35 +159,18 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=4000, help="measured calls per scenario and round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--port", type=int, default=0, help="0: pick a free port")
-    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the subprocess role
     args = parser.parse_args()
-    if args.serve:
-        serve(args.port)
-        return 0
-
-    port = args.port or free_port()
-    server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", "--port", str(port)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert server.stdout is not None
-        if server.stdout.readline().strip() != "ready":
-            raise RuntimeError("benchmark server did not start")
-        results = asyncio.run(measure(port, server.pid, args.calls, args.rounds, args.concurrency))
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-    ratio = report(results, args.calls, args.rounds, args.concurrency)
-    return 0 if ratio >= 0.6 else 1
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    rows = run(calls=args.calls, rounds=args.rounds, concurrency=args.concurrency)
+    print(f"\n{args.calls} calls x {args.rounds} rounds, {args.concurrency} concurrent, medians; server CPU from /proc")
+    print(f"{'server':22} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>6} {'CPU us/call':>12} "
+          f"{'CPU ratio':>10}")
+    for name, r in rows.items():
+        print(f"{name:22} {r['calls_per_s']:9.0f} {r['p50_ms']:8.2f} {r['p99_ms']:8.2f} {r['ratio']:6.2f} "
+              f"{r['cpu_us_per_call']:12.1f} {r['cpu_ratio']:10.2f}")
+    modern = rows[SCENARIOS[1]]["ratio"]
+    verdict = "meets" if modern >= 0.6 else "MISSES"
+    print(f"\n(b) modern runs at {modern:.2f}x the bare handler: {verdict} the 0.6x target")
+    return 0 if modern >= 0.6 else 1
 
 
 if __name__ == "__main__":

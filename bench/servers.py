@@ -9,6 +9,8 @@
   sdk          the `mcp` SDK's own Streamable HTTP server (low-level `Server`, stateless, JSON
                responses) on uvicorn, one tool with the same schemas and the same answer
   fastmcp      FastMCP (the `fastmcp` package) on uvicorn, the same tool and answer
+  echo         only the transport (bench/bench_transport.py): `proxy.mcp_http` on a trivial echo
+               endpoint at /echo/mcp, and a plain aiohttp handler with a canned answer at /bare/mcp
 
 Every role prints `ready` once it listens. The answer file is JSON: `tool` (the tools/list entry
 BesluitBron serves), `structured` (its structuredContent) and `results` (era → result bytes as text).
@@ -37,7 +39,7 @@ from bench._harness import LOOPBACK, MODERN, pin  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("role", choices=("replicas", "besluitbron", "bare", "sdk", "fastmcp"))
+    parser.add_argument("role", choices=("replicas", "besluitbron", "bare", "sdk", "fastmcp", "echo"))
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--core", type=int)
     parser.add_argument("--replicas", help="besluitbron: the replicas' root URL")
@@ -49,7 +51,7 @@ def main() -> int:
         pin(args.core)
     if args.role in ("sdk", "fastmcp"):
         return _uvicorn(args.role, args.port, json.loads(Path(args.answer).read_text()))
-    app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare}[args.role](args)
+    app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare, "echo": _echo}[args.role](args)
     asyncio.run(_serve(app, args.port, args.profile))
     return 0
 
@@ -120,6 +122,13 @@ def _bare(args: argparse.Namespace) -> web.Application:
     app = web.Application()
     app.router.add_post("/{slug}/mcp", handle)
     return app
+
+
+def _echo(args: argparse.Namespace) -> web.Application:
+    """The transport alone: McpHttp on the echo endpoint, and the bare handler beside it (one process)."""
+    from bench.bench_transport import echo_app
+
+    return echo_app()
 
 
 # ─── the other Python MCP servers ──────────────────────────────────────────────────────────────

@@ -41,3 +41,12 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
     assert "quick mode" in text and "× bare" in text and "added p50" in text
     for plot in ("calls.png", "site.png"):
         assert (tmp_path / plot).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_transport_bench_runs_on_the_shared_harness() -> None:
+    """bench/bench_transport.py: the echo server role and the harness's load generator, all three routes."""
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_transport.py"), "--calls", "80", "--rounds",
+                           "1", "--concurrency", "2"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert "(b) modern runs at" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:]
+    for name in ("(a) bare aiohttp", "(b) McpHttp modern", "(c) McpHttp legacy"):
+        assert name in proc.stdout
