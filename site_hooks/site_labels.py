@@ -99,7 +99,6 @@ LABELS: Mapping[str, Text] = {
         "The same tools, without the prefix, are also at this source's own address: {title}.",
     ),
     "tool": _t("Tool", "Tool"),
-    "what_it_does": _t("Wat de tool doet", "What it does"),
     "param_table": _t("parametertabel", "parameter table"),
     "tools": _t("Tools", "Tools"),
     "tools_intro": _t(
@@ -330,8 +329,7 @@ LABELS: Mapping[str, Text] = {
         "No address that offers all sources together is enabled on this installation; choose a source per "
         "question.",
     ),
-    "explorer_tools": _t("{count} tools", "{count} tools"),
-    "explorer_open": _t("Verbindingspagina", "Connection page"),
+    "explorer_connectors": _t("Connectoren", "Connectors"),
     "switch_footer": _t("In de footer", "In the footer"),
     "switch_enabled": _t("Ingeschakeld", "Enabled"),
     "disabled_count": _t(
@@ -473,8 +471,10 @@ LABELS: Mapping[str, Text] = {
     ),
     "llms_explorer_json": _t("Catalogus (JSON)", "Catalogue (JSON)"),
     "llms_explorer_json_note": _t(
-        "Elke connector met adres en tools, inclusief invoer- en uitvoerschema's.",
-        "Every connector with its address and tools, including input and output schemas.",
+        "Elke connector met zijn adres; per connector een eigen bestand (`tools_url`) met zijn tools, inclusief "
+        "invoer- en uitvoerschema's.",
+        "Every connector with its address; per connector a file of its own (`tools_url`) with its tools, including "
+        "input and output schemas.",
     ),
 }
 

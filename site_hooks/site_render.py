@@ -52,6 +52,7 @@ from site_hooks.site_labels import FIELD_DOCS, LABELS, label
 from site_hooks.site_params import PageParam, page_params
 
 __all__ = [
+    "EXPLORER_TOOLS_DIR",
     "MARKERS",
     "MARKER_RE",
     "SLOT_TOKEN",
@@ -60,10 +61,12 @@ __all__ = [
     "Renderer",
     "address_html",
     "address_markup",
+    "explorer_tools_file",
     "fill_markers",
     "fill_slots",
     "inline_html",
     "render_explorer_json",
+    "render_explorer_tools",
     "render_llms_txt",
     "resolve_slot_links",
 ]
@@ -344,15 +347,33 @@ def render_llms_txt(data: SiteData, lang: str, *, pages: Sequence[PageRef], conn
     return "\n".join(lines) + "\n"
 
 
+EXPLORER_TOOLS_DIR = "explorer"
+
+
+def explorer_tools_file(slug: str) -> str:
+    """Where a connector's tools file lies, relative to `explorer.json`."""
+    return f"{EXPLORER_TOOLS_DIR}/{slug}.json"
+
+
 def render_explorer_json(data: SiteData, lang: str, *, connection_pages: Mapping[str, str]) -> str:
-    """The catalogue as the explorer page's script will read it: connectors, addresses, tools, schemas."""
+    """The catalogue the explorer page's script reads first: the connectors and their addresses, each
+    naming its own tools file (`render_explorer_tools`), which the script fetches when it is chosen."""
     doc = {
         "server": data.registry.server.name,
         "public_url": data.registry.server.public_url,
         "language": lang,
         "connectors": [_connector_json(data, c, lang, connection_pages[c.slug]) for c in data.connectors],
     }
-    # Compact: json's C encoder only runs without indent, and this file grows with every tool.
+    return _compact(doc)
+
+
+def render_explorer_tools(c: CatalogConnector, lang: str) -> str:
+    """One connector's tools for the explorer: titles, words, input and output schemas."""
+    return _compact({"slug": c.slug, "language": lang, "tools": [_tool_json(t, lang) for t in c.tools]})
+
+
+def _compact(doc: Mapping[str, Any]) -> str:
+    # Compact: json's C encoder only runs without indent.
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
@@ -367,7 +388,8 @@ def _connector_json(data: SiteData, c: CatalogConnector, lang: str, page: str) -
         "aggregate": c.connector.aggregate,
         "in_footer": c.connector.in_footer,
         "platforms": list(c.platforms),
-        "tools": [_tool_json(t, lang) for t in c.tools],
+        "tool_count": len(c.tools),
+        "tools_url": explorer_tools_file(c.slug),
     }
 
 

@@ -527,10 +527,16 @@ async def test_without_a_reachable_server_the_static_documentation_stays(
     await expect(page.locator("[data-bb-call]")).to_be_disabled()
     await expect(page.locator("[data-bb-call]")).to_be_hidden()
     await expect(page.locator("#bb-always-all")).to_be_hidden()
-    # The static documentation of every tool, parameters included, is all still there.
-    total = sum(len(c.tools) for c in env.catalog.connectors.values())
-    await expect(page.locator("details[data-tool]")).to_have_count(total)
-    await expect(page.locator("details[data-tool] table[data-params]").first).to_be_attached()
+    # The static documentation stays: every connector, linked to its connection page (every tool, parameters
+    # included); and the chosen connector's tools, with their words, from its tools file.
+    connectors = list(env.catalog.connectors.values())
+    await expect(page.locator("li[data-connector] a")).to_have_count(len(connectors))
+    first = connectors[0]
+    await expect(page.locator("#bb-tool")).to_have_attribute("data-connector", first.slug, timeout=15000)
+    await expect(page.locator("#bb-tool option")).to_have_count(len(first.tools))
+    await expect(page.locator(".bb-tool-info")).to_contain_text(first.tools[0].words.description[lang])
+    fetched = [url.rsplit("/", 1)[1] for method, url, _ in watch.requests if "/explorer/" in url and method == "GET"]
+    assert fetched == [f"{first.slug}.json"], fetched  # one connector's tools at a time
     assert watch.mcp_methods("tools/call") == []
     await shot(page.locator("#besluitbron-explorer"), f"explorer-offline-{lang}.png")
 

@@ -317,29 +317,34 @@ def test_platform_pages_say_no_measurement_without_snapshot(shipped: Path, catal
                 assert catalog.url(served.slug) in _shown_addresses(page.find("article"))
 
 
-def test_explorer_has_every_tool_with_stable_ids_and_json(shipped: Path, catalog: Catalog) -> None:
+def test_explorer_lists_connectors_and_each_connector_has_its_tools_file(shipped: Path, catalog: Catalog) -> None:
+    """The page names every connector (not every tool, so it stays small whatever the registry holds);
+    explorer.json lists the connectors, and each connector's tools file holds its tools with their schemas."""
     for lang, prefix in (("nl", ""), ("en", "en/")):
         soup = BeautifulSoup((shipped / f"{prefix}explorer.html").read_text(encoding="utf-8"), "html.parser")
         root = soup.find(id="besluitbron-explorer")
         assert root is not None and root["data-catalog"] == "explorer.json"
-        root = soup.find("article")
-        entries = [(d["data-connector"], d["data-tool"]) for d in root.select("details[data-tool]")]
-        assert entries == [(c.slug, t.name) for c in catalog.connectors.values() for t in c.tools]
-        for c in catalog.connectors.values():
-            for tool in c.tools:
-                entry = root.find(id=f"{c.slug}--{tool.name}")
-                assert tool.title[lang] in entry.find("summary").get_text()
-                assert [r["data-param"] for r in entry.select("tr[data-param]")] == list(
-                    tool.input_schema.get("properties", {}))
+        article = soup.find("article")
+        entries = article.select("li[data-connector]")
+        assert [li["data-connector"] for li in entries] == list(catalog.connectors)
+        assert article.select("details[data-tool]") == []
+        for li, c in zip(entries, catalog.connectors.values(), strict=True):
+            assert li["id"] == f"explorer-{c.slug}" and c.connector.title[lang] in li.get_text()
+            assert (shipped / prefix / li.find("a")["href"]).resolve() == (
+                shipped / f"{prefix}{CONNECTOR_DIR}/{c.slug}.html").resolve()
         doc = json.loads((shipped / f"{prefix}explorer.json").read_text(encoding="utf-8"))
         assert doc["language"] == lang
         assert [(c["slug"], c["address"]) for c in doc["connectors"]] == [
             (slug, catalog.url(slug)) for slug in catalog.connectors]
         for entry, c in zip(doc["connectors"], catalog.connectors.values(), strict=True):
-            assert [t["name"] for t in entry["tools"]] == [t.name for t in c.tools]
-            assert [t["input_schema"] for t in entry["tools"]] == [json.loads(json.dumps(t.input_schema))
-                                                                   for t in c.tools]
+            assert "tools" not in entry and entry["tool_count"] == len(c.tools)
             assert (shipped / entry["page"]).is_file()
+            tools = json.loads((shipped / prefix / entry["tools_url"]).read_text(encoding="utf-8"))
+            assert tools["slug"] == c.slug and tools["language"] == lang
+            assert [t["name"] for t in tools["tools"]] == [t.name for t in c.tools]
+            assert [t["title"] for t in tools["tools"]] == [t.title[lang] for t in c.tools]
+            assert [t["input_schema"] for t in tools["tools"]] == [json.loads(json.dumps(t.input_schema))
+                                                                   for t in c.tools]
 
 
 def test_per_language_404(shipped: Path) -> None:

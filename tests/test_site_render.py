@@ -366,7 +366,7 @@ def test_machine_readable_twins_name_exactly_the_enabled_connectors(off: set[str
         for rendered in (llms, explorer):
             assert set(re.findall(r"/[a-z0-9]+/mcp", rendered)) == expected
         for slug in off:
-            assert f"connectoren/{slug}." not in llms and f'"slug": "{slug}"' not in explorer
+            assert f"connectoren/{slug}." not in llms and f'"slug":"{slug}"' not in explorer
         renderer = Renderer(data, lang)
         chooser = renderer.marker("chooser", "keuzehulp.md") + "".join(renderer.take_slots().values())
         assert set(re.findall(r"/[a-z0-9]+/mcp", chooser)) == expected

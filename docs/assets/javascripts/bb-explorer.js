@@ -18,7 +18,10 @@ function Explorer(rootNode) {
   this.lang = pageLanguage();
   this.t = translator(this.lang);
   this.approvals = new Approvals();
-  this.catalog = null;
+  this.catalog = null; // explorer.json: the connectors, each naming its own tools file
+  this.catalogUrl = null;
+  this.toolFiles = new Map(); // slug → Promise<tools from explorer/<slug>.json, or null when it failed>
+  this.toolWords = new Map(); // slug → those tools, once loaded (titles for the permission list)
   this.live = new Map(); // slug → Promise<{url, tools} | {error, address}>
   this.workingOrigin = null; // the origin whose MCP endpoints answered first
   this.pendingCard = null;
@@ -76,6 +79,7 @@ Explorer.prototype.start = async function start() {
   window.addEventListener("storage", () => this.renderPermissions());
 
   const catalogUrl = new URL(this.root.dataset.catalog || "explorer.json", document.baseURI);
+  this.catalogUrl = catalogUrl;
   try {
     const response = await fetch(catalogUrl, {credentials: "omit"});
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -89,6 +93,10 @@ Explorer.prototype.start = async function start() {
   }
   this.form.hidden = false;
   this.renderPermissions();
+  // Standing approvals name tools: fetch the words of those connectors (only those) for the list's titles.
+  const approved = new Set(this.approvals.list().filter((item) => item.tool !== null).map((item) => item.slug));
+  const known = [...approved].map((slug) => this.connector(slug)).filter(Boolean);
+  if (known.length) Promise.all(known.map((c) => this.describedTools(c))).then(() => this.renderPermissions());
   await this.selectConnector();
 };
 
@@ -99,6 +107,25 @@ Explorer.prototype.connector = function connector(slug) {
 Explorer.prototype.setStatus = function setStatus(state, text) {
   this.status.dataset.state = state;
   this.status.textContent = text;
+};
+
+/** A connector's tools as the site describes them (words per language, schemas), fetched once when first needed:
+ * one small file per connector, so the page and its catalogue stay small however many connectors there are. */
+Explorer.prototype.describedTools = function describedTools(connector) {
+  if (!this.toolFiles.has(connector.slug)) {
+    this.toolFiles.set(connector.slug, (async () => {
+      try {
+        const response = await fetch(new URL(connector.tools_url, this.catalogUrl), {credentials: "omit"});
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const tools = (await response.json()).tools || [];
+        this.toolWords.set(connector.slug, tools);
+        return tools;
+      } catch {
+        return null;
+      }
+    })());
+  }
+  return this.toolFiles.get(connector.slug);
 };
 
 /** The MCP URLs to try for a connector: this origin first, then the registry's public address. */
@@ -148,11 +175,11 @@ Explorer.prototype.selectConnector = async function selectConnector() {
   this.setStatus("loading", this.t("live_loading"));
   this.callButton.disabled = true;
   this.toolSelect.dataset.connector = "";
-  const live = await this.liveTools(connector);
+  const [live, described] = await Promise.all([this.liveTools(connector), this.describedTools(connector)]);
   if (this.connectorSelect.value !== slug) return; // the visitor moved on meanwhile
-  const words = new Map((connector.tools || []).map((tool) => [tool.name, tool]));
+  const words = new Map((described || []).map((tool) => [tool.name, tool]));
   if (live.error) {
-    this.tools = (connector.tools || []).map((tool) => ({...tool, inputSchema: tool.input_schema,
+    this.tools = (described || []).map((tool) => ({...tool, inputSchema: tool.input_schema,
       parameterWords: tool.parameter_words || {}}));
     this.endpoint = null;
     this.setStatus("offline", this.t("live_unreachable", {address: connector.address}));
@@ -495,8 +522,7 @@ Explorer.prototype.renderPermissions = function renderPermissions() {
   const items = this.approvals.list();
   const titleOf = (slug) => (this.catalog && this.connector(slug) ? this.connector(slug).title : slug);
   const toolTitle = (slug, name) => {
-    const c = this.catalog && this.connector(slug);
-    const tool = c && (c.tools || []).find((x) => x.name === name);
+    const tool = (this.toolWords.get(slug) || []).find((x) => x.name === name);
     return tool ? `${tool.title} (${name})` : name;
   };
   clear(this.permissions);
