@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import jsonschema
@@ -28,7 +28,7 @@ from proxy.emptied import explain_empty
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.external import external_meta, fence
 from proxy.mcp_http import EncodedResult, UnknownToolError, encode_json
-from proxy.resultmemo import Fetch, Memo, ResultMemo, collecting
+from proxy.resultmemo import Fetch, Memo, MemoKey, ResultMemo, collecting
 from proxy.results import localised
 from proxy.schemacheck import SchemaCheck
 from proxy.state import StateStore
@@ -107,12 +107,11 @@ class ConnectorEndpoint:
                                           tuple(fetches)))
         return outcome
 
-    def _memo_key(self, tool: CatalogTool, arguments: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    def _memo_key(self, tool: CatalogTool, arguments: Mapping[str, Any]) -> MemoKey | None:
         """What a platform tool's result depends on besides its fetches: name, arguments, Dutch date."""
         if tool.impl is None or tool.meta or tool.platform is None:
             return None
-        return (tool.name, json.dumps(arguments, sort_keys=True, separators=(",", ":")),
-                self.generation.context(tool.platform).today().isoformat())
+        return (tool.name, _arguments_key(arguments), self.generation.context(tool.platform).today())
 
     def _source(self, platform: str) -> str:
         return self.generation.registry.platforms[platform].title.nl
@@ -170,6 +169,17 @@ class ConnectorEndpoint:
         assert tool.platform is not None
         call = ToolCall(tool=tool.name, arguments=arguments, caller=caller, ctx=generation.context(tool.platform))
         return localised(await tool.impl.handler(call), tool.localise)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _arguments_key(arguments: Mapping[str, Any]) -> Hashable:
+    """Arguments as a key: flat ones as (name, type, value) triples (so 1, 1.0 and True differ, as they do
+    to a handler), nested ones as canonical JSON."""
+    if all(type(v) in _SCALARS for v in arguments.values()):
+        return tuple(sorted((k, type(v).__name__, v) for k, v in arguments.items()))
+    return json.dumps(arguments, sort_keys=True, separators=(",", ":"))
 
 
 async def _still_cached(fetches: tuple[Fetch, ...]) -> bool:

@@ -19,19 +19,24 @@ from __future__ import annotations
 
 import contextvars
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from proxy.upstream import Upstream, _Target
 
-__all__ = ["Fetch", "Memo", "ResultMemo", "collecting", "note_fetch"]
+__all__ = ["Fetch", "Memo", "MemoKey", "ResultMemo", "collecting", "note_fetch"]
 
 # Per endpoint: results kept, and their total size; the least recently used go first.
 MEMO_MAX_ENTRIES = 512
 MEMO_MAX_BYTES = 8 * 1024 * 1024
+
+
+# (tool name, arguments as a hashable key, Dutch date): what a result depends on besides its fetches.
+MemoKey = tuple[str, Hashable, date]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,18 +85,18 @@ class ResultMemo:
     """The results of one endpoint, bounded by entries and bytes."""
 
     def __init__(self, *, max_entries: int = MEMO_MAX_ENTRIES, max_bytes: int = MEMO_MAX_BYTES) -> None:
-        self._entries: OrderedDict[tuple[str, str, str], Memo] = OrderedDict()
+        self._entries: OrderedDict[MemoKey, Memo] = OrderedDict()
         self._bytes = 0
         self._max_entries = max_entries
         self._max_bytes = max_bytes
 
-    def get(self, key: tuple[str, str, str]) -> Memo | None:
+    def get(self, key: MemoKey) -> Memo | None:
         hit = self._entries.get(key)
         if hit is not None:
             self._entries.move_to_end(key)
         return hit
 
-    def put(self, key: tuple[str, str, str], memo: Memo) -> None:
+    def put(self, key: MemoKey, memo: Memo) -> None:
         size = _size(memo)
         if size > self._max_bytes // 8:
             return  # one huge answer must not push out everything else
@@ -101,7 +106,7 @@ class ResultMemo:
         while len(self._entries) > self._max_entries or self._bytes > self._max_bytes:
             self.drop(next(iter(self._entries)))
 
-    def drop(self, key: tuple[str, str, str]) -> None:
+    def drop(self, key: MemoKey) -> None:
         old = self._entries.pop(key, None)
         if old is not None:
             self._bytes -= _size(old)

@@ -4,9 +4,11 @@ writes the same call records as a cached run (proxy/resultmemo.py)."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
+from proxy.endpoint import _arguments_key
 from proxy.external import unfence
 from proxy.resultmemo import Memo, ResultMemo
 from proxy.trace import TRACE_META_KEY
@@ -71,11 +73,19 @@ def test_the_memo_is_bounded_by_entries_and_bytes() -> None:
     def entry(size: int) -> Memo:
         return Memo(encoded=b"x" * size, source="s", meta=None, fetches=())
 
+    day = date(2026, 1, 1)
     for i in range(5):
-        memo.put((str(i), "", ""), entry(10))
-    assert len(memo) == 3 and memo.get(("0", "", "")) is None and memo.get(("4", "", "")) is not None
-    memo.put(("big", "", ""), entry(101))  # over an eighth of the byte budget: not kept
-    assert memo.get(("big", "", "")) is None
+        memo.put((str(i), (), day), entry(10))
+    assert len(memo) == 3 and memo.get(("0", (), day)) is None and memo.get(("4", (), day)) is not None
+    memo.put(("big", (), day), entry(101))  # over an eighth of the byte budget: not kept
+    assert memo.get(("big", (), day)) is None
     for i in range(3):
-        memo.put((f"m{i}", "", ""), entry(95))
-    assert len(memo) == 3 and memo.get(("4", "", "")) is None
+        memo.put((f"m{i}", (), day), entry(95))
+    assert len(memo) == 3 and memo.get(("4", (), day)) is None
+
+
+def test_arguments_that_differ_only_in_type_are_different_keys() -> None:
+    keys = {_arguments_key({"limit": value, "q": "a"}) for value in (1, 1.0, True, "1")}
+    assert len(keys) == 4
+    assert _arguments_key({"q": "a", "limit": 2}) == _arguments_key({"limit": 2, "q": "a"})
+    assert _arguments_key({"q": ["a", "b"]}) != _arguments_key({"q": ["b", "a"]})
