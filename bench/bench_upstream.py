@@ -1,6 +1,6 @@
 """What the proxy adds in front of a slow platform, and how it shares one call among many.
 
-    .venv/bin/python bench/bench_upstream.py [--calls 200] [--fanout 100]
+    .venv/bin/python bench/bench_upstream.py [--calls 200] [--fanout 100] [--profile FILE]
 
 * **Added latency**: the Tweede Kamer replica answers after a fixed 50 ms; `search_members` is
   called through BesluitBron with the cache off (every call goes upstream), one call at a time,
@@ -10,6 +10,9 @@
 * **Single-flight**: the replica answers after 200 ms; `--fanout` identical searches (not yet
   cached) are sent at once. Reported: how many requests reached the replica (it counts them) and
   the wall time from the first send to the last answer.
+
+`--profile FILE` instead runs the uncached calls (replica latency 0) with BesluitBron under
+cProfile and prints where its CPU goes.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import pstats
 import sys
 import tempfile
 import time
@@ -136,11 +140,36 @@ def run(*, calls: int = 200, fanout: int = 100) -> dict[str, Any]:
     return {"added_latency": added, "single_flight": flight}
 
 
+def profile(out: Path, *, calls: int) -> None:
+    """BesluitBron alone under cProfile: `calls` uncached calls one at a time, then the top of the profile."""
+    pin(1)
+    with tempfile.TemporaryDirectory(prefix="bench-upstream-") as tmp, Child("replicas", core=1) as replicas, \
+            Child("besluitbron", "--replicas", replicas.base, "--registry", str(_registry(Path(tmp), cache=False)),
+                  "--profile", str(out)) as ours:
+
+        async def calls_one_at_a_time() -> float:
+            url = f"{ours.base}/{SLUG}/mcp"
+            async with aiohttp.ClientSession() as http:
+                cpu_before = server_cpu_seconds(ours.pid)
+                for _ in range(calls):
+                    await _call(http, url, {"party": "VVD", "limit": 2})
+                return (server_cpu_seconds(ours.pid) - cpu_before) / calls * 1e6
+
+        print(f"under the profiler: {asyncio.run(calls_one_at_a_time()):.0f} µs CPU per uncached call")
+    stats = pstats.Stats(str(out))
+    stats.sort_stats("cumulative").print_stats(50)
+    stats.sort_stats("tottime").print_stats(30)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--fanout", type=int, default=100)
+    parser.add_argument("--profile", type=Path, help="profile uncached calls in BesluitBron and print the top")
     args = parser.parse_args()
+    if args.profile:
+        profile(args.profile, calls=args.calls)
+        return 0
     print(json.dumps(run(calls=args.calls, fanout=args.fanout), indent=2))
     return 0
 
