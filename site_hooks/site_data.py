@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import importlib
 import posixpath
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from proxy.catalog import Catalog, CatalogConnector, CatalogTool
@@ -60,10 +61,28 @@ def rel_link(from_src: str, to_src: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SiteData:
-    """Everything a build renders: the generation (catalogue) plus the optional load-status snapshot."""
+    """Everything a build renders: the generation (catalogue) plus the optional load-status snapshot.
+
+    The connector lists are derived once: every page asks for them (the aggregate, a platform's
+    connector), and deriving them per question made the build quadratic in the registry's size."""
 
     generation: Generation
     status: StatusSnapshot | None
+    connectors: tuple[CatalogConnector, ...] = field(init=False, repr=False, compare=False)
+    aggregate: CatalogConnector | None = field(init=False, repr=False, compare=False)
+    sources: tuple[CatalogConnector, ...] = field(init=False, repr=False, compare=False)
+    _by_platform: Mapping[str, CatalogConnector] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        connectors = tuple(self.generation.catalog.connectors.values())
+        sources = tuple(c for c in connectors if not c.connector.aggregate)
+        object.__setattr__(self, "connectors", connectors)
+        object.__setattr__(self, "aggregate", next((c for c in connectors if c.connector.aggregate), None))
+        object.__setattr__(self, "sources", sources)
+        by_platform: dict[str, CatalogConnector] = {}
+        for c in sources:
+            by_platform.setdefault(c.connector.platform, c)
+        object.__setattr__(self, "_by_platform", by_platform)
 
     @property
     def catalog(self) -> Catalog:
@@ -74,20 +93,8 @@ class SiteData:
         return self.catalog.registry
 
     @property
-    def connectors(self) -> tuple[CatalogConnector, ...]:
-        return tuple(self.catalog.connectors.values())
-
-    @property
     def platforms(self) -> tuple[Platform, ...]:
         return tuple(self.registry.platforms.values())
-
-    @property
-    def aggregate(self) -> CatalogConnector | None:
-        return next((c for c in self.connectors if c.connector.aggregate), None)
-
-    @property
-    def sources(self) -> tuple[CatalogConnector, ...]:
-        return tuple(c for c in self.connectors if not c.connector.aggregate)
 
     @property
     def footer(self) -> tuple[CatalogConnector, ...]:
@@ -102,7 +109,7 @@ class SiteData:
 
     def platform_connector(self, key: str) -> CatalogConnector | None:
         """The enabled source connector that serves platform `key`, if any."""
-        return next((c for c in self.sources if c.connector.platform == key), None)
+        return self._by_platform.get(key)
 
     def content_tools(self, connector: CatalogConnector) -> tuple[CatalogTool, ...]:
         return tuple(t for t in connector.tools if not t.meta)
