@@ -1,6 +1,6 @@
 """Site build time: the shipped registry against synthetic 50-, 200- and 500-source registries (nl + en).
 
-    .venv/bin/python bench/bench_site.py [--repeats N] [--sizes 50 200 500]
+    .venv/bin/python bench/bench_site.py [--repeats N] [--sizes 50 200 500] [--profile FILE]
 
 A synthetic registry of size N has N source platforms, N source connectors and the aggregate
 (N + 1 connectors). Platform i is a copy of a real platform (cycling through them) under the key
@@ -16,6 +16,7 @@ registry measured in the same run, the part of it that is `build_catalog` (timed
 validates every tool schema, and the server pays it too), and seconds per added connector between
 the first and last synthetic sizes (linear growth keeps that constant), and the largest HTML page.
 Targets (issue 14): the 500-connector site under 20 s, growing linearly, no page over 1 MB.
+`--profile FILE` instead builds the largest synthetic size once under cProfile and prints where the time goes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import argparse
 import copy
 import dataclasses
 import json
+import pstats
 import resource
 import sys
 import tempfile
@@ -144,11 +146,29 @@ def run(*, sizes: Sequence[int] = (50, 200, 500), repeats: int = 2) -> dict[str,
     return {"repeats": repeats, "rows": rows, "seconds_per_connector": per}
 
 
+def profile(size: int, out: Path) -> None:
+    """One strict build of the `size`-source synthetic registry under cProfile; then the top of it."""
+    base = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp:
+        path = Path(tmp) / f"synthetic-{size}.json"
+        path.write_text(json.dumps(synthetic_registry(base, size), ensure_ascii=False), encoding="utf-8")
+        proc = run_mkdocs_build(path, Path(tmp) / "site", plugins=PLUGINS, profile_to=out, timeout=1800)
+        if proc.returncode != 0:
+            raise SystemExit(f"build failed:\n{proc.stdout}\n{proc.stderr}")
+    stats = pstats.Stats(str(out))
+    stats.sort_stats("cumulative").print_stats(60)
+    stats.sort_stats("tottime").print_stats(30)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 500])
+    parser.add_argument("--profile", type=Path, help="profile one build of the largest size and print the top")
     args = parser.parse_args(argv)
+    if args.profile:
+        profile(max(args.sizes), args.profile)
+        return 0
     result = run(sizes=args.sizes, repeats=args.repeats)
     print(f"site build, nl + en, mkdocs build --strict, best of {args.repeats}")
     print(f"{'registry':<18} {'connectors':>10} {'pages':>6} {'seconds':>8} {'cpu':>6} {'× shipped':>10} "

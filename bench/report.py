@@ -101,6 +101,12 @@ def _upstream_section(upstream: Mapping[str, Any]) -> list[str]:
         f"{_verdict(added['added_p50_ms'] <= TARGETS['added_p50_ms'])}. The proxy's own CPU time per call "
         f"(its process, /proc; includes its HTTP client and server work): {added['proxy_cpu_ms_per_call']:.2f} ms.",
         "",
+        "What bounds it: with one call at a time, all of the proxy's work for a call lies on that call's path, so "
+        f"the added latency cannot drop below its CPU time per uncached call ({added['proxy_cpu_ms_per_call']:.2f} "
+        "ms here): reading and checking the MCP request, sending the platform request and reading its reply "
+        "(aiohttp's client), parsing and shaping the answer, encoding it and writing the response, plus one more "
+        "loopback hop. `bench/bench_upstream.py --profile FILE` shows where that CPU goes.",
+        "",
         f"Single-flight: {flight['concurrent_calls']} identical searches at once against a replica that answers "
         f"after {flight['replica_latency_ms']} ms: **{flight['upstream_calls']} upstream call(s)** (target "
         f"{TARGETS['upstream_calls']}): {_verdict(flight['upstream_calls'] == TARGETS['upstream_calls'])}; "
@@ -138,6 +144,11 @@ def _site_section(site: Mapping[str, Any]) -> list[str]:
         f"{_verdict(largest['seconds'] < TARGETS['site_seconds']) if largest['connectors'] >= 500 else 'not measured'}",
         f"- largest page {biggest_page / 1e6:.2f} MB (target ≤ 1 MB): "
         f"{_verdict(biggest_page <= TARGETS['page_bytes'])}",
+        f"- {largest['cpu_seconds'] / largest['pages'] * 1000:.1f} ms of CPU per page at {largest['connectors']} "
+        f"connectors ({largest['pages']:,} pages: a connection page and a source page per connector, in two "
+        "languages). What bounds the build: every page pays mkdocs' Markdown conversion, Material's theme "
+        "template, the search index's HTML parse and the hooks' own page; the build is that cost times the "
+        "number of pages (`bench/bench_site.py --profile FILE` shows where it goes).",
         "",
     ]
     return lines

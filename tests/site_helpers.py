@@ -40,12 +40,13 @@ class SiteBuildFailed(AssertionError):
 
 def run_mkdocs_build(registry_path: str | Path, out_dir: str | Path, *, status_path: str | Path | None = None,
                      plugins: str | None = None, config_file: str | Path | None = None,
-                     extra_env: Mapping[str, str] | None = None,
+                     extra_env: Mapping[str, str] | None = None, profile_to: str | Path | None = None,
                      timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict` for `registry_path` into `out_dir`; returns the finished process.
 
     `plugins` is the benchmark-only "module:function" switch (see site_hooks/README.md);
     tests leave it unset, so the hooks build the catalogue exactly as the server does.
+    `profile_to` runs the build under cProfile and writes its stats there (bench/bench_site.py).
     """
     env = {key: value for key, value in os.environ.items()
            if key not in ("BESLUITBRON_STATUS_JSON", "BESLUITBRON_SITE_PLUGINS")}
@@ -60,8 +61,9 @@ def run_mkdocs_build(registry_path: str | Path, out_dir: str | Path, *, status_p
     if plugins is not None:
         env["BESLUITBRON_SITE_PLUGINS"] = plugins
     env.update(extra_env or {})
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config_file or ROOT / "mkdocs.yml"),
-               "-d", str(Path(out_dir).resolve())]
+    profiler = ["-m", "cProfile", "-o", str(Path(profile_to).resolve())] if profile_to is not None else []
+    command = [sys.executable, *profiler, "-m", "mkdocs", "build", "--strict",
+               "-f", str(config_file or ROOT / "mkdocs.yml"), "-d", str(Path(out_dir).resolve())]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
 
 
