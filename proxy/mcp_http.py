@@ -322,18 +322,25 @@ async def _read_body(request: web.Request, limit: int, timeout: float) -> bytes:
     declared = request.content_length
     if declared is not None and declared > limit:
         raise _BodyRefused(413, _TOO_LARGE)
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        async with asyncio.timeout(timeout):
-            # Streamed and capped ourselves: chunked bodies carry no Content-Length to check.
-            while chunk := await request.content.readany():
-                size += len(chunk)
-                if size > limit:
-                    raise _BodyRefused(413, _TOO_LARGE)
-                chunks.append(chunk)
-    except TimeoutError:
-        raise _BodyRefused(408, "Request Timeout: the body did not arrive in time") from None
+    content = request.content
+    # A small body usually arrives with its headers: take what is buffered without arming a timer,
+    # and wait (under the timeout) only for what has not arrived yet.
+    first = content.read_nowait()
+    size = len(first)
+    if size > limit:
+        raise _BodyRefused(413, _TOO_LARGE)
+    chunks: list[bytes] = [first] if first else []
+    if not content.at_eof():
+        try:
+            async with asyncio.timeout(timeout):
+                # Streamed and capped ourselves: chunked bodies carry no Content-Length to check.
+                while chunk := await content.readany():
+                    size += len(chunk)
+                    if size > limit:
+                        raise _BodyRefused(413, _TOO_LARGE)
+                    chunks.append(chunk)
+        except TimeoutError:
+            raise _BodyRefused(408, "Request Timeout: the body did not arrive in time") from None
     body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     return _gunzip(body, limit) if encoding == "gzip" else body
 

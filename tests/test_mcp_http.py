@@ -623,3 +623,31 @@ async def test_settings_are_honoured(registry: Registry, http: aiohttp.ClientSes
         assert status == 200
     finally:
         await running.close()
+
+
+async def test_a_body_in_pieces_is_read_whole_and_a_stalled_one_times_out(registry: Registry) -> None:
+    """The part of a body that came with the headers is taken at once; the rest is awaited under the body
+    timeout (408 when it does not come)."""
+    import asyncio
+    import dataclasses
+
+    app, _ = make_app(registry.resolve, settings=dataclasses.replace(SETTINGS, body_timeout_seconds=0.5))
+    running = await start_server(app)
+    body = json.dumps(INITIALIZE).encode()
+    head = (f"POST /demo/mcp HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nAccept: {ACCEPT}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    try:
+        for rest, status in ((body[10:], b"HTTP/1.1 200 "), (b"", b"HTTP/1.1 408 ")):
+            reader, writer = await asyncio.open_connection("127.0.0.1", running.port)
+            writer.write(head + body[:10])
+            await writer.drain()
+            await asyncio.sleep(0.1)  # the server has read the headers and the first piece by now
+            if rest:
+                writer.write(rest)
+            answer = await asyncio.wait_for(reader.read(), 5)
+            writer.close()
+            assert answer.startswith(status), answer[:200]
+            if rest:
+                assert b'"protocolVersion"' in answer
+    finally:
+        await running.close()
