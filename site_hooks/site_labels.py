@@ -89,17 +89,18 @@ LABELS: Mapping[str, Text] = {
     ),
     "questions": _t("Vragen die dit adres beantwoordt", "Questions this address answers"),
     "aggregate_tools_intro": _t(
-        "Per bron de tools op dit adres: wat ze doen, welke vraag ze beantwoorden en welke parameters ze nemen. "
-        "De volledige parametertabel van een tool staat op de verbindingspagina van zijn bron.",
-        "Per source, the tools at this address: what they do, which question they answer and which parameters "
-        "they take. A tool's full parameter table is on its source's connection page.",
+        "Per bron de tools op dit adres, met de namen van hun parameters. Wat een tool doet, welke vraag hij "
+        "beantwoordt, of hij een resultatenlijst met Zoekprecisie geeft en zijn volledige parametertabel staan op "
+        "de verbindingspagina van zijn bron: de naam van de tool linkt ernaar.",
+        "Per source, the tools at this address, with the names of their parameters. What a tool does, which "
+        "question it answers, whether it returns a result list with search precision, and its full parameter "
+        "table are on its source's connection page: the tool's name links there.",
     ),
     "aggregate_source": _t(
         "Dezelfde tools, zonder voorvoegsel, staan ook op het eigen adres van deze bron: {title}.",
         "The same tools, without the prefix, are also at this source's own address: {title}.",
     ),
     "tool": _t("Tool", "Tool"),
-    "param_table": _t("parametertabel", "parameter table"),
     "tools": _t("Tools", "Tools"),
     "tools_intro": _t(
         "Elke tool heeft een naam (die het model kiest), een titel (die jij leest) en is gemarkeerd als "
