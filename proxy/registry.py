@@ -7,6 +7,7 @@ collected before raising, so a maintainer fixes a broken file in one go.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -20,6 +21,7 @@ import jsonschema
 from proxy.errors import RegistryError
 from proxy.hostmatch import matches
 from proxy.netguard import AddressPolicy, AddressRefused, parse_networks
+from proxy.schemacheck import SchemaCheck
 
 __all__ = [
     "AGGREGATE_NAME_MAX",
@@ -290,10 +292,15 @@ def _refuse_constant(name: str) -> Any:
 
 
 def parse_registry(data: Any, *, source: str = "") -> Registry:
-    """Validate decoded registry JSON (schema, then cross-references) into a frozen Registry."""
-    problems = [f"{_path(e.absolute_path)}: {e.message}" for e in _validator().iter_errors(data)]
-    if problems:
-        raise RegistryError(sorted(problems))
+    """Validate decoded registry JSON (schema, then cross-references) into a frozen Registry.
+
+    The compiled check answers first (a 500-platform registry: about 0.1 s instead of 1.7 s, which the
+    site build and every reload pay); only a registry it refuses is walked by jsonschema, which names
+    every problem and has the last word."""
+    if _check().problems(data, limit=1):
+        problems = [f"{_path(e.absolute_path)}: {e.message}" for e in _validator().iter_errors(data)]
+        if problems:
+            raise RegistryError(sorted(problems))
     problems = list(_check_rules(data))
     if problems:
         raise RegistryError(problems)
@@ -309,6 +316,11 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 
 _VALIDATOR: jsonschema.Draft202012Validator | None = None
+
+
+@functools.cache
+def _check() -> SchemaCheck:
+    return SchemaCheck(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
 
 
 def _path(parts: Any) -> str:
