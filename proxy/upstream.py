@@ -110,6 +110,9 @@ class Upstream:
         self.platform = platform
         self._store = store
         self._conn = _connection or _Connection(session)
+        # Built once per generation's settings, not per call.
+        self._base_host = urlsplit(platform.base_url).hostname
+        self._client_timeout = aiohttp.ClientTimeout(sock_connect=platform.timeouts.connect_seconds)
 
     def with_platform(self, platform: Platform) -> Upstream:
         """The same connection under new settings (a reload)."""
@@ -315,9 +318,13 @@ class Upstream:
                         headers: Mapping[str, str] | None) -> tuple[int, bytes]:
         platform = self.platform
         name = platform.title.en
+        slots = self._conn.slots
         try:
-            async with asyncio.timeout(platform.timeouts.total_seconds * SLOT_WAIT_FACTOR):
-                await self._conn.slots.acquire()
+            if slots.locked():  # only a wait for a slot needs its own timer
+                async with asyncio.timeout(platform.timeouts.total_seconds * SLOT_WAIT_FACTOR):
+                    await slots.acquire()
+            else:
+                await slots.acquire()
         except TimeoutError as exc:
             raise UpstreamRateLimited(platform.key, f"{name} is busy: {CONCURRENT_CALLS_PER_PLATFORM} calls to it "
                                       "are under way; try again in a few seconds", retry_after=5.0) from exc
@@ -340,12 +347,10 @@ class Upstream:
         """One exchange, following redirects by hand: each hop must stay on a host of this call
         (the platform's, or the document host the platform module already allowed)."""
         platform = self.platform
-        hosts = {urlsplit(platform.base_url).hostname, urlsplit(url).hostname}
+        hosts = {self._base_host, urlsplit(url).hostname}
         headers = {"User-Agent": platform.user_agent, **(headers or {})}
         for _ in range(MAX_REDIRECTS + 1):
-            async with self._client().request(method, url, data=body, headers=headers,
-                                              timeout=aiohttp.ClientTimeout(
-                                                  sock_connect=platform.timeouts.connect_seconds),
+            async with self._client().request(method, url, data=body, headers=headers, timeout=self._client_timeout,
                                               allow_redirects=False) as resp:
                 self._note_pacing(resp.status, resp.headers)
                 if resp.status in (301, 302, 303, 307, 308) and "Location" in resp.headers:
