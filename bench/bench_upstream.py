@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import pstats
+import resource
 import sys
 import tempfile
 import time
@@ -98,13 +99,15 @@ async def _added_latency(ours: str, pid: int, replicas: str, calls: int) -> dict
         await _set_latency(http, replicas, 50)
         direct: list[float] = []
         proxied: list[float] = []
-        cpu = 0.0
+        cpu = client_cpu = 0.0
         for _ in range(calls):  # interleaved, so drift hits both alike
+            client_before = _own_cpu_seconds()
             started = time.perf_counter()
             async with http.get(upstream, headers={"Accept": "application/json"}) as response:
                 await response.read()
                 response.raise_for_status()
             direct.append(time.perf_counter() - started)
+            client_cpu += _own_cpu_seconds() - client_before
             cpu_before = server_cpu_seconds(pid)
             started = time.perf_counter()
             await _call(http, url, arguments)
@@ -113,7 +116,15 @@ async def _added_latency(ours: str, pid: int, replicas: str, calls: int) -> dict
         await _set_latency(http, replicas, 0)
     return {"replica_latency_ms": 50, "calls": calls, "direct_p50_ms": _p50(direct),
             "proxied_p50_ms": _p50(proxied), "added_p50_ms": _p50(proxied) - _p50(direct),
-            "proxy_cpu_ms_per_call": cpu / calls * 1000}
+            "proxy_cpu_ms_per_call": cpu / calls * 1000,
+            # The yardstick for the proxy's own upstream exchange: this process's CPU for one direct GET
+            # of the same reply with the same client library (aiohttp), measured in the same run.
+            "client_get_cpu_ms": client_cpu / calls * 1000}
+
+
+def _own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def _single_flight(ours: str, replicas: str, fanout: int) -> dict[str, float]:

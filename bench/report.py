@@ -105,7 +105,9 @@ def _upstream_section(upstream: Mapping[str, Any]) -> list[str]:
         f"the added latency cannot drop below its CPU time per uncached call ({added['proxy_cpu_ms_per_call']:.2f} "
         "ms here): reading and checking the MCP request, sending the platform request and reading its reply "
         "(aiohttp's client), parsing and shaping the answer, encoding it and writing the response, plus one more "
-        "loopback hop. `bench/bench_upstream.py --profile FILE` shows where that CPU goes.",
+        "loopback hop. The platform exchange alone costs what a direct GET of the same reply costs the load "
+        f"generator (the same aiohttp client, same run): {added.get('client_get_cpu_ms', float('nan')):.2f} ms of "
+        "CPU. `bench/bench_upstream.py --profile FILE` shows where the proxy's CPU goes.",
         "",
         f"Single-flight: {flight['concurrent_calls']} identical searches at once against a replica that answers "
         f"after {flight['replica_latency_ms']} ms: **{flight['upstream_calls']} upstream call(s)** (target "
