@@ -110,8 +110,10 @@ def _upstream_section(upstream: Mapping[str, Any]) -> list[str]:
         "CPU. `bench/bench_upstream.py --profile FILE` shows where the proxy's CPU goes.",
         "",
         f"Single-flight: {flight['concurrent_calls']} identical searches at once against a replica that answers "
-        f"after {flight['replica_latency_ms']} ms: **{flight['upstream_calls']} upstream call(s)** (target "
-        f"{TARGETS['upstream_calls']}): {_verdict(flight['upstream_calls'] == TARGETS['upstream_calls'])}; "
+        f"after {flight['replica_latency_ms']} ms: each platform request sent **{flight['upstream_calls']} "
+        f"time(s)** at most (target {TARGETS['upstream_calls']}): "
+        f"{_verdict(flight['upstream_calls'] == TARGETS['upstream_calls'])}; "
+        f"{flight.get('distinct_requests', 1)} distinct platform request(s) per search; "
         f"wall time {flight['wall_ms']:.0f} ms.",
         "",
     ]

@@ -78,20 +78,25 @@ async def _serve(app: web.Application, port: int, profile: str | None) -> None:
 
 
 def _replicas(args: argparse.Namespace) -> web.Application:
-    """The replicas, plus `GET /_bench/requests`: how many requests each platform's replica got."""
+    """The replicas, plus `GET /_bench/requests`: how many requests each platform's replica got
+    (`platforms`), and how often each distinct request (method, path and query) arrived (`requests`)."""
     from proxy.registry import load_registry
     from proxy.replica import create_replicas_app
 
     counts: dict[str, int] = {}
+    requests: dict[str, int] = {}
 
     @web.middleware
     async def count(request: web.Request, handler: Any) -> web.StreamResponse:
         key = request.path.strip("/").split("/", 1)[0]
         counts[key] = counts.get(key, 0) + 1
+        if not request.path.startswith("/_"):
+            exact = f"{request.method} {request.path_qs}"
+            requests[exact] = requests.get(exact, 0) + 1
         return await handler(request)
 
     async def report(_: web.Request) -> web.Response:
-        return web.json_response(counts)
+        return web.json_response({"platforms": counts, "requests": requests})
 
     app = create_replicas_app(list(load_registry(Path(args.registry)).platforms), anchor=date.today())
     app.middlewares.append(count)
