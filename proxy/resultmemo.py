@@ -23,12 +23,11 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from proxy.upstream import Upstream, _Target
+from proxy.caller import Caller
 
-__all__ = ["Fetch", "Memo", "MemoKey", "ResultMemo", "collecting", "note_fetch"]
+__all__ = ["Fetch", "FetchSource", "Memo", "MemoKey", "ResultMemo", "collecting", "note_fetch"]
 
 # Per endpoint: results kept, and their total size; the least recently used go first.
 MEMO_MAX_ENTRIES = 512
@@ -39,13 +38,22 @@ MEMO_MAX_BYTES = 8 * 1024 * 1024
 MemoKey = tuple[str, Hashable, date]
 
 
+class FetchSource(Protocol):
+    """What made a fetch (`proxy.upstream.Upstream`; this module must not import it, which imports this)."""
+
+    async def still_cached(self, target: Any, body: bytes) -> bool: ...
+
+    async def record_cache_hit(self, caller: Caller, tool: str | None, method: str, target: Any,
+                               size: int) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Fetch:
     """One upstream reply a result was built from: where it came from and the exact bytes."""
 
-    upstream: Upstream
+    upstream: FetchSource
     method: str
-    target: _Target
+    target: Any  # the source's own description of the request (`Upstream`'s `_Target`)
     body: bytes
 
 
@@ -74,7 +82,7 @@ def collecting() -> Iterator[list[Fetch]]:
         _collector.reset(token)
 
 
-def note_fetch(upstream: Upstream, method: str, target: _Target, body: bytes) -> None:
+def note_fetch(upstream: FetchSource, method: str, target: Any, body: bytes) -> None:
     """Called by `Upstream._call` for every reply a tool used (cached, shared or live)."""
     fetches = _collector.get()
     if fetches is not None:
