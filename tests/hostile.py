@@ -149,11 +149,34 @@ def send(server: FuzzServer, request: Request) -> tuple[int, bytes]:
             conn.endheaders(request.body or None)
         try:
             response = conn.getresponse()
+            if response.getheader("Content-Type", "").startswith("text/event-stream"):
+                # A session's notification stream (GET with a live session): it stays open by design, with a
+                # keep-alive every 25 s, so reading it to the end would never finish. Its status is the answer.
+                return response.status, b""
             return response.status, response.read()
         except (ConnectionResetError, http.client.RemoteDisconnected):
             return CLOSED, b""
     finally:
         conn.close()
+
+
+def renew_session(server: FuzzServer, ended: Request) -> None:
+    """A fresh legacy session for the connector whose session `ended` closed (DELETE answered 200)."""
+    for slug, session in server.sessions.items():
+        if ("Mcp-Session-Id", session) in ended.headers and ended.path == f"/{slug}/mcp":
+            init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": LEGACY_VERSIONS[0], "capabilities": {},
+                               "clientInfo": {"name": "fuzz", "version": "1"}}}
+            conn = http.client.HTTPConnection(server.host, server.port, timeout=60)
+            try:
+                conn.request("POST", ended.path, json.dumps(init), {
+                    "Host": f"{server.host}:{server.port}", "Content-Type": "application/json",
+                    "Accept": "application/json, text/event-stream"})
+                response = conn.getresponse()
+                response.read()
+                server.sessions[slug] = response.getheader("Mcp-Session-Id") or session
+            finally:
+                conn.close()
 
 
 # ─── strategies ────────────────────────────────────────────────────────────────────────────────
