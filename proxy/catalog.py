@@ -13,7 +13,7 @@ import importlib
 import inspect
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -28,8 +28,9 @@ from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Connector, Regis
 from proxy.results import is_result_list
 from proxy.toolkit import About, PlatformPlugin, ToolImpl
 
-__all__ = ["Catalog", "CatalogConnector", "CatalogTool", "build_catalog", "listed_input_schema", "listed_output_schema",
-           "listing_bytes", "load_plugin", "load_plugins"]
+__all__ = ["REMOTE_MAX_ITEMS", "REMOTE_MAX_LENGTH", "Catalog", "CatalogConnector", "CatalogTool", "build_catalog",
+           "capped_input_schema", "listed_input_schema", "listed_output_schema", "listing_bytes", "load_plugin",
+           "load_plugins", "unbounded_arguments"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +242,96 @@ def _strip_input(node: Any) -> Any:
     return out
 
 
+# --------------------------------------------------------------------------- argument bounds
+
+# Every array and string argument has a size bound, so the argument check refuses an oversized value
+# cheaply, before any work (issue 16: a 240,000-item array once stalled the server). A built-in tool
+# states its own bound (the most values or characters the platform can use; the site shows it), and the
+# catalogue refuses one that does not. A third party's schema cannot be edited: its arrays and strings
+# without a bound get these.
+REMOTE_MAX_ITEMS = 100
+REMOTE_MAX_LENGTH = 10_000
+# Where a schema nests the schemas of an argument's parts (a list's items, an object's fields) and where it
+# adds more conditions on the same value.
+_PARTS = ("items", "additionalProperties", "contains", "unevaluatedItems", "unevaluatedProperties")
+_PART_LISTS = ("prefixItems",)
+_PART_MAPS = ("properties", "patternProperties", "$defs", "definitions")
+_SAME_VALUE = ("not", "if", "then", "else")
+_SAME_VALUE_LISTS = ("anyOf", "oneOf", "allOf")
+
+
+def _admits(node: Mapping[str, Any], kind: str) -> bool:
+    """Whether a schema node lets a value of JSON type `kind` through without an enum or const fixing it."""
+    if "enum" in node or "const" in node:
+        return False
+    declared = node.get("type")
+    return declared is None or declared == kind or (isinstance(declared, list) and kind in declared)
+
+
+def _children(node: Mapping[str, Any], path: str) -> Iterator[tuple[str, Any]]:
+    """The schemas nested in `node` with the parameter path each applies to (`media[]`, `filter.name`)."""
+    for key in _PARTS:
+        if isinstance(node.get(key), Mapping):
+            yield (f"{path}[]" if "Items" in key or key in ("items", "contains") else f"{path}.*"), node[key]
+    for key in _PART_LISTS:
+        for sub in node.get(key) or ():
+            yield f"{path}[]", sub
+    for key in _PART_MAPS:
+        for name, sub in (node.get(key) or {}).items():
+            yield (f"{path}.{name}" if path else name), sub
+    for key in _SAME_VALUE:
+        if isinstance(node.get(key), Mapping):
+            yield path, node[key]
+    for key in _SAME_VALUE_LISTS:
+        for sub in node.get(key) or ():
+            yield path, sub
+
+
+def _walk(node: Any, path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    if isinstance(node, Mapping):
+        yield path, node
+        for child_path, child in _children(node, path):
+            yield from _walk(child, child_path)
+
+
+def unbounded_arguments(schema: Mapping[str, Any]) -> list[str]:
+    """The parameters of an input schema that admit an array without `maxItems` or a string without `maxLength`."""
+    found = []
+    for path, node in _walk(schema, ""):
+        if _admits(node, "array") and "maxItems" not in node and (path or node.get("type") == "array"):
+            found.append(f"'{path}' (an array without maxItems)")
+        if _admits(node, "string") and "maxLength" not in node and (path or node.get("type") == "string"):
+            found.append(f"'{path}' (a string without maxLength)")
+    return found
+
+
+def capped_input_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`schema` with REMOTE_MAX_ITEMS / REMOTE_MAX_LENGTH on every array and string argument that has no bound."""
+    def cap(node: Any, path: str) -> Any:
+        if not isinstance(node, Mapping):
+            return node
+        nested = {id(child): child_path for child_path, child in _children(node, path)}
+        out = {key: _recap(value, nested, cap) for key, value in node.items()}
+        if path:  # the root is the arguments object itself
+            if _admits(node, "array") and "maxItems" not in node:
+                out["maxItems"] = REMOTE_MAX_ITEMS
+            if _admits(node, "string") and "maxLength" not in node:
+                out["maxLength"] = REMOTE_MAX_LENGTH
+        return out
+    return cap(schema, "")  # type: ignore[no-any-return]
+
+
+def _recap(value: Any, nested: Mapping[int, str], cap: Callable[[Any, str], Any]) -> Any:
+    """`value` (one keyword's value) with each nested schema in it capped."""
+    if id(value) in nested:
+        return cap(value, nested[id(value)])
+    if isinstance(value, list):
+        return [cap(item, nested[id(item)]) if id(item) in nested else item for item in value]
+    if isinstance(value, Mapping) and any(id(sub) in nested for sub in value.values()):
+        return {name: cap(sub, nested[id(sub)]) if id(sub) in nested else sub for name, sub in value.items()}
+    return value
+
+
 # --------------------------------------------------------------------------- building
 
 
@@ -310,10 +401,12 @@ def _source_tools(registry: Registry, index: int, connector: Connector,
         impl = by_name.get(words.name)
         if impl is None:
             raise CatalogError(f"connectors[{index}].tools[{j}]: tool '{words.name}' has no implementation in {module}")
-        _check_schemas(f"{module}: tool '{impl.name}'", impl)
+        remote = registry.platforms[connector.platform].remote is not None
+        _check_schemas(f"{module}: tool '{impl.name}'", impl, bounded=not remote)
+        input_schema = capped_input_schema(impl.input_schema) if remote else impl.input_schema
         tools.append(CatalogTool(
             name=words.name, title=words.title, words=words, platform=connector.platform,
-            input_schema=_worded(f"connectors[{index}].tools[{j}].params", impl.input_schema, words),
+            input_schema=_worded(f"connectors[{index}].tools[{j}].params", input_schema, words),
             output_schema=impl.output_schema, impl=impl,
             open_world=impl.open_world,
         ))
@@ -325,16 +418,25 @@ def _source_tools(registry: Registry, index: int, connector: Connector,
     return tuple(tools)
 
 
-def _check_schemas(where: str, impl: ToolImpl) -> None:
+def _check_schemas(where: str, impl: ToolImpl, *, bounded: bool = True) -> None:
     for kind, schema in (("inputSchema", impl.input_schema), ("outputSchema", impl.output_schema)):
         if schema.get("type") != "object":
             raise CatalogError(f"{where}: {kind} must have an object root")
         problem = _schema_problem(json.dumps(schema, sort_keys=True))
         if problem:
             raise CatalogError(f"{where}: {kind} is not valid JSON Schema: {problem}")
+    if bounded:
+        _check_bounded(where, impl.input_schema)
     listed, problem = is_result_list(impl.output_schema)
     if listed and problem:
         raise CatalogError(f"{where}: not admitted (Zoekprecisie): {problem}")
+
+
+def _check_bounded(where: str, schema: Mapping[str, Any]) -> None:
+    unbounded = unbounded_arguments(schema)
+    if unbounded:
+        raise CatalogError(f"{where}: inputSchema leaves {', '.join(unbounded)}: give each the most values or "
+                           "characters the platform can use (the argument check refuses more before any work)")
 
 
 _META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
@@ -390,6 +492,7 @@ def _localised(schema: Any, localise: Callable[[str], str]) -> Any:
 
 def _meta_tool(words: ToolWords) -> CatalogTool:
     input_schema, output_schema = META_SCHEMAS[words.name]
+    _check_bounded(f"proxy/meta_schemas.py: tool '{words.name}'", input_schema)
     return CatalogTool(name=words.name, title=words.title, words=words, platform=None,
                        input_schema=_worded(f"meta_tools.{words.name}.params", input_schema, words),
                        output_schema=output_schema, impl=None, open_world=False)

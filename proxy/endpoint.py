@@ -215,14 +215,29 @@ def _argument_problem(error: jsonschema.ValidationError, tool: CatalogTool) -> s
     where = ".".join(str(p) for p in error.absolute_path) or "arguments"
     param = str(error.absolute_path[0]) if error.absolute_path else None
     words = tool.words.params.get(param) if param else None
-    if error.validator == "pattern":
-        message = f"{error.instance!r} is not in the form {param} takes"
+    if error.validator in _SIZES:
+        unit, bound = _SIZES[error.validator]
+        message = f"{len(error.instance):,} {unit}, {bound} {error.validator_value:,}"
+    elif error.validator == "pattern":
+        message = f"{_clipped(repr(error.instance))} is not in the form {param} takes"
     elif error.validator == "additionalProperties":
         message = f"{error.message}; {tool.name} takes {', '.join(tool.input_schema.get('properties', {})) or 'none'}"
     else:
-        message = error.message
+        message = _clipped(error.message)
     expected = f" (send: {tool.localise(words.en)})" if words and error.validator != "additionalProperties" else ""
     return f"{where}: {message}{expected}"
+
+
+# Size limits named by count: jsonschema's own words quote the whole value, which may be 1 MB.
+_SIZES = {"maxItems": ("values", "at most"), "minItems": ("values", "at least"),
+          "maxLength": ("characters", "at most"), "minLength": ("characters", "at least"),
+          "maxProperties": ("fields", "at most"), "minProperties": ("fields", "at least")}
+_QUOTE_MAX = 200
+
+
+def _clipped(text: str) -> str:
+    """A message that quotes a value, cut to a readable length (an error must not echo a huge argument back)."""
+    return text if len(text) <= _QUOTE_MAX else f"{text[:_QUOTE_MAX]}… ({len(text):,} characters)"
 
 
 def _describe(error: jsonschema.ValidationError) -> str:

@@ -134,7 +134,8 @@ META_SCHEMAS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "platform_status": (
         {
             "type": "object",
-            "properties": {"source": {"type": "string", "description": "Only this source (platform key)."}},
+            "properties": {"source": {"type": "string", "maxLength": 40,
+                                      "description": "Only this source (platform key)."}},
             "additionalProperties": False,
         },
         PLATFORM_STATUS_OUTPUT,

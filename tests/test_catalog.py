@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,8 @@ def _plugins(impls: dict[str, tuple[ToolImpl, ...]]) -> dict[str, PlatformPlugin
 
 def _params_of(tool: dict[str, Any]) -> dict[str, Any]:
     """An input schema with the parameters the registry words (params), so those words find their parameter."""
-    return {"type": "object", "properties": {name: {"type": "string"} for name in tool.get("params", {})}}
+    return {"type": "object",
+            "properties": {name: {"type": "string", "maxLength": 100} for name in tool.get("params", {})}}
 
 
 def _impls(registry_data: dict[str, Any]) -> dict[str, tuple[ToolImpl, ...]]:
@@ -94,6 +96,31 @@ def test_precision_missing_a_field_is_not_admitted() -> None:
     impls["ori"] = (ToolImpl(first.name, first.input_schema, schema, _noop), *impls["ori"][1:])
     with pytest.raises(CatalogError, match="lacks required fields"):
         build_catalog(parse_registry(SHIPPED), _plugins(impls))
+
+
+@pytest.mark.parametrize(("param", "named"), [
+    ({"type": "array", "items": {"type": "string", "maxLength": 9}}, "'ids' (an array without maxItems)"),
+    ({"type": "array", "maxItems": 3, "items": {"type": "string"}}, "'ids[]' (a string without maxLength)"),
+    ({"type": "object", "properties": {"name": {"type": ["string", "null"]}}},
+     "'ids.name' (a string without maxLength)"),
+])
+def test_an_argument_without_a_size_bound_is_refused_naming_tool_and_parameter(param: dict[str, Any],
+                                                                              named: str) -> None:
+    impls = _impls(SHIPPED)
+    first = impls["wetten"][0]
+    schema = {**first.input_schema, "properties": {**first.input_schema["properties"], "ids": param}}
+    impls["wetten"] = (ToolImpl(first.name, schema, first.output_schema, _noop), *impls["wetten"][1:])
+    with pytest.raises(CatalogError, match=rf"proxy/platforms/wetten\.py: tool '{first.name}': inputSchema leaves "
+                                           rf"{re.escape(named)}: give each the most values"):
+        build_catalog(parse_registry(SHIPPED), _plugins(impls))
+
+
+def test_shipped_tools_bound_every_array_and_string_argument() -> None:
+    catalog = build_catalog(parse_registry(SHIPPED))  # the shipped plug-ins: refused at load otherwise
+    tool = catalog.connectors["officielebekendmakingen"].tool("search_publications")
+    assert tool is not None
+    media = tool.input_schema["properties"]["media"]
+    assert media["maxItems"] == len(media["items"]["enum"])
 
 
 def test_aggregate_collision_names_both_owners() -> None:

@@ -20,7 +20,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.conftest import LiveServer, Replicas, serve, write_registry
+from proxy.catalog import REMOTE_MAX_LENGTH
+from tests.conftest import MODES, LiveServer, Replicas, client, serve, write_registry
 
 ACCEPT = "application/json, text/event-stream"
 LEGACY = {"Accept": ACCEPT, "Content-Type": "application/json", "MCP-Protocol-Version": "2025-11-25"}
@@ -98,6 +99,42 @@ async def test_a_huge_invalid_argument_array_does_not_stall_the_server(server: L
     assert result["isError"] and "Invalid arguments for search_publications" in result["content"][0]["text"]
     assert result["content"][0]["text"].count(";") < 5  # a few problems named, not 240,000
     assert over <= 0, f"/health answered {over * 1000:.0f} ms later than its limit during the hostile call"
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_every_argument_has_a_size_bound_the_server_enforces(server: LiveServer, mode: str) -> None:
+    """The listing leaves limits out (proxy.catalog.listed_input_schema), so the SDK client sends the oversized
+    value as it is; the server's check refuses it by its size, without quoting it back."""
+    async with client(server.url("officielebekendmakingen"), mode) as c:
+        listed = {t.name: t for t in (await c.list_tools()).tools}["search_publications"]
+        assert "maxItems" not in listed.input_schema["properties"]["media"]
+        result = await c.call_tool("search_publications", {"media": ["stb"] * 5000, "query": "x" * 100_000})
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert result.is_error and "Invalid arguments for search_publications" in text
+        assert "media: 5,000 values, at most" in text and "query: 100,000 characters, at most 500" in text
+        assert len(text) < 1000
+        wrong = await c.call_tool("search_publications", {"query": [1] * 100_000})
+        assert wrong.is_error and "query: is an array, not a string" in wrong.content[0].text  # type: ignore[union-attr]
+        assert len(wrong.content[0].text) < 1000  # type: ignore[union-attr]
+
+
+async def test_a_remote_tools_unbounded_arguments_get_the_default_cap(replicas: Replicas, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.remote_server import ENV, SECRET, ThirdPartyServer, add_remote
+
+    third_party = ThirdPartyServer(header="Authorization", value=f"Bearer {SECRET}").start()
+    try:
+        monkeypatch.setenv(ENV, SECRET)
+        async with serve(write_registry(tmp_path, lambda d: add_remote(d, third_party.url)), replicas) as live, \
+                client(live.url("derde"), "legacy") as c:
+            third_party.state.calls.clear()
+            result = await c.call_tool("search_notes", {"query": "x" * (REMOTE_MAX_LENGTH + 1)})
+            text = result.content[0].text  # type: ignore[union-attr]
+            assert result.is_error and f"at most {REMOTE_MAX_LENGTH:,}" in text
+            assert "search_notes" not in third_party.state.calls  # refused before it was passed on
+            assert not (await c.call_tool("search_notes", {"query": "begroting"})).is_error
+    finally:
+        third_party.stop()
 
 
 # ─── 2. request bodies: identity, or gzip within the limit ─────────────────────────────────────

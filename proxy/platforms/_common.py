@@ -40,8 +40,10 @@ PAGE_PROPS: dict[str, Any] = {
 }
 
 DATE_RANGE_PROPS: dict[str, Any] = {
-    "date_from": {"type": "string", "format": "date", "description": "Earliest date, YYYY-MM-DD (inclusive)."},
-    "date_to": {"type": "string", "format": "date", "description": "Latest date, YYYY-MM-DD (inclusive)."},
+    "date_from": {"type": "string", "format": "date", "maxLength": 10,
+                  "description": "Earliest date, YYYY-MM-DD (inclusive)."},
+    "date_to": {"type": "string", "format": "date", "maxLength": 10,
+                "description": "Latest date, YYYY-MM-DD (inclusive)."},
 }
 
 

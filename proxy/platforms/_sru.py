@@ -429,15 +429,16 @@ def search_input_schema(source: KoopSource, extra: Mapping[str, Any]) -> dict[st
                                             + source.organisation_examples
                                             + "; matched as a case- and accent-insensitive phrase inside the name."},
             "media": {"type": "array", "items": {"enum": list(source.media)}, "uniqueItems": True,
+                      "maxItems": len(source.media),
                       "description": "Gazettes to search (default: all of them): "
                                      + ", ".join(f"{c} = {t}" for c, t in source.medium_titles.items()) + "."},
             "publication_type": {"type": "string", "maxLength": 200,
                                  "description": "Exact kind of publication (dt.type), e.g. "
                                                 + source.type_examples + "."},
             **extra,
-            "date_from": {"type": "string", "format": "date",
+            "date_from": {"type": "string", "format": "date", "maxLength": 10,
                           "description": "Published on or after this date, YYYY-MM-DD (dt.available)."},
-            "date_to": {"type": "string", "format": "date",
+            "date_to": {"type": "string", "format": "date", "maxLength": 10,
                         "description": "Published on or before this date, YYYY-MM-DD (dt.available)."},
             "limit": PAGE_PROPS["limit"],
             "offset": {**PAGE_PROPS["offset"], "maximum": KOOP_PAGING_LIMIT - 2,

@@ -457,8 +457,10 @@ SORT_PROP: dict[str, Any] = {
                    "without a query).",
 }
 DATE_PROPS: dict[str, Any] = {
-    "date_from": {"type": "string", "format": "date", "description": "Earliest meeting date, YYYY-MM-DD (inclusive)."},
-    "date_to": {"type": "string", "format": "date", "description": "Latest meeting date, YYYY-MM-DD (inclusive)."},
+    "date_from": {"type": "string", "format": "date", "maxLength": 10,
+                  "description": "Earliest meeting date, YYYY-MM-DD (inclusive)."},
+    "date_to": {"type": "string", "format": "date", "maxLength": 10,
+                "description": "Latest meeting date, YYYY-MM-DD (inclusive)."},
 }
 STATUS_SCHEMA = object_schema({
     "name": {"type": "string"},

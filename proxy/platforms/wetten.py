@@ -180,7 +180,7 @@ SEARCH_INPUT = {
         "kind": {"type": "string", "maxLength": 40, "pattern": r"^[A-Za-z][A-Za-z-]*$",
                  "description": "Kind of regulation (dcterms.type), e.g. wet, AMvB, ministeriele-regeling, "
                                 "rijkswet, wet-BES."},
-        "valid_on": {"type": "string", "format": "date",
+        "valid_on": {"type": "string", "format": "date", "maxLength": 10,
                      "description": "Regulations in force on this date, YYYY-MM-DD (default: today)."},
         **PAGE_PROPS,
     },
@@ -371,7 +371,7 @@ READ_INPUT = {
                        "description": "BWB identifier (e.g. BWBR0005537) or the regulation as people name it: an "
                                       "abbreviation or short title such as 'Awb', 'Gemeentewet', 'Woo', 'Sr', 'BW6' "
                                       "(Boek 6 BW). An unknown name is refused with the closest ones."},
-        "date": {"type": "string", "format": "date",
+        "date": {"type": "string", "format": "date", "maxLength": 10,
                  "description": "Read the regulation as in force on this date, YYYY-MM-DD (default: today)."},
         **CHUNK_PROPS,
     },
