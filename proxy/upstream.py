@@ -55,6 +55,9 @@ MAX_PLATFORM_PAUSE_SECONDS = 600.0
 CONCURRENT_CALLS_PER_PLATFORM = 16
 # Waiting for a slot is bounded separately: this many times the platform's timeout.
 SLOT_WAIT_FACTOR = 3
+# An upstream timeout noticed this late (s) says our own event loop was saturated (each of its turns
+# slow), not that the platform was: the call is refused as "busy" and the platform is not marked unavailable.
+OWN_LAG_SECONDS = 1.0
 # One client may spend at most this share of a platform's per-minute budget, so one client's
 # cache-busting searches cannot use up the budget every other client shares.
 CLIENT_SHARE_OF_RATE = 0.25
@@ -328,10 +331,19 @@ class Upstream:
         except TimeoutError as exc:
             raise UpstreamRateLimited(platform.key, f"{name} is busy: {CONCURRENT_CALLS_PER_PLATFORM} calls to it "
                                       "are under way; try again in a few seconds", retry_after=5.0) from exc
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + platform.timeouts.total_seconds
         try:
-            async with asyncio.timeout(platform.timeouts.total_seconds):
+            async with asyncio.timeout_at(deadline):
                 return await self._follow(method, url, body, headers)
         except TimeoutError as exc:
+            behind = loop.time() - deadline
+            if behind > OWN_LAG_SECONDS:
+                # Our own event loop noticed the deadline this late: it was too busy to read the platform's
+                # reply, which may have been waiting in the socket. Not the platform's fault, nor its outage.
+                raise UpstreamRateLimited(platform.key, f"BesluitBron is busy: it fell {behind:.0f} s behind on its "
+                                          f"own work while waiting for {name}; try again in a few seconds",
+                                          retry_after=5.0) from exc
             raise UpstreamTimeout(platform.key, f"{name} did not answer within {platform.timeouts.total_seconds:g} s; "
                                   "try again later or narrow the request") from exc
         except aiohttp.ClientPayloadError as exc:

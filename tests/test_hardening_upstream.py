@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,4 +145,22 @@ async def test_a_platform_error_echoing_a_question_is_not_shown_to_others(hostil
     availability = await store.availability("wetten")
     assert availability["available"] is False and "Jansen" not in str(availability)
     assert availability["last_error"]
+    await up.close()
+
+
+async def test_a_saturated_event_loop_is_not_blamed_on_the_platform(hostile: Hostile) -> None:
+    """The soak's replica "timeouts" (issue 16): a platform that answers in 50 ms, a proxy whose own event loop
+    is stuck for 2 s (as when it is starved of CPU) while the call is in flight. The deadline passes while
+    nothing on this side could read the reply: that is our overload, not the platform's, and must neither read
+    as a platform timeout nor mark the platform unavailable for everyone."""
+    store = MemoryStore()
+    hostile.latency = 0.05
+    up = _upstream(hostile.url, store, timeouts=Timeouts(connect_seconds=0.5, total_seconds=0.5))
+    call = asyncio.ensure_future(up.get("/slow-to-read", as_json, caller=Caller.session("c")))
+    await asyncio.sleep(0.01)  # the request is on its way
+    time.sleep(2.0)  # a saturated loop: nothing runs, the reply is not read
+    with pytest.raises(UpstreamRateLimited, match=r"BesluitBron is busy: it fell \d+ s behind .* Legislation"):
+        await call
+    assert (await store.availability("wetten") or {}).get("available") is not False
+    assert await up.get("/next", as_json, caller=Caller.session("c")) == {"path": "/next"}  # a normal turn answers
     await up.close()
