@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from proxy.state_redis import RedisStore
 from tests.conftest import Replicas, serve, write_registry
@@ -38,7 +39,8 @@ async def _health_state(http: aiohttp.ClientSession, base: str) -> dict[str, Any
         return dict((await resp.json())["state"])
 
 
-async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Replicas, tmp_path: Path) -> None:
+async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Replicas, tmp_path: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
     port = _free_port()
     (tmp_path / "redis").mkdir()
     first_run = contextlib.ExitStack()
@@ -72,6 +74,9 @@ async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Repl
                 finally:
                     await shared.close()
                 assert total >= 1 and calls[-1]["source"] == "wetten"
+        said = [r.getMessage() for r in caplog.records if r.name == "proxy.state_redis"]
+        # The log says it once each way, however many calls met the outage.
+        assert [m.split(" ", 3)[:3] for m in said] == [["Redis", "cannot", "be"], ["Redis", "is", "back"]], said
     finally:
         first_run.close()
         replicas.clear_faults()
