@@ -55,7 +55,8 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
 
 PLATFORM = PlatformPlugin(
     key="toy",
-    tools=(ToolImpl("search_notes", {"type": "object", "properties": {"query": STR}, "required": ["query"]},
+    tools=(ToolImpl("search_notes", {"type": "object", "properties": {"query": {**STR, "maxLength": 200}},
+                                     "required": ["query"]},
                     result_list_schema({"id": STR, "title": STR}), search_notes, example={"query": "speelgoed"}),),
     measure_load=measure_load,
     about=About(documentation="https://example.org/toy-api", licence="CC0 1.0"),
