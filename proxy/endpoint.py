@@ -10,6 +10,7 @@ so a repeated call does not rebuild it.
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import secrets
@@ -221,11 +222,24 @@ def _argument_problem(error: jsonschema.ValidationError, tool: CatalogTool) -> s
     elif error.validator == "pattern":
         message = f"{_clipped(repr(error.instance))} is not in the form {param} takes"
     elif error.validator == "additionalProperties":
-        message = f"{error.message}; {tool.name} takes {', '.join(tool.input_schema.get('properties', {})) or 'none'}"
+        message = _unknown_parameters(error.instance, tool)
     else:
         message = _clipped(error.message)
     expected = f" (send: {tool.localise(words.en)})" if words and error.validator != "additionalProperties" else ""
     return f"{where}: {message}{expected}"
+
+
+def _unknown_parameters(arguments: Any, tool: CatalogTool) -> str:
+    """Which arguments the tool does not take, the parameter each was probably meant as, and what it takes."""
+    takes = list(tool.input_schema.get("properties", {}))
+    unknown = [name for name in arguments if name not in takes] if isinstance(arguments, dict) else []
+    said = []
+    for name in unknown[:3]:
+        close = difflib.get_close_matches(name.lower(), takes, n=1, cutoff=0.6)
+        said.append(f"{_clipped(repr(name))} is not a parameter" + (f" (did you mean {close[0]}?)" if close else ""))
+    if len(unknown) > 3:
+        said.append(f"and {len(unknown) - 3} more")
+    return "; ".join([*said, f"{tool.name} takes {', '.join(takes) or 'no arguments'}"])
 
 
 # Size limits named by count: jsonschema's own words quote the whole value, which may be 1 MB.
