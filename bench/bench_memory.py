@@ -5,9 +5,13 @@
 One BesluitBron process (in-memory state). After a warm-up session (ended again), `--sessions`
 legacy sessions are opened on `/tweedekamer/mcp` (initialize + initialized) and left idle; the
 growth of the server's resident memory (/proc) divided by the count is the cost of one idle
-session. Then every session makes one cached tool call, which files one call record under the
-session: the further growth is the cost of a call record (with its per-caller log). When the
-count reaches the session cap, one more initialize must be refused (HTTP 503).
+session. Each loopback address opens at most `PER_ADDRESS` of them, under the store's cap per
+client (`state.SESSIONS_PER_CLIENT`), as many clients would. Then every session makes one cached
+tool call, which files one call record under the session: the further growth is the cost of a
+call record (with its per-caller log). At the session cap one more initialize is still answered
+and the least recently used session is evicted (it answers 404 from then on, and its client opens
+a new one): reported as the status of that initialize and how many of the sessions used first
+answer 404 (one).
 """
 
 from __future__ import annotations
@@ -32,6 +36,12 @@ from bench.bench_calls import SLUG, TOOL, check_answer, request  # noqa: E402
 __all__ = ["run", "session_cap"]
 
 WORKERS = 16
+PER_ADDRESS = 50  # sessions opened from one loopback address: under the store's cap per client
+
+
+def _address(block: int) -> str:
+    """The loopback address of block `block` of sessions (Linux routes all of 127/8 to loopback)."""
+    return f"127.1.{block // 250}.{block % 250 + 1}"
 
 
 def session_cap() -> dict[str, Any]:
@@ -53,12 +63,16 @@ async def _measure(base: str, pid: int, sessions: int, cap: int) -> dict[str, An
         await asyncio.sleep(0.2)
         before = rss_bytes(pid)
         ids: list[str] = []
+        blocks = [min(PER_ADDRESS, sessions - start) for start in range(0, sessions, PER_ADDRESS)]
 
-        async def opener(count: int) -> None:
-            for _ in range(count):
-                ids.append(await open_session(http, url))
+        async def opener(numbers: list[int]) -> None:
+            for number in numbers:
+                own = aiohttp.TCPConnector(limit=1, local_addr=(_address(number), 0))
+                async with aiohttp.ClientSession(connector=own) as client:
+                    for _ in range(blocks[number]):
+                        ids.append(await open_session(client, url))
 
-        await asyncio.gather(*(opener(sessions // WORKERS + (i < sessions % WORKERS)) for i in range(WORKERS)))
+        await asyncio.gather(*(opener(list(range(i, len(blocks), WORKERS))) for i in range(WORKERS)))
         await asyncio.sleep(0.2)
         idle = rss_bytes(pid)
 
@@ -69,25 +83,32 @@ async def _measure(base: str, pid: int, sessions: int, cap: int) -> dict[str, An
         await asyncio.gather(*(caller(ids[i::WORKERS]) for i in range(WORKERS)))
         await asyncio.sleep(0.2)
         recorded = rss_bytes(pid)
-        refused: int | None = None
+        beyond = evicted = None
         if sessions >= cap:
             headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
             init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
                     "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                                "clientInfo": {"name": "bench", "version": "0"}}}
-            refused, _, _ = await post(http, url, init, headers)
+            beyond, _, _ = await post(http, url, init, headers)
+            # The least recently used session is one of the first each worker called: exactly one must be gone.
+            first = [(await _call_status(http, url, session))[0] for session in ids[:WORKERS]]
+            evicted = first.count(404)
     return {"sessions": len(ids), "rss_before_mb": before / 2**20, "rss_idle_mb": idle / 2**20,
             "rss_with_records_mb": recorded / 2**20,
             "bytes_per_idle_session": (idle - before) / len(ids),
             "bytes_per_call_record": (recorded - idle) / len(ids),
-            "status_beyond_cap": refused}
+            "status_beyond_cap": beyond, "status_of_evicted": evicted}
 
 
-async def _tool_call(http: aiohttp.ClientSession, url: str, session: str) -> None:
+async def _call_status(http: aiohttp.ClientSession, url: str, session: str) -> tuple[int, bytes]:
     headers, body = request("legacy", "tools/call", {"name": TOOL, "arguments": {"party": "VVD", "limit": 2}},
                             session)
     status, _, payload = await post(http, url, body, headers)
-    check_answer(status, payload)
+    return status, payload
+
+
+async def _tool_call(http: aiohttp.ClientSession, url: str, session: str) -> None:
+    check_answer(*await _call_status(http, url, session))
 
 
 def run(*, sessions: int = 10_000) -> dict[str, Any]:

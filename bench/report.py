@@ -158,6 +158,13 @@ def _site_section(site: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _beyond_cap(initialize: int | None, evicted: int | None) -> str:
+    if initialize is None:
+        return "the cap was not reached here"
+    return (f"at the cap one more initialize was answered HTTP {initialize}; it evicted the least recently used "
+            f"session: {evicted} of the sessions used first answered 404")
+
+
 def _memory_section(memory: Mapping[str, Any]) -> list[str]:
     per = memory["bytes_per_idle_session"]
     beyond = memory["status_beyond_cap"]
@@ -173,7 +180,7 @@ def _memory_section(memory: Mapping[str, Any]) -> list[str]:
         f"- {memory['bytes_per_call_record']:,.0f} bytes for a session's first call record (its call log included)",
         f"- cap: {memory['max_sessions']:,} open sessions per process (`MemoryStore(max_sessions=...)`); call logs: "
         f"{memory['callers_max']:,} callers × {memory['calls_per_caller']:,} records "
-        f"({'one more initialize was answered HTTP ' + str(beyond) if beyond else 'the cap was not reached here'})",
+        f"({_beyond_cap(beyond, memory.get('status_of_evicted'))})",
         "",
     ]
 
