@@ -78,12 +78,15 @@ async def _call(http: aiohttp.ClientSession, url: str, arguments: dict[str, Any]
 
 
 async def _upstream_url(http: aiohttp.ClientSession, url: str, arguments: dict[str, Any]) -> str:
-    """The URL the adapter sent for these arguments, read back from the call's own record."""
+    """The URL the adapter sent for these arguments, read back from the call's own record; the call must
+    make exactly one platform request, or the comparison with one direct request would be unfair."""
     trace = json.loads(await _call(http, url, arguments))["result"]["_meta"]["nl.besluitbron/trace"]
     headers, body = request("modern", "tools/call", {"name": "list_platform_calls",
-                                                     "arguments": {"trace": trace, "limit": 1}})
+                                                     "arguments": {"trace": trace, "limit": 10}})
     _, _, payload = await post(http, url, body, headers)
     calls = json.loads(payload)["result"]["structuredContent"]["calls"]
+    if len(calls) != 1:
+        raise RuntimeError(f"{TOOL} {arguments} made {len(calls)} platform requests, not one")
     return str(calls[-1]["url"])
 
 
@@ -93,7 +96,8 @@ def _p50(values: list[float]) -> float:
 
 async def _added_latency(ours: str, pid: int, replicas: str, calls: int) -> dict[str, float]:
     url = f"{ours}/{SLUG}/mcp"
-    arguments = {"party": "VVD", "limit": 2}
+    # A name search is one platform request (a party search first reads the party list: two).
+    arguments = {"name": "van Dam", "limit": 2}
     async with aiohttp.ClientSession() as http:
         upstream = await _upstream_url(http, url, arguments)
         if not upstream.startswith(f"http://{LOOPBACK}:"):
@@ -172,7 +176,7 @@ def profile(out: Path, *, calls: int) -> None:
             async with aiohttp.ClientSession() as http:
                 cpu_before = server_cpu_seconds(ours.pid)
                 for _ in range(calls):
-                    await _call(http, url, {"party": "VVD", "limit": 2})
+                    await _call(http, url, {"name": "van Dam", "limit": 2})
                 return (server_cpu_seconds(ours.pid) - cpu_before) / calls * 1e6
 
         print(f"under the profiler: {asyncio.run(calls_one_at_a_time()):.0f} µs CPU per uncached call")
