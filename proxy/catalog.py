@@ -25,7 +25,7 @@ from proxy.citing import cited_output_schema
 from proxy.errors import CatalogError
 from proxy.meta_schemas import META_SCHEMAS
 from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Connector, Registry, Text, ToolWords
-from proxy.results import is_result_list
+from proxy.results import NAMED_SHAPE, is_result_list
 from proxy.toolkit import About, PlatformPlugin, ToolImpl
 
 __all__ = ["REMOTE_MAX_ITEMS", "REMOTE_MAX_LENGTH", "Catalog", "CatalogConnector", "CatalogTool", "build_catalog",
@@ -187,9 +187,9 @@ def _strip(node: Any, *, root: bool = False, depth: int = 0, max_depth: int = _L
         return [_strip(item, depth=depth, max_depth=max_depth) for item in node]
     if not isinstance(node, dict):
         return node
-    if not root and "title" in node and node.get("type") == "object":
-        # A named shape (results.object_schema's title): its fields are listed where it is the subject.
-        return {"type": "object", "title": node["title"]}
+    if not root and NAMED_SHAPE in node:
+        # A named shape (results.object_schema's shape): its fields are listed where it is the subject.
+        return {"type": "object", "title": node[NAMED_SHAPE]}
     nullable = _nullable_object(node)
     if nullable is not None:
         # {"anyOf": [null, {object}]} says the same as an object whose type also allows null, in fewer bytes.

@@ -14,6 +14,7 @@ from proxy.shapes import Citation, Precision, TotalRelation, schema_of
 
 __all__ = [
     "CITATION_SCHEMA",
+    "NAMED_SHAPE",
     "PRECISION_SCHEMA",
     "TOTAL_RELATIONS",
     "Citation",
@@ -102,11 +103,16 @@ def citation(
     }
 
 
+# The keyword that names a shared shape (`object_schema(shape=...)`). Not JSON Schema's own `title`: tools of
+# other servers carry titles on every object (pydantic does), and those must be listed with their fields.
+NAMED_SHAPE = "x-besluitbron-shape"
+
+
 def object_schema(
     properties: Mapping[str, Any], *, required: list[str] | None = None, description: str | None = None,
-    title: str | None = None,
+    shape: str | None = None,
 ) -> dict[str, Any]:
-    """A closed object schema (object root, as 2025-era clients require). A `title` names a shape that
+    """A closed object schema (object root, as 2025-era clients require). A `shape` names a shape that
     several tools return: tools/list shows its fields once, where it is the subject, and elsewhere its name."""
     schema: dict[str, Any] = {
         "type": "object",
@@ -116,8 +122,8 @@ def object_schema(
     }
     if description:
         schema["description"] = description
-    if title:
-        schema["title"] = title
+    if shape:
+        schema[NAMED_SHAPE] = shape
     return schema
 
 

@@ -269,25 +269,19 @@ class Upstream:
         client = current_client.get()
         if client is not None:
             share = max(1, int(per_minute * CLIENT_SHARE_OF_RATE))
-            granted, wait = await self._store.take_token(f"{platform.key}|client|{client}", share,
-                                                         MAX_RATE_WAIT_SECONDS)
-            if not granted:
-                raise UpstreamRateLimited(
-                    platform.key,
-                    f"{platform.title.en}: your share of this installation's limit ({share} of its "
-                    f"{per_minute} calls per minute) is used up; try again in {max(1, round(wait))} s",
-                    retry_after=wait,
-                )
-            if wait > 0:
-                await asyncio.sleep(wait)
-        granted, wait = await self._store.take_token(platform.key, per_minute, MAX_RATE_WAIT_SECONDS)
+            await self._take_token(f"{platform.key}|client|{client}", share,
+                                   f"{platform.title.en}: your share of this installation's limit ({share} of its "
+                                   f"{per_minute} calls per minute) is used up")
+        await self._take_token(platform.key, per_minute,
+                               f"{platform.title.en}: this installation's limit of {per_minute} calls per "
+                               "minute is reached")
+
+    async def _take_token(self, key: str, per_minute: int, used_up: str) -> None:
+        """One token of the budget `key`: wait for it when it is near, else refuse saying `used_up` and when."""
+        granted, wait = await self._store.take_token(key, per_minute, MAX_RATE_WAIT_SECONDS)
         if not granted:
-            raise UpstreamRateLimited(
-                platform.key,
-                f"{platform.title.en}: this installation's limit of {per_minute} calls per "
-                f"minute is reached; try again in {max(1, round(wait))} s",
-                retry_after=wait,
-            )
+            raise UpstreamRateLimited(self.platform.key, f"{used_up}; try again in {max(1, round(wait))} s",
+                                      retry_after=wait)
         if wait > 0:
             await asyncio.sleep(wait)
 

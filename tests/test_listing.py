@@ -15,6 +15,7 @@ import pytest
 from proxy.catalog import listed_output_schema, listing_bytes
 from proxy.external import fence, unfence
 from proxy.generation import load_generation
+from proxy.results import NAMED_SHAPE
 from tests.conftest import LiveServer, client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,7 +86,7 @@ def test_tool_lists_fit_their_budgets(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_a_listed_output_schema_is_smaller_but_refuses_nothing_the_full_one_accepts() -> None:
-    organisation = {"type": "object", "title": "Organisatie", "additionalProperties": False,
+    organisation = {"type": "object", NAMED_SHAPE: "Organisatie", "additionalProperties": False,
                     "properties": {"key": {"type": "string"}, "stalled": {"type": "boolean"}},
                     "required": ["key", "stalled"]}
     full = {"type": "object", "additionalProperties": False, "required": ["organisation", "meeting", "count"],
@@ -103,6 +104,11 @@ def test_a_listed_output_schema_is_smaller_but_refuses_nothing_the_full_one_acce
                      {"organisation": {"key": "gm0344", "stalled": False}, "meeting": {"id": "m1"}, "count": 3}):
         jsonschema.validate(instance, full)
         jsonschema.validate(instance, listed)
+    # JSON Schema's own title (pydantic puts one on every object of another server's tool) names no shape.
+    titled = {"type": "object", "properties": {"hit": {"type": "object", "title": "Hit",
+                                                       "properties": {"id": {"type": "string"}}}}}
+    assert listed_output_schema(titled)["properties"]["hit"] == {"type": "object",
+                                                                 "properties": {"id": {"type": "string"}}}
     partly = {**full, "required": ["count"]}
     assert listed_output_schema(partly)["required"] == ["count"]  # not all: listed as it is
 

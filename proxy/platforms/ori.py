@@ -475,7 +475,7 @@ STATUS_SCHEMA = object_schema({
     "stalled": {"type": "boolean", "description": "No material within stalled_after_days (see platform_status)."},
     "discontinued_at": {**NSTR, "description": "Date the organisation was merged away."},
     "succeeded_by": {**NSTR, "description": "Key (or name) of the organisation that took over."},
-}, title="Organisatie")
+}, shape="Organisatie")
 _SEARCH_EXTRA: dict[str, Any] = {
     "organisation": {"anyOf": [{"type": "null"}, STATUS_SCHEMA],
                      "description": "The organisation searched and how current it is; null for all."},
