@@ -1,0 +1,40 @@
+"""Where a replica's served records come from: recorded files, or made up (and then named).
+
+Every replica module exposes `provenance(anchor) -> Provenance`; `tests/test_replica_provenance.py` prints the
+share of records traced to a recording per replica and holds it at 90 % or more wherever a recording exists.
+The files behind `recorded` are listed, with repository, path, commit or URL and the request that produced them,
+in the `SOURCES.md` beside the data (`proxy/replica/data/<platform>/SOURCES.md`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+__all__ = ["Provenance"]
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """What one replica serves, counted by origin.
+
+    recorded: data file (name inside `data/<platform>/`) → how many served records come from it; a record
+        rebuilt from a real supplier recording by the platform's own normaliser counts as recorded.
+    invented: one line per made-up record (its id and why nothing real exists); such records are marked as
+        samples where they are served.
+    recorded_on: when the newest recording was made (YYYY-MM-DD): the date the sample notes name.
+    """
+
+    recorded: Mapping[str, int]
+    invented: tuple[str, ...] = ()
+    recorded_on: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def total(self) -> int:
+        return sum(self.recorded.values()) + len(self.invented)
+
+    @property
+    def share(self) -> float:
+        """Share of served records traced to a recording (1.0 for a replica that serves nothing)."""
+        return sum(self.recorded.values()) / self.total if self.total else 1.0
