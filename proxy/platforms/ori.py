@@ -19,14 +19,11 @@ August 2026; before that only Dutch text): each code maps to the argument to cha
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
-import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
@@ -34,25 +31,18 @@ from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.clock import AMSTERDAM as TZ
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
-from proxy.platforms._resolve import Table
+from proxy.platforms._ori_names import KINDS, Organisation, compact, organisations_from, resolve, words
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NINT, NSTR
 from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 from proxy.upstream import as_json
 
-__all__ = ["ALIASES", "PLATFORM", "TOOLS", "Organisation", "load_aliases", "measure_load", "resolve"]
+__all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
 SITE = "https://openbesluitvorming.nl/"
 PLATFORM_MAX_LIMIT = 100  # the platform clamps larger pages to 100
 MAX_DEPTH = 500  # offset + limit: deeper paging is harvesting, which the platform asks to do by export
-KINDS = ("gemeente", "provincie", "waterschap")
-ALIAS_FILE = Path(__file__).with_name("ori_aliases.json")
-# Words in front of a name that say which kind of organisation is meant.
-KIND_WORDS: tuple[tuple[str, str], ...] = (
-    ("gemeente", "gemeente"), ("gemeenteraad", "gemeente"), ("provincie", "provincie"),
-    ("provinciale staten van", "provincie"), ("waterschap", "waterschap"), ("hoogheemraadschap van", "waterschap"),
-    ("hoogheemraadschap", "waterschap"), ("wetterskip", "waterschap"),
-)
+BROWSE_DEPTH = 100  # without words: the items one platform request can hold, read from the start
 # The platform's 400 codes (web/api_errors.ts) and the argument of ours that each one is about.
 ERROR_ARGUMENTS: Mapping[str, str] = {
     "unknown_organization": "organisation", "unknown_entity_type": "kind", "unknown_sort": "sort",
@@ -62,125 +52,6 @@ ERROR_ARGUMENTS: Mapping[str, str] = {
 CLASSIC_ID = re.compile(r"^\s*(?:https?://id\.openraadsinformatie\.nl/)?(\d{1,15})\s*$")
 ENTITY_ID = re.compile(r"^(meeting|document|motion|agenda_item|recording):[a-z]+:(gemeente|provincie|waterschap|"
                        r"[a-z]+):[^:\s]+:[^\s]+$")
-
-
-# =========================================================================== alias table
-
-
-def _norm(text: str) -> str:
-    """Lower case, no accents, words separated by one space: how names are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", plain).split())
-
-
-def load_aliases(path: Path = ALIAS_FILE) -> dict[str, str]:
-    """The alias table (a resolution table, see `_resolve`) as normalised name → normalised label; a malformed
-    file fails when the module is imported, naming the file and the fault."""
-    table = Table.load(path, argument="organisation")
-    return {_norm(name): _norm(entry.label) for entry in table.entries for name in entry.names
-            if _norm(name) != _norm(entry.label)}
-
-
-ALIASES: Mapping[str, str] = load_aliases()
-
-
-# =========================================================================== organisations
-
-
-@dataclass(frozen=True, slots=True)
-class Organisation:
-    """One organisation (a `/api/sources` row): `key` is what the platform's `organization` parameter takes."""
-
-    key: str
-    label: str
-    kind: str
-    supplier: str
-    implemented: bool
-
-    def full_forms(self) -> set[str]:
-        return {_norm(self.label), _norm(self.key)}
-
-    def bare_forms(self) -> set[str]:
-        """The names without a kind word in front ('Provincie Utrecht' → 'utrecht')."""
-        out = set()
-        for form in self.full_forms():
-            for word, _ in KIND_WORDS:
-                if form.startswith(word + " "):
-                    out.add(form[len(word) + 1:])
-        return out
-
-
-def _organisations(reply: Any) -> tuple[Organisation, ...]:
-    rows = reply.get("sources") if isinstance(reply, dict) else None
-    if not isinstance(rows, list):
-        raise ValueError("not a /api/sources reply")
-    out = []
-    for row in rows:
-        if not isinstance(row, dict) or row.get("isAggregate") or str(row.get("key", "")).startswith("all_"):
-            continue  # the all_<supplier> rows pass the platform's check but match nothing
-        kind = str(row.get("organizationType") or "")
-        out.append(Organisation(key=str(row["key"]), label=str(row.get("label") or row["key"]),
-                                kind=kind if kind in KINDS else "gemeente", supplier=str(row.get("supplier") or ""),
-                                implemented=bool(row.get("implemented", True))))
-    return tuple(out)
-
-
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    organisation: Organisation
-    note: str | None = None  # when a name could have meant another organisation
-
-
-def resolve(name: str, organisations: Sequence[Organisation], aliases: Mapping[str, str] = ALIASES) -> Resolved:
-    """An organisation as people write it ('Den Haag', "'s-Gravenhage", 'Bergen (NH)', 'Provincie Utrecht').
-
-    A place name alone means the gemeente when a gemeente has that name; a kind word in front ('provincie',
-    'waterschap', 'hoogheemraadschap van', …) picks that kind. Ambiguous or unknown names raise a
-    ToolInputError listing the candidates."""
-    raw = name.strip()
-    for org in organisations:
-        if raw == org.key:
-            return Resolved(org)
-    wanted = _norm(raw)
-    wanted = aliases.get(wanted, wanted)
-    kind = None
-    for word, word_kind in KIND_WORDS:
-        if wanted.startswith(word + " "):
-            kind, rest = word_kind, wanted[len(word) + 1:]
-            break
-    else:
-        rest = wanted
-    rest = aliases.get(rest, rest)
-    pool = [o for o in organisations if kind is None or o.kind == kind]
-    if kind is not None:
-        found = [o for o in pool if rest in o.full_forms() | o.bare_forms() or wanted in o.full_forms()]
-    else:
-        found = [o for o in pool if wanted in o.full_forms()]
-        if not found:
-            found = [o for o in pool if wanted in o.bare_forms()]
-    if len(found) > 1:
-        councils = [o for o in found if o.kind == "gemeente"]
-        if kind is None and len(councils) == 1:
-            others = ", ".join(f"{o.label} ({o.kind}, key {o.key})" for o in found if o is not councils[0])
-            return Resolved(councils[0], f"'{raw}' taken as the gemeente {councils[0].label}; for {others} name the "
-                                         "kind, e.g. 'Provincie …', or pass the key")
-        raise ToolInputError(f"'{raw}' matches several organisations: {_listing(found)}; pass one of these keys")
-    if found:
-        return Resolved(found[0])
-    starts = [o for o in pool if any(f.startswith(rest + " ") for f in o.full_forms() | o.bare_forms())]
-    if starts:
-        raise ToolInputError(f"'{raw}' matches several organisations: {_listing(starts)}; pass one of these keys")
-    forms = {f: o for o in pool for f in o.full_forms() | o.bare_forms()}
-    close = difflib.get_close_matches(rest, list(forms), n=4, cutoff=0.75)
-    near = list(dict.fromkeys(forms[f] for f in close))
-    hint = f"; did you mean {_listing(near)}?" if near else ""
-    raise ToolInputError(f"no organisation called '{raw}' in OpenBesluitvorming{hint} list_organisations lists all "
-                         f"{len(organisations)} with their keys")
-
-
-def _listing(orgs: Sequence[Organisation]) -> str:
-    return ", ".join(f"{o.label} ({o.kind}, key '{o.key}')" for o in orgs)
 
 
 # =========================================================================== transport
@@ -209,6 +80,25 @@ class _Api:
             raise ValueError("not a /api/search reply")
         return reply
 
+    async def page(self, params: list[tuple[str, str]], offset: int, limit: int) -> dict[str, Any]:
+        """One page of results, `offset` counted in results.
+
+        With words the platform's `offset` counts results. Without (browsing an organisation by date) it counts
+        raw index rows, several per item (one per version), deduplicated after the window is cut, so paging on
+        its offset repeats or skips items. A browse therefore always reads from the start, and goes at most
+        BROWSE_DEPTH items deep; past that, a date bound moves the window (the reply says which)."""
+        if any(name == "query" for name, _ in params):
+            return await self.search([*params, ("offset", str(offset)), ("limit", str(limit))])
+        if offset >= BROWSE_DEPTH:
+            raise ToolInputError(f"without words OpenBesluitvorming lists only the newest {BROWSE_DEPTH} items in "
+                                 "order; for older ones pass date_to (or date_from with sort 'oldest') instead of "
+                                 "offset")
+        reply = await self.search([*params, ("offset", "0"), ("limit", str(min(BROWSE_DEPTH, offset + limit)))])
+        results = reply["results"]
+        more = len(results) > offset + limit or bool(reply.get("hasMore"))
+        return {**reply, "results": results[offset:offset + limit], "hasMore": more,
+                "_browse_end": offset + limit >= BROWSE_DEPTH}
+
     async def entity(self, entity_id: str) -> dict[str, Any]:
         try:
             reply = await self._get(f"/api/entities/{quote(entity_id, safe='')}")
@@ -222,7 +112,8 @@ class _Api:
         return reply
 
     async def organisations(self) -> tuple[Organisation, ...]:
-        return _organisations(await self._get("/api/sources"))
+        """`/api/sources` joined with `/api/status`, which carries each one's CBS code and merger."""
+        return organisations_from(await self._get("/api/sources"), await self.status())
 
     async def status(self) -> dict[str, dict[str, Any]]:
         """Import freshness per source key."""
@@ -365,21 +256,29 @@ async def _scope(call: ToolCall, api: _Api, name: str | None) -> _Scope:
 INDEX_BLIND = "_index_activity_unavailable"
 
 
+# States in which the platform's imports are not keeping up (web/status_api.ts `sourceState`).
+BEHIND = ("failing", "stale", "never_imported")
+
+
 def _org_status(ctx: PlatformContext, org: Organisation, row: Mapping[str, Any]) -> dict[str, Any]:
+    """How current one organisation is. `latestContentDate` runs ahead (agendas are published before the meeting),
+    so material is held only up to the last successful import, and never past today."""
     latest = _moment(row.get("latestContentDate"))
     if latest is None and row.get(INDEX_BLIND):
         latest = _moment(row.get("lastSuccessAt"))
     latest_day = latest.astimezone(TZ).date() if latest else None
-    today = ctx.today()
-    through = min(latest_day, today) if latest_day else None
     success = _moment(row.get("lastSuccessAt"))
+    success_day = success.astimezone(TZ).date() if success else None
+    state = str(row.get("state") or "unknown")
+    bounds = [d for d in (latest_day, ctx.today(), success_day if state in BEHIND else None) if d]
+    through = min(bounds) if latest_day else None
     successor = row.get("succeededBy") if isinstance(row.get("succeededBy"), dict) else {}
     return {
-        "name": org.label, "key": org.key, "kind": org.kind, "supplier": org.supplier,
-        "state": str(row.get("state") or "unknown"),
+        "name": org.name, "key": org.key, "kind": org.kind, "cbs_code": org.cbs, "supplier": org.supplier,
+        "state": state,
         "current_through": through.isoformat() if through else None,
         "latest_content_date": latest_day.isoformat() if latest_day else None,
-        "last_import": success.astimezone(TZ).date().isoformat() if success else None,
+        "last_import": success_day.isoformat() if success_day else None,
         "stalled": ctx.is_stalled(through),
         "discontinued_at": row.get("discontinuedAt") if isinstance(row.get("discontinuedAt"), str) else None,
         "succeeded_by": successor.get("sourceKey") or successor.get("label") or None,
@@ -387,14 +286,18 @@ def _org_status(ctx: PlatformContext, org: Organisation, row: Mapping[str, Any])
 
 
 def _status_notes(status: Mapping[str, Any]) -> list[str]:
-    notes = []
+    """What a reader must know about how current an organisation is (a merger is said where it is resolved)."""
     if status["discontinued_at"]:
-        heir = f"; newer material is under {status['succeeded_by']}" if status["succeeded_by"] else ""
-        notes.append(f"{status['name']} was merged away on {status['discontinued_at']}{heir}")
-    elif status["stalled"]:
+        return []
+    notes = []
+    if status["state"] in BEHIND:
+        since = f" since {status['last_import']}" if status["last_import"] else ""
+        notes.append(f"OpenBesluitvorming's imports for {status['name']} are {status['state'].replace('_', ' ')}"
+                     f"{since}: material published after that is missing, even where agendas run ahead")
+    if status["stalled"]:
         notes.append(f"{status['name']} stands still: its newest material in OpenBesluitvorming is from "
-                     f"{status['current_through'] or 'no date'} (import state '{status['state']}'); an empty or "
-                     "short result there is no proof that nothing exists")
+                     f"{status['current_through'] or 'no date'}; an empty or short result there is no proof that "
+                     "nothing exists")
     return notes
 
 
@@ -402,13 +305,19 @@ def _precision(reply: Mapping[str, Any], *, offset: int, returned: int, matched:
                notes: list[str]) -> dict[str, Any]:
     total = reply.get("totalCount")
     approximate = bool(reply.get("totalIsApproximate"))
-    more = bool(reply.get("hasMore"))
+    more = truncated = bool(reply.get("hasMore"))
     if not returned and offset and approximate:
         notes.append("no results this deep: OpenBesluitvorming reads only its best-matching index rows (about "
                      "6,000) per search; narrow the search instead of paging on")
+    if more and reply.get("_browse_end"):
+        last = reply["results"][-1] if reply["results"] else {}
+        day = _dutch(last.get("sortDate"))[0] if isinstance(last, dict) else None
+        notes.append(f"without words only the newest {BROWSE_DEPTH} items are listed in order; for older ones pass "
+                     f"date_to {day or '(an earlier date)'} (date_from with sort 'oldest') instead of a larger offset")
+        more = False
     return precision(total=int(total) if isinstance(total, int) else None,
                      total_relation=("estimate" if approximate else "exact") if isinstance(total, int) else "unknown",
-                     returned=returned, truncated=more, matched=matched, not_applied=notes,
+                     returned=returned, truncated=truncated, matched=matched, not_applied=notes,
                      next_offset=offset + returned if more else None)
 
 
@@ -422,21 +331,48 @@ def _order(call: ToolCall, query: str | None, notes: list[str]) -> tuple[str, st
 
 
 def _search_params(*, query: str | None, org: Organisation | None, entity_type: str, sort: str,
-                   start: date | None, end: date | None, offset: int, limit: int) -> list[tuple[str, str]]:
+                   start: date | None, end: date | None) -> list[tuple[str, str]]:
     params = [("query", query)] if query else []
     params += [("organization", org.key)] if org else []
     params += [("entityType", entity_type), ("sort", sort)]
     params += [("dateFrom", start.isoformat())] if start else []
     params += [("dateTo", end.isoformat())] if end else []
-    return [*params, ("offset", str(offset)), ("limit", str(limit))]
+    return params
+
+
+# Compound words the platform widens with their stem words (web/search_api.ts expandDutchGovernanceTerms).
+# (ending, stem words, also when the word is the ending itself)
+GOVERNANCE_STEMS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("raadsvergadering", ("raad", "vergadering"), True), ("commissievergadering", ("commissie", "vergadering"), True),
+    ("vergadering", ("vergadering",), False), ("besluitenlijst", ("besluitenlijst",), False),
+)
+
+
+def widened(query: str) -> list[str]:
+    """The stem words the platform ORs in for a query (none for a quoted phrase, which it keeps exact)."""
+    if any(len(words(p).split()) > 1 for p in re.findall(r'"([^"]*)"', query)):
+        return []
+    stems: list[str] = []
+    for word in query.lower().split():
+        for ending, extra, itself in GOVERNANCE_STEMS:
+            if word.endswith(ending) and (itself or word != ending):
+                stems += [e for e in extra if e not in stems]
+    return stems
 
 
 def _matched(what: str, query: str | None, org: Organisation | None, start: date | None, end: date | None,
              order: str) -> str:
     parts = [what]
     if query:
-        parts.append(f'"{query}": every word (lower-cased, punctuation dropped) in title or text; "…" is a phrase')
-    parts.append(f"organisation {org.label} (key {org.key})" if org else "every organisation")
+        stems = widened(query)
+        rule = (f'"{query}": every word (lower-cased, split at punctuation) in the title, the kind of document '
+                'or the text; "…" is a phrase in title or text')
+        if stems:
+            rule += (f"; OR any item with the word {' or '.join(repr(s) for s in stems)}: the platform widens "
+                     f"{', '.join(w for w in query.lower().split() if widened(w))} with its stem words, so hits "
+                     "need not hold your other words (put the words in quotes to search them exactly)")
+        parts.append(rule)
+    parts.append(f"organisation {org.name} (key {org.key})" if org else "every organisation")
     if start or end:
         parts.append(f"date {start or '…'} to {end or '…'} (whole days, UTC, on the meeting date)")
     parts.append(f"sorted {order}")
@@ -466,6 +402,7 @@ STATUS_SCHEMA = object_schema({
     "name": {"type": "string"},
     "key": {"type": "string", "description": "Pass as organisation to the other tools."},
     "kind": {"enum": list(KINDS)},
+    "cbs_code": {**NSTR, "description": "CBS municipality code (GM….), for a gemeente."},
     "supplier": {"type": "string", "description": "The council information system it is imported from."},
     "state": {"type": "string", "description": "Import state: ok, stale, failing, never_imported, not_implemented, "
                                                 "discontinued."},
@@ -491,8 +428,10 @@ def _input(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any]
 
 SEARCH_DOCUMENTS_INPUT = _input({
     "query": {"type": "string", "minLength": 1, "maxLength": 500,
-              "description": "Words in the title or text; every word must occur, \"quotes\" for a phrase. Leave out "
-                             "with an organisation to list its newest documents."},
+              "description": "Whole words in the title, kind or text; every word must occur (no stemming: 'parkeren' "
+                             "misses 'parkeerbeleid'), \"quotes\" for a phrase. Compounds such as "
+                             "'raadsvergadering' also match their stem words. Leave out with an organisation to list "
+                             "its newest documents."},
     "organisation": ORGANISATION_PROP,
     **DATE_PROPS,
     "kind": {"enum": ["document", "motion"], "default": "document",
@@ -530,9 +469,12 @@ class _Search:
     order: str
     sort: str
 
-    def params(self, entity_type: str) -> dict[str, Any]:
+    def params(self, entity_type: str) -> list[tuple[str, str]]:
         return _search_params(query=self.query, org=self.scope.organisation, entity_type=entity_type, sort=self.sort,
-                              start=self.start, end=self.end, offset=self.offset, limit=self.limit)
+                              start=self.start, end=self.end)
+
+    async def page(self, entity_type: str) -> dict[str, Any]:
+        return await self.api.page(self.params(entity_type), self.offset, self.limit)
 
     def answer(self, reply: Mapping[str, Any], results: list[dict[str, Any]], what: str) -> dict[str, Any]:
         matched = _matched(what, self.query, self.scope.organisation, self.start, self.end, self.order)
@@ -557,7 +499,7 @@ async def _search(call: ToolCall) -> _Search:
 async def search_documents(call: ToolCall) -> dict[str, Any]:
     search = await _search(call)
     kind = str(call.arguments.get("kind") or "document")
-    reply = await search.api.search(search.params(kind.capitalize()))
+    reply = await search.page(kind.capitalize())
     results = [_document_hit(call.ctx, hit) for hit in reply["results"] if isinstance(hit, dict)]
     if search.query and (search.start or search.end):
         search.notes.append("with words and dates together, the platform applies the dates within its best-matching "
@@ -608,6 +550,7 @@ _MOTION_SCHEMA = {"anyOf": [{"type": "null"}, object_schema({
     "parties": {"type": "array", "items": {"type": "string"}},
     "in_favour": NINT,
     "against": NINT,
+    "vote_summary": {**NSTR, "description": "The vote as the council published it, e.g. 'Stemmen voor: 23 …'."},
 })], "description": "For a motion: its outcome and vote count."}
 
 READ_DOCUMENT_OUTPUT = object_schema({
@@ -621,6 +564,9 @@ READ_DOCUMENT_OUTPUT = object_schema({
     "download_url": NSTR,
     "url": {"type": "string"},
     "meeting": _MEETING_REF,
+    "attached_to": {"anyOf": [{"type": "null"}, object_schema({
+        "id": {"type": "string"}, "kind": {"enum": ["motion", "agenda item"]}, "title": NSTR})],
+        "description": "The motion this is the text of, or the agenda item it belongs to."},
     "motion": _MOTION_SCHEMA,
     **chunk_output_props(),
     "notes": {"type": "array", "items": {"type": "string"}},
@@ -632,29 +578,90 @@ async def read_document(call: ToolCall) -> dict[str, Any]:
     entity_id = _entity_id(str(call.arguments["id"]), ("document", "motion"), "read_document")
     api = _api(call)
     detail = await api.entity(entity_id)
-    meeting = None
-    meeting_id = detail.get("meetingId")
-    if isinstance(meeting_id, str) and meeting_id:
-        about = await api.entity(meeting_id)
-        meeting = {"id": meeting_id, "title": _clean(str(about.get("title") or "Ongetitelde vergadering")),
-                   "date": _dutch(about.get("sortDate"))[0], "url": view_url(meeting_id)}
+    day, _ = _dutch(detail.get("sortDate"))
+    link = await _linked(api, entity_id, detail.get("meetingId"), day)
     text = str(detail.get("markdownText") or "")
     notes = [] if text else ["OpenBesluitvorming holds no extracted text for this item; open download_url"]
+    notes += link.notes
     part = chunk(text, call) if text else {"text": "", "offset": 0, "length": 0, "total_length": 0,
                                            "next_offset": None}
     title = _clean(str(detail.get("title") or "Ongetiteld document"))
     organisation = str(detail.get("organization") or _key_of(entity_id))
-    day, _ = _dutch(detail.get("sortDate"))
+    meeting = link.meeting
     where = f"{meeting['title']}, {meeting['date'] or 'unknown date'}" if meeting else f"{day or 'no meeting date'}"
     return {
         "id": entity_id, "type": "motion" if _type_of(entity_id) == "motion" else "document", "title": title,
         "organisation": organisation, "organisation_key": _key_of(entity_id), "date": day,
         "content_type": detail.get("contentType") or None,
         "download_url": detail.get("downloadUrl") or None, "url": view_url(entity_id), "meeting": meeting,
-        "motion": _motion(detail.get("motion")), **part, "notes": notes,
+        "attached_to": link.attached_to, "motion": _motion(detail.get("motion")), **part, "notes": notes,
         "citation": cite(call.ctx, uri=view_url(entity_id), title=f"{title} ({organisation}, {where})",
                          text=_clean(part["text"][:300]) or title),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    meeting: dict[str, Any] | None = None
+    attached_to: dict[str, Any] | None = None
+    notes: tuple[str, ...] = ()
+
+
+MAX_MEETINGS_PER_DAY = 5
+
+
+async def _linked(api: _Api, entity_id: str, referenced_by: Any, day: str | None) -> _Link:
+    """What a document hangs off. The platform's `meetingId` is the supplier's `is_referenced_by`: a meeting for
+    most documents, the motion for a motion's attachment (iBabs, Notubiz), and an agenda item for every Parlaeus
+    document (src/parlaeus/normalize.ts), which `/api/entities/` does not answer."""
+    if not isinstance(referenced_by, str) or not referenced_by or referenced_by == entity_id:
+        return _Link()
+    kind = _type_of(referenced_by)
+    if kind == "meeting":
+        return _Link(meeting=_meeting_ref(referenced_by, await api.entity(referenced_by)))
+    if kind == "motion":
+        motion = await api.entity(referenced_by)
+        name = _clean(str(motion.get("title") or "Motie"))
+        attached = {"id": referenced_by, "kind": "motion", "title": name}
+        link = await _linked(api, referenced_by, motion.get("meetingId"), day)
+        notes = [f"this is the text of the motion '{name}' ({referenced_by}): read_document on that id gives its "
+                 "outcome and vote"]
+        hint = (motion.get("motion") or {}).get("agenda_item_hint") if isinstance(motion.get("motion"), dict) else None
+        if link.meeting is None and hint:
+            notes.append(f"the platform links the motion to no meeting; the council information system says it "
+                         f"was submitted in: {_clean(str(hint))}")
+        return _Link(meeting=link.meeting, attached_to=attached, notes=(*notes, *link.notes))
+    if kind == "agenda_item":
+        return await _meeting_of_item(api, referenced_by, day)
+    return _Link(notes=(f"the platform links this item to '{referenced_by}', which is not a meeting",))
+
+
+async def _meeting_of_item(api: _Api, item_id: str, day: str | None) -> _Link:
+    """A Parlaeus document names only its agenda item: find the organisation's meeting that day holding it."""
+    key = _key_of(item_id)
+    if day and key:
+        reply = await api.search([("organization", key), ("entityType", "Meeting"), ("sort", "date_asc"),
+                                  ("dateFrom", day), ("dateTo", day), ("offset", "0"),
+                                  ("limit", str(MAX_MEETINGS_PER_DAY))])
+        for hit in reply["results"][:MAX_MEETINGS_PER_DAY]:
+            meeting_id = str(hit.get("entityId") or "") if isinstance(hit, dict) else ""
+            if not meeting_id:
+                continue
+            detail = await api.entity(meeting_id)
+            items: list[dict[str, Any]] = []
+            _flatten(detail.get("agenda"), 0, items)
+            found = next((i for i in items if i["id"] == item_id), None)
+            if found:
+                return _Link(meeting=_meeting_ref(meeting_id, detail),
+                             attached_to={"id": item_id, "kind": "agenda item", "title": found["title"]})
+    return _Link(attached_to={"id": item_id, "kind": "agenda item", "title": None},
+                 notes=(f"the platform links this document to agenda item {item_id} only, and no meeting of that day "
+                        "holds it; search_meetings with the organisation and date finds the meeting",))
+
+
+def _meeting_ref(meeting_id: str, about: Mapping[str, Any]) -> dict[str, Any]:
+    return {"id": meeting_id, "title": _clean(str(about.get("title") or "Ongetitelde vergadering")),
+            "date": _dutch(about.get("sortDate"))[0], "url": view_url(meeting_id)}
 
 
 def _motion(value: Any) -> dict[str, Any] | None:
@@ -665,7 +672,8 @@ def _motion(value: Any) -> dict[str, Any] | None:
             "proposers": [str(p) for p in value.get("proposers") or []],
             "parties": [str(p) for p in value.get("parties") or []],
             "in_favour": tally.get("in_favour") if isinstance(tally.get("in_favour"), int) else None,
-            "against": tally.get("against") if isinstance(tally.get("against"), int) else None}
+            "against": tally.get("against") if isinstance(tally.get("against"), int) else None,
+            "vote_summary": _clean(str(value["vote_summary"])) if value.get("vote_summary") else None}
 
 
 # =========================================================================== search_meetings
@@ -697,7 +705,7 @@ SEARCH_MEETINGS_OUTPUT = result_list_schema(_MEETING_ITEM, extra=_SEARCH_EXTRA)
 async def search_meetings(call: ToolCall) -> dict[str, Any]:
     search = await _search(call)
     spoken = bool(call.arguments.get("spoken"))
-    reply = await search.api.search(search.params("Recording" if spoken else "Meeting"))
+    reply = await search.page("Recording" if spoken else "Meeting")
     results = [_meeting_hit(call.ctx, hit) for hit in reply["results"] if isinstance(hit, dict)]
     search.notes.append("agenda items are not search hits: read_meeting shows a meeting's agenda and documents")
     return search.answer(reply, results, "meetings whose recording transcript matches" if spoken else "meetings")
@@ -854,10 +862,10 @@ async def upcoming_meetings(call: ToolCall) -> dict[str, Any]:
     today = call.ctx.today()
     until = today + timedelta(days=int(args.get("days", 30)))
     params = _search_params(query=None, org=scope.organisation, entity_type="Meeting", sort="date_asc", start=today,
-                            end=until, offset=offset, limit=limit)
-    reply = await api.search(params)
+                            end=until)
+    reply = await api.page(params, offset, limit)
     results = [_meeting_hit(call.ctx, hit) for hit in reply["results"] if isinstance(hit, dict)]
-    matched = (f"meetings of {scope.organisation.label} (key {scope.organisation.key}) from {today} to {until}, "
+    matched = (f"meetings of {scope.organisation.name} (key {scope.organisation.key}) from {today} to {until}, "
                "earliest first; OpenBesluitvorming lists what the council information system published so far")
     notes.append("read_meeting gives each meeting's agenda and documents")
     return {"results": results, "precision": _precision(reply, offset=offset, returned=len(results), matched=matched,
@@ -893,10 +901,10 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     organisations = await api.organisations()
     status = await api.status()
-    wanted = _norm(str(args.get("name") or ""))
+    wanted = compact(str(args.get("name") or ""))
     rows = []
-    for org in sorted(organisations, key=lambda o: _norm(o.label)):
-        if wanted and not any(wanted in f for f in org.full_forms()):
+    for org in sorted(organisations, key=lambda o: words(o.name)):
+        if wanted and not any(wanted in compact(f) for f in (o for o in (org.label, org.key, org.official) if o)):
             continue
         if args.get("kind") and org.kind != args["kind"]:
             continue
@@ -940,10 +948,10 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     for org in organisations:
         row = _org_status(ctx, org, status.get(org.key, {}))
         if row["discontinued_at"]:
-            gone.append(org.label)
+            gone.append(org.name)
             continue
         through = date.fromisoformat(row["current_through"]) if row["current_through"] else None
-        organs.append(OrganLoad(organ=org.key, name=org.label, current_through=through, medium=org.kind))
+        organs.append(OrganLoad(organ=org.key, name=org.name, current_through=through, medium=org.kind))
     per_medium: dict[str, date | None] = {}
     for kind in KINDS:
         dates = [o.current_through for o in organs if o.medium == kind and o.current_through]
@@ -956,17 +964,18 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                       note="; ".join(notes) or None)
 
 
-# The examples work against the replica for any anchor date (names resolve, ids are looked up first).
+# The examples work against the replica for any anchor date: they name real recorded records (and the one
+# meeting whose id the recording lacks), proxy/replica/data/ori/.
 TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl("search_documents", SEARCH_DOCUMENTS_INPUT, SEARCH_DOCUMENTS_OUTPUT, search_documents,
-             example={"query": "begroting", "organisation": "Utrecht", "limit": 5}),
+             example={"query": "sociale basis", "organisation": "Amsterdam", "limit": 5}),
     ToolImpl("read_document", READ_DOCUMENT_INPUT, READ_DOCUMENT_OUTPUT, read_document,
-             example={"id": "https://openbesluitvorming.nl/?view=document%3Anotubiz%3Agemeente%3Aamsterdam%3A480005",
+             example={"id": "https://openbesluitvorming.nl/?view=document%3Anotubiz%3Agemeente%3Aamsterdam%3A7636790",
                       "length": 2000}),
     ToolImpl("search_meetings", SEARCH_MEETINGS_INPUT, SEARCH_MEETINGS_OUTPUT, search_meetings,
-             example={"query": "gemeenteraad", "organisation": "Den Haag", "limit": 5}),
+             example={"query": "raadsvergadering", "organisation": "Altena", "limit": 5}),
     ToolImpl("read_meeting", READ_MEETING_INPUT, READ_MEETING_OUTPUT, read_meeting,
-             example={"id": "meeting:notubiz:gemeente:amsterdam:480001"}),
+             example={"id": "meeting:notubiz:gemeente:alkmaar:voorbeeld-20260122"}),
     ToolImpl("upcoming_meetings", UPCOMING_INPUT, UPCOMING_OUTPUT, upcoming_meetings,
              example={"organisation": "Utrecht", "days": 30}),
     ToolImpl("list_organisations", LIST_ORGANISATIONS_INPUT, LIST_ORGANISATIONS_OUTPUT, list_organisations,

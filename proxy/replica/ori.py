@@ -35,23 +35,28 @@ Test hooks: `RATE` (the app's `RateLimiter`: `reset()` it with another capacity,
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import math
-import random
 import re
 import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as dtime
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
-__all__ = ["RATE", "STATUS_FAULTS", "RateLimiter", "create_app"]
+from proxy.replica.provenance import Provenance
+
+__all__ = ["RATE", "STATUS_FAULTS", "RateLimiter", "create_app", "provenance"]
 
 TZ = ZoneInfo("Europe/Amsterdam")
+DATA = Path(__file__).parent / "data" / "ori"
 SCAN_BUDGET_ROWS = 6000
 MAX_LIMIT = 100
 SNIPPET_MIN_QUERY = 4
@@ -154,84 +159,35 @@ async def _rate_limit(request: web.Request, handler: Any) -> web.StreamResponse:
 
 @dataclass(frozen=True, slots=True)
 class _Org:
+    """One row of the platform's catalogue (`data/ori/catalog.json`)."""
+
     key: str
     label: str
     supplier: str  # notubiz | ibabs | gemeenteoplossingen | parlaeus
     kind: str  # gemeente | provincie | waterschap
-    stalled_days: int | None = None
+    ref: str
     implemented: bool = True
-    discontinued: tuple[str, str] | None = None  # (date, successor key)
     cbs: str | None = None
-
-    @property
-    def ref(self) -> str:
-        return f"{self.supplier}:{self.kind}:{self.key}"
+    discontinued: str | None = None
+    successor: tuple[str | None, str, str | None] | None = None  # (cbs code, label, source key)
 
 
-_ORGS: tuple[_Org, ...] = (
-    _Org("amsterdam", "Amsterdam", "notubiz", "gemeente", cbs="GM0363"),
-    _Org("rotterdam", "Rotterdam", "ibabs", "gemeente"),
-    _Org("den-haag", "Den Haag", "notubiz", "gemeente"),
-    _Org("utrecht", "Utrecht", "ibabs", "gemeente"),
-    _Org("utrechtse-heuvelrug", "Utrechtse Heuvelrug", "notubiz", "gemeente"),
-    _Org("s-hertogenbosch", "'s-Hertogenbosch", "ibabs", "gemeente"),
-    _Org("sudwest-fryslan", "Súdwest-Fryslân", "ibabs", "gemeente"),
-    _Org("bergen_nh", "Bergen Nh", "notubiz", "gemeente"),
-    _Org("bergen_l", "Bergen L", "gemeenteoplossingen", "gemeente"),
-    _Org("groningen", "Groningen", "notubiz", "gemeente"),
-    _Org("midden-groningen", "Midden-Groningen", "notubiz", "gemeente"),
-    _Org("haarlem", "Haarlem", "notubiz", "gemeente"),
-    _Org("leiden", "Leiden", "notubiz", "gemeente"),
-    _Org("soest", "Soest", "ibabs", "gemeente"),
-    _Org("houten", "Houten", "ibabs", "gemeente"),
-    _Org("lochem", "Lochem", "notubiz", "gemeente"),
-    _Org("hof-van-twente", "Hof van Twente", "ibabs", "gemeente", stalled_days=400),
-    _Org("heemskerk", "Heemskerk", "notubiz", "gemeente"),
-    _Org("nijmegen", "Nijmegen", "notubiz", "gemeente"),
-    _Org("eindhoven", "Eindhoven", "ibabs", "gemeente"),
-    _Org("zwolle", "Zwolle", "notubiz", "gemeente"),
-    _Org("reusel-de_mierden", "Reusel-De Mierden", "gemeenteoplossingen", "gemeente"),
-    _Org("hardinxveld-giessendam", "Hardinxveld-Giessendam", "gemeenteoplossingen", "gemeente", stalled_days=130),
-    _Org("noordoostpolder", "Noordoostpolder", "ibabs", "gemeente", stalled_days=50),
-    _Org("westland", "Westland", "ibabs", "gemeente"),
-    _Org("putten", "Putten", "parlaeus", "gemeente"),
-    _Org("dongen", "Dongen", "notubiz", "gemeente", stalled_days=200, implemented=False),
-    _Org("weesp", "Weesp", "notubiz", "gemeente", stalled_days=1600, discontinued=("2022-03-24", "amsterdam")),
-    _Org("provincie-utrecht", "Provincie Utrecht", "ibabs", "provincie"),
-    _Org("noord-holland", "Noord Holland", "notubiz", "provincie"),
-    _Org("gelderland", "Gelderland", "ibabs", "provincie"),
-    _Org("provincie-groningen", "Provincie Groningen", "parlaeus", "provincie"),
-    _Org("delfland", "Delfland", "ibabs", "waterschap"),
-    _Org("aa-en-maas", "Aa En Maas", "notubiz", "waterschap", stalled_days=75),
-    _Org("wetterskip-fryslan", "Wetterskip Fryslan", "ibabs", "waterschap"),
-    _Org("hollands-noorderkwartier", "Hollands Noorderkwartier", "parlaeus", "waterschap"),
-)
+def _catalogue() -> tuple[_Org, ...]:
+    rows = json.loads((DATA / "catalog.json").read_text(encoding="utf-8"))
+    return tuple(_Org(key=r["key"], label=r["label"], supplier=r["supplier"], kind=r["organizationType"],
+                      ref=r["sourceRef"], implemented=r["implemented"], cbs=r.get("cbsId"),
+                      discontinued=r.get("discontinuedAt"),
+                      successor=(r.get("succeededByCbsId"), r["succeededByLabel"], r.get("succeededBySourceKey"))
+                      if r.get("succeededByLabel") else None)
+                 for r in rows)
+
+
+_ORGS: tuple[_Org, ...] = _catalogue()
+_BY_KEY = {o.key: o for o in _ORGS}
 _SUPPLIER_LABEL = {"gemeenteoplossingen": "GemeenteOplossingen", "ibabs": "iBabs", "notubiz": "Notubiz",
                    "parlaeus": "Parlaeus"}
-_BODY = {"gemeente": ("Gemeenteraad", "Commissie Ruimte", "Commissie Bestuur en Middelen"),
-         "provincie": ("Provinciale Staten", "Statencommissie Ruimte"),
-         "waterschap": ("Algemeen Bestuur", "Commissie Watersysteem")}
-_PROPOSAL = {"gemeente": "Raadsvoorstel", "provincie": "Statenvoorstel", "waterschap": "Voorstel algemeen bestuur"}
-_TOPICS = {
-    "gemeente": ("warmtenet", "woningbouw stationsgebied", "omgevingsvisie", "jeugdzorg", "begroting",
-                 "jaarrekening", "parkeerbeleid", "zonneparken", "asielopvang", "armoedebeleid", "bibliotheek",
-                 "speelruimte", "afvalinzameling", "centrumplan"),
-    "provincie": ("stikstof", "openbaar vervoer", "natuurnetwerk", "begroting", "jaarrekening", "windturbines",
-                  "grondwater", "fietssnelwegen"),
-    "waterschap": ("dijkversterking", "waterkwaliteit", "peilbesluit", "waterschapsbelasting", "begroting",
-                   "jaarrekening", "klimaatadaptatie", "droogte"),
-}
-_PARTIES = ("VVD", "D66", "GroenLinks-PvdA", "CDA", "SP", "ChristenUnie", "BBB", "Lokaal Belang")
-_SENTENCES = (
-    "Het college stelt voor om {topic} in {year} verder uit te werken.",
-    "De kosten voor {topic} worden geraamd op € {amount} miljoen, te dekken uit de algemene reserve.",
-    "In de {body} is {topic} besproken met insprekers uit de wijk.",
-    "De fractie van {party} vraagt om een evaluatie van {topic} voor het zomerreces.",
-    "Met dit voorstel geeft {org} invulling aan het coalitieakkoord over {topic}.",
-    "Wij verzoeken u in te stemmen met het beschikbaar stellen van een krediet voor {topic}.",
-    "Uit de monitor blijkt dat de doelen voor {topic} in {year} nog niet zijn gehaald.",
-    "Over {topic} is overleg gevoerd met de buurgemeenten, de provincie en het waterschap.",
-)
+# An organisation whose imports fail while its agendas run ahead (status only: no /api/status recording exists).
+FAILING = {"hofvantwente": 90}
 
 
 @dataclass(slots=True)
@@ -241,22 +197,28 @@ class _Entity:
     org: _Org
     title: str
     start: datetime | None
+    source: str  # the data file it was built from, or INVENTED
     pages: list[str] = field(default_factory=list)  # a document's text, per page
     detail: dict[str, Any] = field(default_factory=dict)  # the extra fields of its detail reply
+    classification: tuple[str, ...] = ()
+    commits: int = 1  # index rows per version of the entity: browse mode pages over these
     words: frozenset[str] = frozenset()
     page_words: tuple[frozenset[str], ...] = ()
     folded: str = ""  # title and text, lower-case, words separated by single spaces (phrase search)
 
     @property
     def rows(self) -> int:
-        """Index rows this entity has: one commit row, one per extracted page."""
-        return 1 + len(self.pages)
+        """Index rows this entity has: one per commit, one per extracted page."""
+        return self.commits + len(self.pages)
 
     def finish(self) -> None:
         pages = [_words(p) for p in self.pages]
-        self.folded = " ".join([*_words(self.title), *(w for p in pages for w in p)])
-        self.words = frozenset(self.folded.split())
+        # A meeting's indexed content is its agenda (the titles of its items).
+        agenda = [w for item in self.detail.get("agenda") or [] for w in _words(str(item.get("title") or ""))]
+        self.folded = " ".join([*_words(self.title), *(w for p in pages for w in p), *agenda])
+        self.words = frozenset(self.folded.split()) | frozenset(w for c in self.classification for w in _words(c))
         self.page_words = tuple(frozenset(p) for p in pages)
+        self.commits = 1 + int(hashlib.sha256(self.id.encode()).hexdigest(), 16) % 3
 
 
 @dataclass(slots=True)
@@ -266,139 +228,201 @@ class _Dataset:
     ordered: list[_Entity]  # newest first
 
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[^\W_]+")
+INVENTED = "invented"
 
 
 def _words(text: str) -> list[str]:
+    """Lower-cased, split on every non-letter/digit (the platform's tokenizeQueryText)."""
     return _WORD.findall(text.lower())
 
 
+def _eid(kind: str, org: _Org, native: object) -> str:
+    return f"{kind}:{org.supplier}:{org.kind}:{org.key}:{native}"
+
+
+def _utc(value: str) -> datetime:
+    moment = datetime.fromisoformat(value)
+    return (moment if moment.tzinfo else moment.replace(tzinfo=TZ)).astimezone(UTC)
+
+
 class _Builder:
+    """Entities as the platform's normalisers make them from the recorded supplier and Classic replies."""
+
     def __init__(self, anchor: date) -> None:
         self.anchor = anchor
-        self.rng = random.Random(20261101)
-        self.seq = 480_000
         self.entities: dict[str, _Entity] = {}
-        self._sentences: dict[tuple[str, str, str, int], list[str]] = {}
 
-    def native(self, org: _Org) -> str:
-        self.seq += 1
-        if org.supplier == "ibabs":
-            return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{org.key}/{self.seq}"))
-        return str(self.seq)
-
-    def eid(self, kind: str, org: _Org) -> str:
-        return f"{kind}:{org.ref}:{self.native(org)}"
-
-    def org(self, org: _Org) -> None:
-        stop = self.anchor - timedelta(days=org.stalled_days) if org.stalled_days else self.anchor + timedelta(days=42)
-        day = min(self.anchor - timedelta(days=150), stop - timedelta(days=120)) + timedelta(days=self.rng.randrange(5))
-        bodies = _BODY[org.kind]
-        n = 0
-        while day < stop:
-            if not (day.month == 7 and day.day >= 20) and not (day.month == 8 and day.day <= 20):
-                self.meeting(org, bodies[n % len(bodies)], day)
-                n += 1
-            day += timedelta(days=self.rng.choice((6, 7, 8, 9)))
-        self.meeting(org, bodies[0], stop)  # a stalled organisation's last meeting falls on its stall date
-
-    def meeting(self, org: _Org, body: str, day: date) -> None:
-        rng = self.rng
-        hour = 19 if org.kind == "gemeente" else 10
-        start = datetime.combine(day, dtime(hour, 30), TZ)
-        meeting = _Entity(self.eid("meeting", org), "Meeting", org, f"{body} {day.isoformat()}", start)
-        topics = rng.sample(_TOPICS[org.kind], rng.randint(2, 4))
-        agenda: list[dict[str, Any]] = []
-        motions: list[dict[str, Any]] = []
-        nested = org.supplier == "notubiz"
-        for number, title in enumerate(["Opening en mededelingen", "Vaststellen van de agenda"], start=1):
-            agenda.append(self.item(org, number, title, nested))
-        for i, topic in enumerate(topics, start=3):
-            item = self.item(org, i, f"{_PROPOSAL[org.kind]} {topic}", nested)
-            if day <= self.anchor + timedelta(days=14):
-                doc = self.document(org, f"{_PROPOSAL[org.kind]} {topic}", topic, body, start, meeting.id)
-                item["documents"] = [self.doc_ref(doc)]
-            if nested and rng.random() < 0.5:
-                sub = self.item(org, 1, f"Bespreking {topic}", nested, parent=item["id"], prefix=f"{i}.")
-                letter = self.document(org, f"Raadsinformatiebrief {topic}", topic, body, start, meeting.id)
-                sub["documents"] = [self.doc_ref(letter)]
-                item["agenda_items"] = [sub]
-            if day < self.anchor and rng.random() < 0.35:
-                motions.append(self.motion(org, topic, start, meeting.id, item["id"]))
-            agenda.append(item)
-        agenda.append(self.item(org, len(agenda) + 1, "Rondvraag en sluiting", nested))
-        meeting.detail = {"agenda": agenda, **({"motions": motions} if motions else {})}
-        self.add(meeting)
-
-    def item(self, org: _Org, number: int, title: str, nested: bool, *, parent: str | None = None,
-             prefix: str = "") -> dict[str, Any]:
-        item: dict[str, Any] = {"id": self.eid("agenda_item", org), "title": title, "order": number}
-        if nested:  # Notubiz: nested, numbered; iBabs and the others: flat, ordered
-            item["number"] = f"{prefix}{number}"
-            if parent:
-                item["parent"] = parent
-        return item
-
-    def document(self, org: _Org, title: str, topic: str, body: str, start: datetime, meeting_id: str) -> _Entity:
-        rng = self.rng
-        doc = _Entity(self.eid("document", org), "Document", org, title, start)
-        pool = self.sentences(org, topic, body, start.year)
-        doc.pages = [" ".join(rng.sample(pool, rng.randint(3, 6))) for _ in range(rng.randint(2, 4))]
-        native = doc.id.rsplit(":", 1)[1]
-        url = (f"https://api.notubiz.nl/document/{native}/1" if org.supplier == "notubiz"
-               else f"https://{org.key.replace('_', '')}.bestuurlijkeinformatie.nl/Document/{native}.pdf")
-        doc.detail = {"downloadUrl": url, "contentType": "application/pdf", "pdfUrl": url, "meetingId": meeting_id,
-                      "markdownText": f"# {title}\n\n" + "\n\n".join(doc.pages)}
-        self.add(doc)
-        return doc
-
-    def sentences(self, org: _Org, topic: str, body: str, year: int) -> list[str]:
-        """Sentences about one topic, made once per organisation and year (building is the slow part)."""
-        key = (org.key, topic, body, year)
-        if key not in self._sentences:
-            rng = self.rng
-            self._sentences[key] = [s.format(topic=topic, year=year + rng.randint(0, 2), amount=rng.randint(1, 40),
-                                             body=body, party=rng.choice(_PARTIES), org=org.label)
-                                    for s in _SENTENCES]
-        return self._sentences[key]
-
-    def doc_ref(self, doc: _Entity) -> dict[str, Any]:
-        return {"id": doc.id, "name": doc.title, "content_type": "application/pdf",
-                "original_url": doc.detail["downloadUrl"]}
-
-    def motion(self, org: _Org, topic: str, start: datetime, meeting_id: str, item_id: str) -> dict[str, Any]:
-        rng = self.rng
-        party = rng.choice(_PARTIES)
-        result = rng.choice(("aangenomen", "verworpen", "aangenomen", "ingetrokken"))
-        title = f"Motie {party} over {topic}"
-        attachment = self.document(org, title, topic, _BODY[org.kind][0], start, meeting_id)
-        shape: dict[str, Any] = {"id": self.eid("motion", org), "name": title, "motion_type": "Moties",
-                                 "result": result, "proposers": [f"{party}-fractie"], "parties": [party],
-                                 "agenda_item": item_id, "attachment_id": attachment.id}
-        if result != "ingetrokken":
-            shape["tally"] = {"in_favour": rng.randint(10, 25), "against": rng.randint(5, 20)}
-        motion = _Entity(shape["id"], "Motion", org, title, start, pages=list(attachment.pages))
-        motion.detail = {"motion": {k: v for k, v in shape.items() if k != "id"} | {"id": shape["id"]},
-                         "meetingId": meeting_id, "pdfEntityId": attachment.id,
-                         "downloadUrl": attachment.detail["downloadUrl"], "pdfUrl": attachment.detail["downloadUrl"],
-                         "contentType": "application/pdf", "markdownText": attachment.detail["markdownText"]}
-        self.add(motion)
-        return {**shape, "download_url": attachment.detail["downloadUrl"], "attachment_is_pdf": True}
-
-    def add(self, entity: _Entity) -> None:
+    def add(self, entity: _Entity) -> _Entity:
         entity.finish()
         self.entities[entity.id] = entity
+        return entity
+
+    # ----------------------------------------------------------------- Classic ORI documents (2019)
+
+    def classic_documents(self, name: str) -> None:
+        """Classic MediaObject hits as OpenBesluitvorming documents: a Notubiz document keeps its Notubiz id
+        (`original_url` …/document/<id>/1 is the new `downloadUrl`, the guide's Recept 10)."""
+        reply = json.loads((DATA / name).read_text(encoding="utf-8"))
+        for hit in reply["hits"]["hits"]:
+            src = hit["_source"]
+            index_key = re.sub(r"^ori_|_\d{14}$", "", hit["_index"])
+            org = _BY_KEY[index_key]
+            native = re.search(r"/document/(\d+)/", src["original_url"])
+            assert native, src["original_url"]
+            doc = _Entity(_eid("document", org, native.group(1)), "Document", org, src["name"],
+                          _utc(src["last_discussed_at"]), name, pages=[str(p) for p in src.get("text") or []],
+                          classification=("Document",))
+            doc.detail = {"downloadUrl": src["original_url"], "contentType": src["content_type"],
+                          "pdfUrl": src["original_url"],
+                          "markdownText": f"# {src['name']}\n\n" + "\n\n".join(doc.pages)}
+            self.add(doc)
+
+    # ----------------------------------------------------------------- Notubiz motions (2026)
+
+    def notubiz_motions(self, name: str, key: str) -> None:
+        """Notubiz module items (field ids of src/notubiz/motions.ts): the motion, its main document (whose
+        `is_referenced_by` is the motion), and the meeting its agenda-item label names."""
+        org = _BY_KEY[key]
+        for item in json.loads((DATA / name).read_text(encoding="utf-8"))["items"]:
+            fields = {a["id"]: a for a in item["attributes"]}
+
+            def text(field_id: int, fields: dict[int, Any] = fields) -> str | None:
+                values = (fields.get(field_id) or {}).get("values") or []
+                content = values[0].get("content") if values else None
+                return str(content).strip() if content not in (None, "") else None
+
+            def labels(field_id: int, fields: dict[int, Any] = fields) -> list[str]:
+                return [str(v["meta_data"]["label"]).strip() for v in (fields.get(field_id) or {}).get("values") or []
+                        if isinstance(v.get("meta_data"), dict) and v["meta_data"].get("label")]
+
+            title = text(1) or f"Motie {item['id']}"
+            status = text(62) or text(71)
+            agenda_native = ((fields.get(54) or {}).get("values") or [{}])[0].get("content")
+            hint = (labels(54) or [None])[0]
+            meeting = self.meeting_from_hint(org, hint, agenda_native, name)
+            day = _utc(meeting.detail["_start"]) if meeting else _utc(str(text(15)))
+            motion_id = _eid("motion", org, item["id"])
+            shape: dict[str, Any] = {"id": motion_id, "name": title, "motion_type": text(45) or "Motie",
+                                     "status": status, "result": _result(status),
+                                     "date": (text(15) or "")[:10] or None}
+            for field_id, out in ((36, "proposers"), (87, "co_proposers"), (37, "parties")):
+                if labels(field_id):
+                    shape[out] = labels(field_id)
+            if text(61):
+                shape["vote_summary"] = re.sub(r"<[^>]+>", "", str(text(61))).strip()
+            if agenda_native:
+                shape["agenda_item"] = _eid("agenda_item", org, agenda_native)
+            shape = {k: v for k, v in shape.items() if v is not None}
+            document = ((fields.get(2) or {}).get("values") or [{}])[0].get("document")
+            attachment = None
+            if isinstance(document, dict) and document.get("id"):
+                url = f"https://api.notubiz.nl/document/{document['id']}/1"
+                attachment = self.add(_Entity(_eid("document", org, document["id"]), "Document", org, title, day, name,
+                                              classification=(shape["motion_type"],)))
+                attachment.detail = {"downloadUrl": url, "contentType": "application/pdf", "pdfUrl": url,
+                                     "meetingId": motion_id}
+                shape["attachment_id"] = attachment.id
+            motion = _Entity(motion_id, "Motion", org, title, day, name, classification=(shape["motion_type"],))
+            motion.detail = {"motion": shape, **({"meetingId": meeting.id} if meeting else {})}
+            if attachment:
+                motion.detail.update(downloadUrl=attachment.detail["downloadUrl"], contentType="application/pdf",
+                                     pdfUrl=attachment.detail["downloadUrl"])
+            if meeting:
+                meeting.detail.setdefault("motions", []).append(
+                    {**shape, **({"download_url": attachment.detail["downloadUrl"], "attachment_is_pdf": True}
+                                 if attachment else {})})
+            else:
+                shape["agenda_item_hint"] = hint
+            self.add(motion)
+
+    def meeting_from_hint(self, org: _Org, hint: str | None, agenda_native: Any, source: str) -> _Entity | None:
+        """The meeting a label such as '… (Gemeenteraad 22-01-2026 19:30)' names, with that agenda item."""
+        found = re.search(r"\(([^()]*?)\s+(\d{2})-(\d{2})-(\d{4})\s+(\d{1,2}):(\d{2})\)\s*$", hint or "")
+        if not found or not agenda_native:
+            return None
+        body, dd, mm, yyyy, hh, mi = found.groups()
+        wall = f"{yyyy}-{mm}-{dd}T{int(hh):02d}:{mi}:00"
+        # The Notubiz event id is not in the recording: the meeting's native id is made from the date.
+        meeting_id = _eid("meeting", org, f"voorbeeld-{yyyy}{mm}{dd}")
+        meeting = self.entities.get(meeting_id)
+        if meeting is None:
+            meeting = self.add(_Entity(meeting_id, "Meeting", org, body, _utc(wall), INVENTED,
+                                       classification=(body,)))
+            meeting.detail = {"_start": wall, "agenda": []}
+        agenda = meeting.detail["agenda"]
+        item_title = re.sub(r"\s*\([^()]*\)\s*$", "", hint or "")
+        agenda.append({"id": _eid("agenda_item", org, agenda_native), "title": item_title, "order": len(agenda) + 1})
+        return meeting
+
+    # ----------------------------------------------------------------- invented, marked
+
+    def upcoming(self) -> None:
+        """Meetings ahead of the anchor (nothing recorded lies in the future), one per supplier's shape; the
+        Parlaeus one has a document linked, as Parlaeus documents are, to its agenda item only."""
+        specs = (("utrecht", "Voorbeeld: Commissie Ruimte", 6, 19), ("den_haag", "Voorbeeld: Gemeenteraad", 9, 14),
+                 ("apeldoorn", "Voorbeeld: Raadsvergadering", 13, 19))
+        for key, title, days, hour in specs:
+            org = _BY_KEY[key]
+            start = datetime.combine(self.anchor + timedelta(days=days), dtime(hour, 30), TZ).astimezone(UTC)
+            native = (str(uuid.uuid5(uuid.NAMESPACE_URL, f"{key}/{days}")) if org.supplier == "ibabs"
+                      else f"voorbeeld-{days}")
+            meeting = _Entity(_eid("meeting", org, native), "Meeting", org, title, start, INVENTED,
+                              classification=(title,))
+            item_id = _eid("agenda_item", org, f"voorbeeld-{days}-1")
+            agenda: list[dict[str, Any]] = [{"id": item_id, "title": "Voorbeeld: vaststelling van de agenda",
+                                             "order": 1}]
+            if org.supplier == "parlaeus":
+                doc = self.add(_Entity(_eid("document", org, f"voorbeeld-{days}-1"), "Document", org,
+                                       "Voorbeeld: agenda raadsvergadering", start, INVENTED,
+                                       pages=["Voorbeeld van een Parlaeus-document: geen echte tekst."],
+                                       classification=("Document", "Agenda")))
+                url = f"https://{key}.parlaeus.nl/user/showdoc/action=view/id=voorbeeld-{days}-1"
+                doc.detail = {"downloadUrl": url, "contentType": "application/pdf", "pdfUrl": url,
+                              "meetingId": item_id, "markdownText": doc.pages[0]}
+                agenda[0]["documents"] = [{"id": doc.id, "name": doc.title, "original_url": url}]
+            meeting.detail = {"agenda": agenda}
+            self.add(meeting)
+
+
+def _result(status: str | None) -> str | None:
+    """src/motions/normalize.ts normalizeMotionResult: withdrawn and held before passed and rejected."""
+    if not status:
+        return None
+    text = status.lower()
+    return next((r for r in ("ingetrokken", "aangehouden", "aangenomen", "verworpen") if r in text), "overig")
 
 
 @functools.lru_cache(maxsize=4)
 def _dataset(anchor: date) -> _Dataset:
     """The sample data for one anchor date, built once per process and never changed."""
     builder = _Builder(anchor)
-    for org in _ORGS:
-        builder.org(org)
+    builder.classic_documents("classic_search_begrippenlijst_2019_5of30.json")
+    builder.notubiz_motions("notubiz_alkmaar_motions.json", "alkmaar")
+    builder.notubiz_motions("notubiz_altena_motions.json", "altena")
+    builder.upcoming()
+    for entity in builder.entities.values():
+        entity.detail.pop("_start", None)
+        entity.finish()  # again: a meeting's agenda grows while its motions are read
     ordered = sorted(builder.entities.values(), key=lambda e: (e.start or datetime.min.replace(tzinfo=UTC), e.id),
                      reverse=True)
     return _Dataset(anchor, builder.entities, ordered)
+
+
+def provenance(anchor: date) -> Provenance:
+    """Organisations (the whole real catalogue) and entities, by the file each was built from."""
+    data = _dataset(anchor)
+    recorded = {"catalog.json": len(_ORGS)}
+    for entity in data.ordered:
+        if entity.source != INVENTED:
+            recorded[entity.source] = recorded.get(entity.source, 0) + 1
+    invented = tuple(f"{e.id}: {e.type} '{e.title}'" + (
+        " (a meeting named by a recorded agenda-item label; the recording lacks its id)"
+        if not e.title.startswith("Voorbeeld") else " (no recording lies in the future)")
+        for e in data.ordered if e.source == INVENTED)
+    return Provenance(recorded=recorded, invented=invented, recorded_on="2026-08-21", notes=(
+        "no recorded /api/status exists: each organisation's import state and dates are derived from the anchor "
+        "(Hof van Twente failing), and those of organisations without sample entities are sample values",))
 
 
 # =========================================================================== replies
@@ -435,6 +459,11 @@ class _Query:
     @property
     def empty(self) -> bool:
         return not self.terms and not self.phrases
+
+    @property
+    def has_phrase(self) -> bool:
+        """A quoted run of two words or more: the platform then does not widen the query."""
+        return any(" " in p for p in self.phrases)
 
     def matches(self, entity: _Entity) -> bool:
         return all(t in entity.words for t in self.terms) and all(f" {p} " in f" {entity.folded} "
@@ -527,6 +556,7 @@ async def _search(request: web.Request) -> web.Response:
     if "Recording" in types:
         types = {"Meeting"}  # recordings fold into their meeting; the replica has no transcripts to match
     start, end = bounds
+    alternatives = [query] if query.has_phrase else [_parse_query(t) for t in _governance_terms(raw_query)]
     hits = []
     for entity in data.ordered:
         if entity.type not in types or (organization and entity.org.key != organization):
@@ -534,13 +564,15 @@ async def _search(request: web.Request) -> web.Response:
         day = entity.start.astimezone(UTC).date() if entity.start else None
         if (start or end) and (day is None or (start and day < start) or (end and day > end)):
             continue
-        if not query.empty and not query.matches(entity):
+        if not query.empty and not any(alt.matches(entity) for alt in alternatives):
             continue
         hits.append(entity)
     if sort == "date_asc":
         hits.reverse()
     elif sort == "relevance" and not query.empty:
         hits.sort(key=lambda e: -query.score(e))
+    if query.empty:
+        return _browse(hits, query, raw_query, offset, limit)
     # The scan reads at most SCAN_BUDGET_ROWS index rows; what lies beyond is only estimated.
     scanned, rows = [], 0
     for entity in hits:
@@ -557,20 +589,60 @@ async def _search(request: web.Request) -> web.Response:
         total_rows = sum(e.rows for e in hits)
         total = round(total_rows / (rows / len(scanned))) if scanned else 0
     window = scanned[offset:offset + limit]
-    results = []
-    for entity in window:
-        item = _common(entity)
-        item.update(_snippet(entity, query, raw_query))
-        if entity.type in ("Document", "Motion"):
-            item["downloadUrl"] = entity.detail["downloadUrl"]
-            item["pageCount"] = len(entity.pages)
-            page = query.page(entity) if entity.type == "Document" and not query.empty else None
-            if page:
-                item["matchedPage"] = page
-        results.append(item)
     more = bool(window) and (offset + limit < len(scanned) or not complete)
-    return web.json_response({"results": results, "totalCount": total, "totalIsApproximate": not complete,
-                              "hasMore": more})
+    return web.json_response({"results": [_hit(e, query, raw_query) for e in window], "totalCount": total,
+                              "totalIsApproximate": not complete, "hasMore": more})
+
+
+def _browse(hits: list[_Entity], query: _Query, raw_query: str, offset: int, limit: int) -> web.Response:
+    """Without a query (web/search_api.ts, the "direct window"): `offset` is a position among raw index rows, one
+    per commit of each entity, read in batches of limit + 1 rows until limit + 1 distinct entities are collected or
+    offset + limit + 1 rows are read; the first `limit` distinct ones are the page."""
+    rows = [e for e in hits for _ in range(e.commits)]
+    budget, seen, raw = offset + limit + 1, 0, offset
+    collected: dict[str, _Entity] = {}
+    while len(collected) < limit + 1 and seen < budget and raw < len(rows):
+        batch = rows[raw:raw + min(limit + 1, budget - seen)]
+        for entity in batch:
+            collected.setdefault(entity.id, entity)
+        raw += len(batch)
+        seen += len(batch)
+    window = list(collected.values())
+    exhausted = raw >= len(rows)
+    total = len(hits) if exhausted and not offset else max(len(window), round(len(rows) / 2))
+    return web.json_response({"results": [_hit(e, query, raw_query) for e in window[:limit]], "totalCount": total,
+                              "totalIsApproximate": not (exhausted and not offset),
+                              "hasMore": bool(window) and (len(window) > limit or not exhausted)})
+
+
+def _hit(entity: _Entity, query: _Query, raw_query: str) -> dict[str, Any]:
+    item = _common(entity)
+    item.update(_snippet(entity, query, raw_query))
+    if entity.type in ("Document", "Motion") and entity.detail.get("downloadUrl"):
+        item["downloadUrl"] = entity.detail["downloadUrl"]
+        if entity.pages:
+            item["pageCount"] = len(entity.pages)
+        page = query.page(entity) if entity.type == "Document" and not query.empty else None
+        if page:
+            item["matchedPage"] = page
+    return item
+
+
+def _governance_terms(query: str) -> list[str]:
+    """web/search_api.ts expandDutchGovernanceTerms: the whole query, OR each stem word a governance compound ends
+    in ("raadsvergadering" → also "raad", "vergadering"): any one alternative matching is a hit."""
+    normalized = query.strip().lower()
+    terms = [normalized]
+    for word in normalized.split():
+        if word.endswith("vergadering") and word != "vergadering":
+            terms.append("vergadering")
+        if word.endswith("besluitenlijst") and word != "besluitenlijst":
+            terms.append("besluitenlijst")
+        if word.endswith("raadsvergadering"):
+            terms += ["raad", "vergadering"]
+        if word.endswith("commissievergadering"):
+            terms += ["commissie", "vergadering"]
+    return list(dict.fromkeys(terms))
 
 
 async def _entity(request: web.Request) -> web.Response:
@@ -583,22 +655,26 @@ async def _entity(request: web.Request) -> web.Response:
 
 
 def _state(org: _Org, anchor: date) -> dict[str, Any]:
-    newest = anchor + timedelta(days=42) if not org.stalled_days else anchor - timedelta(days=org.stalled_days)
-    latest = datetime.combine(newest, dtime(17, 30), UTC)
+    """A `/api/status` row (web/status_api.ts). No recording exists: dates are sample values around the anchor;
+    agendas run ahead of today, and a failing organisation's latest content runs ahead of its last import."""
+    ahead = int(hashlib.sha256(org.key.encode()).hexdigest(), 16) % 20
     ran = datetime.combine(anchor, dtime(0, 0, 24), UTC)
     row: dict[str, Any] = {"sourceKey": org.key, "sourceRef": org.ref, "label": org.label, "supplier": org.supplier,
                            "organizationType": org.kind}
     if org.cbs:
         row["cbsId"] = org.cbs
+    latest = datetime.combine(anchor + timedelta(days=ahead), dtime(17, 30), UTC)
     if org.discontinued:
-        when, successor = org.discontinued
-        heir = next(o for o in _ORGS if o.key == successor)
-        row.update(state="discontinued", discontinuedAt=when,
-                   succeededBy={"cbsId": heir.cbs, "label": heir.label, "sourceKey": heir.key})
-    elif not org.implemented:
+        code, label, key = org.successor or (None, "", None)
+        row.update(state="discontinued", discontinuedAt=org.discontinued,
+                   succeededBy={k: v for k, v in (("cbsId", code), ("label", label), ("sourceKey", key)) if v})
+        latest = datetime.combine(date.fromisoformat(org.discontinued) - timedelta(days=10), dtime(17, 30), UTC)
+    elif not org.implemented:  # Notubiz deactivated Dongen (catalog.data.ts, verified 2026-08-12)
         row.update(state="not_implemented")
-    elif org.stalled_days and org.stalled_days > 60:
-        row.update(state="failing", lastSuccessAt=_iso(latest), lastRunAt=_iso(ran), lastRunStatus="failed",
+        latest = datetime.combine(date(2026, 8, 12), dtime(17, 30), UTC)
+    elif org.key in FAILING:
+        success = ran - timedelta(days=FAILING[org.key])
+        row.update(state="failing", lastSuccessAt=_iso(success), lastRunAt=_iso(ran), lastRunStatus="failed",
                    lastErrorMessage="De bron weigert verzoeken van deze server (403).")
     else:
         row.update(state="ok", lastSuccessAt=_iso(ran + timedelta(minutes=4)), lastRunAt=_iso(ran),
@@ -619,7 +695,7 @@ _SOURCE_KEYS = frozenset([*(o.key for o in _ORGS), *(a["key"] for a in _AGGREGAT
 
 async def _sources(request: web.Request) -> web.Response:
     only = request.query.get("implemented") == "true"
-    rows = sorted(_ORGS, key=lambda o: (not o.implemented, o.label.lower()))
+    rows = sorted(_ORGS, key=lambda o: (not o.implemented, o.label.lower()))  # as listAdminSourceOptions
     out = [*_AGGREGATES, *({"key": o.key, "sourceRef": o.ref, "label": o.label, "supplier": o.supplier,
                             "organizationType": o.kind, "implemented": o.implemented}
                            for o in rows if o.implemented or not only)]
@@ -630,9 +706,10 @@ async def _status(request: web.Request) -> web.Response:
     anchor = request.app[_DATA].anchor
     generated = datetime.combine(anchor, dtime(9, 0), UTC)
     suppliers = [{"supplier": s, "label": label, "state": "ok",
-                  "sourceCount": sum(o.supplier == s for o in _ORGS)} for s, label in sorted(_SUPPLIER_LABEL.items())]
+                  "sourceCount": sum(o.supplier == s and o.implemented and not o.discontinued for o in _ORGS)}
+                 for s, label in sorted(_SUPPLIER_LABEL.items())]
     blind = request.app[STATUS_FAULTS].get("index_down", False)
-    rows = [_state(o, anchor) for o in _ORGS]
+    rows = sorted((_state(o, anchor) for o in _ORGS), key=lambda r: r["label"].lower())
     if blind:  # both index-derived fields are omitted everywhere; the import half is unaffected
         rows = [{k: v for k, v in r.items() if k not in ("latestContentDate", "lastIndexedAt")} for r in rows]
     return web.json_response({"generatedAt": _iso(generated), "windowHours": 36, "indexActivityAvailable": not blind,
