@@ -395,6 +395,17 @@ def _activity_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, An
     }
 
 
+def _committee_spellings(written: str) -> list[str]:
+    """A committee abbreviation as written and as the platform writes it: people write 'IenW' or 'JenV', the
+    Voortouwafkorting is 'I&W', 'J&V' (and 'K&GG', 'A&M'), so 'en' between capitals also reads as '&'."""
+    spellings = [written]
+    for other in (re.sub(r"(?<=[a-z])en(?=[a-z])", "&", written) if len(written) <= 5 else written,
+                  written.replace("&", "en")):
+        if other not in spellings:
+            spellings.append(other)
+    return spellings
+
+
 async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     args = call.arguments
@@ -414,9 +425,11 @@ async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
     extra.extend(kind_matched)
     committee = str(args.get("committee") or "").strip().lower()
     if committee:
+        spellings = _committee_spellings(committee)
         filters.append(f"(contains(tolower(Voortouwnaam),{quote(committee)}) or "
-                       f"tolower(Voortouwafkorting) eq {quote(committee)})")
-        extra.append(f"committee name contains {committee!r} or its abbreviation is {committee!r}")
+                       + " or ".join(f"tolower(Voortouwafkorting) eq {quote(s)}" for s in spellings) + ")")
+        extra.append(f"committee name contains {committee!r} or its abbreviation is "
+                     + " or ".join(repr(s) for s in spellings))
     expand = f"Agendapunt($filter={NOT_DELETED};$select=Id,Onderwerp,Volgorde;$orderby=Volgorde asc)"
     params = _params(filters, orderby="Aanvangstijd asc,Id asc", select=ACTIVITY_SELECT, expand=expand, top=limit,
                      skip=offset)
@@ -548,6 +561,20 @@ def _agenda_item(value: Any) -> dict[str, Any] | None:
             "date": _iso(meeting.get("Datum") or value.get("Aanvangstijd"))}
 
 
+ROLL_CALL = "hoofdelijk"
+
+
+def _is_member_vote(row: Mapping[str, Any], method: Any) -> bool:
+    """A member's own vote: every row of a roll call (hoofdelijke stemming), or any row naming a member."""
+    return str(method or "").strip().lower() == ROLL_CALL or bool(row.get("Persoon_Id"))
+
+
+def _vote_weight(row: Mapping[str, Any], method: Any) -> int:
+    """What one vote row weighs: one member's vote in a roll call, whose rows still carry the party's size in
+    FractieGrootte; the party's seats in a vote by show of hands (Met handopsteken)."""
+    return 1 if _is_member_vote(row, method) else int(row.get("FractieGrootte") or 0)
+
+
 def _tally(ctx: PlatformContext, rows: list[dict[str, Any]], complete: bool) -> list[dict[str, Any]]:
     decisions: dict[str, dict[str, Any]] = {}
     for row in rows:
@@ -562,7 +589,7 @@ def _tally(ctx: PlatformContext, rows: list[dict[str, Any]], complete: bool) -> 
             "for_seats": 0, "against_seats": 0, "other_seats": 0, "parties_for": [], "parties_against": [],
             "complete": complete,
         })
-        seats = 1 if row.get("Persoon_Id") else int(row.get("FractieGrootte") or 0)
+        seats = _vote_weight(row, besluit.get("StemmingsSoort"))
         vote = str(row.get("Soort") or "")
         party = str(row.get("ActorFractie") or row.get("ActorNaam") or "")
         if vote == "Voor":
@@ -620,19 +647,21 @@ async def _case_votes(call: ToolCall) -> dict[str, Any]:
                     "title": z.get("Titel"), "subject": z.get("Onderwerp")}
         fractie = row.get("Fractie") if isinstance(row.get("Fractie"), dict) else {}
         party = row.get("ActorFractie")
-        member = row.get("ActorNaam") if row.get("Persoon_Id") else None
+        member = row.get("ActorNaam") if _is_member_vote(row, decision["method"]) else None
+        seats = _vote_weight(row, decision["method"])
         number = decision["cases"][0] if decision["cases"] else None
+        weight = f"{member}, {party}: 1 stem" if member else f"{party}: {seats} zetels"
         items.append({
             "decision_id": decision["id"],
             "party": party,
             "party_name": fractie.get("NaamNL"),
             "member": member,
             "vote": row.get("Soort"),
-            "seats": row.get("FractieGrootte"),
+            "seats": seats,
             "mistake": row.get("Vergissing"),
             "citation": cite(call.ctx, uri=_case_url(number),
                              title=f"Stemming {number or ''}: {member or party}".strip(),
-                             text=f"{member or party} ({row.get('FractieGrootte')} zetels) stemde {row.get('Soort')}"
+                             text=f"{weight}, stemde {row.get('Soort')}"
                                   f" — {decision['outcome'] or decision['kind'] or 'besluit'}{_changed(row)}"),
         })
     matched = (f"votes (Stemming) on every decision (Besluit) about {described}; ordered by decision, newest "
@@ -779,6 +808,13 @@ def _name_filters(terms: Sequence[str]) -> tuple[list[str], str]:
 PARTY_NAMES = Table.load(Path(__file__).with_name("tweedekamer_parties.json"), argument="party")
 
 
+def _initials(name: str) -> str:
+    """The short name of a party whose Afkorting is its full name, as vote rows and people write it: the
+    platform's Fractie row for NSC has Afkorting "Nieuw Sociaal Contract", its votes say "NSC"."""
+    words = name.split()
+    return "".join(w[0] for w in words).upper() if len(words) > 1 and all(w[:1].isupper() for w in words) else ""
+
+
 async def platform_parties(call: ToolCall) -> Table:
     """The Gegevensmagazijn's own parties (fracties), current ones first, with the names people use for them:
     Afkorting, NaamNL, NaamEN and the hand-kept names of `tweedekamer_parties.json`."""
@@ -793,7 +829,7 @@ async def platform_parties(call: ToolCall) -> Table:
         if not abbreviation or norm(abbreviation) in claimed:
             continue
         kept = PARTY_NAMES.find(abbreviation)
-        names = [n for n in (str(row.get("NaamNL") or ""), str(row.get("NaamEN") or ""),
+        names = [n for n in (str(row.get("NaamNL") or ""), str(row.get("NaamEN") or ""), _initials(abbreviation),
                              *(kept.names if kept else ())) if n.strip() and norm(n) not in claimed]
         claimed.update(norm(n) for n in (abbreviation, *names))
         entries.append(Entry(key=abbreviation, label=str(row.get("NaamNL") or abbreviation), names=tuple(names),
@@ -885,15 +921,15 @@ SEARCH_MEMBERS_OUTPUT = result_list_schema(MEMBER_ITEM)
 
 TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl(name="search_documents", input_schema=SEARCH_DOCUMENTS_INPUT, output_schema=SEARCH_DOCUMENTS_OUTPUT,
-             handler=_search_documents, example={"query": "stikstof", "kind": "Motie", "limit": 5}),
+             handler=_search_documents, example={"query": "Gaza", "kind": "Motie", "limit": 5}),
     ToolImpl(name="read_document", input_schema=READ_DOCUMENT_INPUT, output_schema=READ_DOCUMENT_OUTPUT,
-             handler=_read_document, example={"id": "2026D35294"}),
+             handler=_read_document, example={"id": "2025D42637"}),
     ToolImpl(name="upcoming_activities", input_schema=UPCOMING_INPUT, output_schema=UPCOMING_OUTPUT,
              handler=_upcoming_activities, example={"days": 7, "limit": 10}),
     ToolImpl(name="search_cases", input_schema=SEARCH_CASES_INPUT, output_schema=SEARCH_CASES_OUTPUT,
-             handler=_search_cases, example={"query": "discriminatie", "kind": "Motie", "limit": 5}),
+             handler=_search_cases, example={"query": "Roma", "kind": "Motie", "limit": 5}),
     ToolImpl(name="case_votes", input_schema=CASE_VOTES_INPUT, output_schema=CASE_VOTES_OUTPUT,
-             handler=_case_votes, example={"case": "2025Z17647"}),
+             handler=_case_votes, example={"case": "2025Z18247"}),
     ToolImpl(name="search_members", input_schema=SEARCH_MEMBERS_INPUT, output_schema=SEARCH_MEMBERS_OUTPUT,
              handler=_search_members, example={"party": "SP"}),
 )
