@@ -40,7 +40,7 @@ PROBES = {
                     lambda r: r["label"] == "Artikel 2"),
     "ori": Probe("Open Raadsinformatie",
                  (("list_organisations", {}),
-                  ("read_document", {"id": "document:notubiz:gemeente:amsterdam:480005", "length": 200})),
+                  ("read_document", {"id": "document:notubiz:gemeente:amsterdam:7636790", "length": 200})),
                  lambda r: r["organisation"] == "Amsterdam"),
     "rechtspraak": Probe("Case law",
                          (("search_rulings", {"court": "HR"}),
