@@ -1,8 +1,13 @@
-"""Lokale bekendmakingen against its replica over a real socket: tools, wire shapes, load status."""
+"""Lokale bekendmakingen against its replica over a real socket: tools, wire shapes, load status.
+
+The replica serves real KOOP records only (and one marked sample); organisation names are checked against the
+government's TOOI registers (tests/data/tooi_organisations.json)."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -11,7 +16,7 @@ from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms import lokaal
 from proxy.platforms._sru import koop_params, reply_parser
-from proxy.replica.lokaal import NEWEST, STALLED, XSS_ABSTRACT, XSS_TITLE, build_publications
+from proxy.replica.lokaal import SAMPLE_ORGANISATION, XSS_ABSTRACT, XSS_TITLE, build_publications
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -65,19 +70,19 @@ async def test_search_sends_the_documented_cql_and_maps_precision(env: PlatformH
 
 
 async def test_paging_caps_the_limit_and_continues_from_next_offset(env: PlatformHarness) -> None:
-    total = sum(1 for p in PUBLICATIONS if p.publication_name == "Waterschapsblad")
-    first = await env.call("search_publications", media=["wsb"], limit=80)
-    assert first["precision"]["returned"] == 50
-    assert first["precision"]["total"] == total
-    assert first["precision"]["truncated"] is True and first["precision"]["next_offset"] == 50
-    assert any("results_per_call of 50" in note for note in first["precision"]["not_applied"])
-    second = await env.call("search_publications", media=["wsb"], limit=50, offset=50)
-    assert env.requests[-1].query["startRecord"] == "51"
+    total = sum(1 for p in PUBLICATIONS if p.publication_name == "Gemeenteblad")
+    capped = await env.call("search_publications", media=["gmb"], limit=80)
+    assert capped["precision"]["returned"] == min(50, total) and capped["precision"]["total"] == total
+    assert any("results_per_call of 50" in note for note in capped["precision"]["not_applied"])
+    first = await env.call("search_publications", media=["gmb"], limit=10)
+    assert first["precision"]["truncated"] is True and first["precision"]["next_offset"] == 10
+    second = await env.call("search_publications", media=["gmb"], limit=10, offset=10)
+    assert env.requests[-1].query["startRecord"] == "11"
     assert env.requests[-1].query["query"] == (
-        'c.product-area=="officielepublicaties" AND w.publicatienaam=="Waterschapsblad" '
+        'c.product-area=="officielepublicaties" AND w.publicatienaam=="Gemeenteblad" '
         "sortBy dt.available/sort.descending")
     assert not {r["identifier"] for r in first["results"]} & {r["identifier"] for r in second["results"]}
-    assert all(r["medium"] == "wsb" for r in second["results"])
+    assert all(r["medium"] == "gmb" for r in second["results"])
 
 
 async def test_offset_past_the_paging_window_is_refused_without_a_call(env: PlatformHarness) -> None:
@@ -89,15 +94,16 @@ async def test_offset_past_the_paging_window_is_refused_without_a_call(env: Plat
 
 
 async def test_type_and_period_filters(env: PlatformHarness) -> None:
-    result = await env.call("search_publications", publication_type="verkeersbesluit", media=["gmb"],
-                            date_from=(ANCHOR - timedelta(days=30)).isoformat(), date_to=ANCHOR.isoformat())
+    kind = "verkeersbesluit of -mededeling"  # as Gouda's real records name the type
+    result = await env.call("search_publications", publication_type=kind, media=["gmb"],
+                            date_from="2025-12-01", date_to="2025-12-31")
     query = env.requests[0].query["query"]
-    assert 'dt.type=="verkeersbesluit"' in query
-    assert f"dt.available>={(ANCHOR - timedelta(days=30)).isoformat()} AND dt.available<={ANCHOR.isoformat()}" in query
-    expected = [p for p in PUBLICATIONS if p.type == "verkeersbesluit" and p.publication_name == "Gemeenteblad"
-                and (ANCHOR - timedelta(days=30)).isoformat() <= p.available <= ANCHOR.isoformat()]
-    assert result["precision"]["total"] == len(expected)
-    assert all(r["type"] == "verkeersbesluit" for r in result["results"])
+    assert f'dt.type=="{kind}"' in query
+    assert "dt.available>=2025-12-01 AND dt.available<=2025-12-31" in query
+    expected = [p for p in PUBLICATIONS if p.type == kind and p.publication_name == "Gemeenteblad"
+                and "2025-12-01" <= p.available <= "2025-12-31"]
+    assert result["precision"]["total"] == len(expected) > 0
+    assert [r["identifier"] for r in result["results"]] == ["gmb-2025-516350"]
 
 
 async def test_script_payloads_come_back_as_plain_data(env: PlatformHarness) -> None:
@@ -158,22 +164,58 @@ async def test_query_diagnostics_become_input_errors_and_others_bad_replies(env:
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_finds_the_stalled_organisations(env: PlatformHarness) -> None:
+async def test_measure_load_reports_each_organisations_newest_recorded_publication(env: PlatformHarness) -> None:
     report = await lokaal.measure_load(env.ctx)
-    assert report.per_medium == {m: ANCHOR - timedelta(days=d) for m, d in NEWEST.items()}
-    assert report.current_through == ANCHOR
+    year_ago = (ANCHOR - timedelta(days=365)).isoformat()
+    newest = {code: max((date.fromisoformat(p.available) for p in PUBLICATIONS if p.publication_name == name
+                         and p.available >= year_ago), default=None) for code, name in lokaal.SOURCE.media.items()}
+    assert report.per_medium == newest
+    assert report.per_medium["gmb"] == ANCHOR - timedelta(days=2)  # the marked sample
+    assert report.per_medium["wsb"] is None  # no real Waterschapsblad record was recorded
     by_name = {(o.name, o.medium): o for o in report.organs}
-    assert len(by_name) == len({(p.creator, p.publication_name) for p in PUBLICATIONS
-                                if p.available >= (ANCHOR - timedelta(days=365)).isoformat()})
-    threshold = ANCHOR - timedelta(days=60)
-    stalled = {o.name: o.current_through for o in report.organs if o.current_through and o.current_through < threshold}
-    assert stalled == {name: ANCHOR - timedelta(days=days) for name, days in STALLED.items()}
-    assert by_name[("Vlieland", "gmb")].organ == "gmb:vlieland"
-    assert by_name[("Wetterskip Fryslân", "wsb")].organ == "wsb:wetterskip-fryslan"
+    assert set(by_name) == {(p.creator, "gmb") for p in PUBLICATIONS if p.available >= year_ago}
+    assert by_name[(SAMPLE_ORGANISATION, "gmb")].organ == "gmb:gouda"
     sweep = env.requests[0].query
     assert sweep["facetLimit"] == "1000:dt.creator" and sweep["maximumRecords"] == "500"
     assert sweep["query"] == ('c.product-area=="officielepublicaties" AND w.publicatienaam=="Gemeenteblad" AND '
-                              f'dt.available>={(ANCHOR - timedelta(days=365)).isoformat()} '
-                              'sortBy dt.available/sort.descending')
+                              f'dt.available>={year_ago} sortBy dt.available/sort.descending')
     _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 50)
     assert count == len(env.requests) <= 8 + lokaal.ORGAN_CALL_BUDGET
+
+
+# --------------------------------------------------------------------------- real records and names (issue 20)
+
+TOOI = json.loads((Path(__file__).parent / "data" / "tooi_organisations.json").read_text(encoding="utf-8"))
+
+
+def _tooi_names(kind: str) -> set[str]:
+    return {row["name"] for row in TOOI[kind]} | {row["full_name"] for row in TOOI[kind]}
+
+
+def test_every_served_organisation_is_a_real_one_in_the_tooi_registers() -> None:
+    kinds = {"Gemeenteblad": "gemeente", "Provinciaal blad": "provincie", "Waterschapsblad": "waterschap"}
+    for pub in PUBLICATIONS:
+        assert pub.creator in _tooi_names(kinds[pub.publication_name]), (pub.identifier, pub.creator)
+    assert "'s-Gravenhage" in _tooi_names("gemeente") and "Den Haag" not in _tooi_names("gemeente")
+
+
+def test_the_organisation_examples_name_real_publishers() -> None:
+    described = lokaal.TOOLS[0].input_schema["properties"]["organisation"]["description"]
+    for name in ("Gouda", "'s-Gravenhage"):
+        assert name in described and name in _tooi_names("gemeente")
+    assert "Zuid-Holland" in described and "Zuid-Holland" in _tooi_names("provincie")
+    creators = {p.creator for p in PUBLICATIONS}
+    assert {"Gouda", "'s-Gravenhage", "Zuid-Holland"} <= creators
+
+
+def test_no_generated_text_is_served_as_a_publication() -> None:
+    made_up = [p for p in PUBLICATIONS if not p.origin]
+    assert [p.title.startswith("Voorbeeld") for p in made_up] == [True]
+    real = [p for p in PUBLICATIONS if p.origin]
+    assert len(real) >= 30 and all(p.available < "2026-01-01" for p in real)  # real dates, not shifted
+
+
+async def test_den_haag_is_found_under_the_name_it_publishes_with(env: PlatformHarness) -> None:
+    result = await env.call("search_publications", organisation="'s-Gravenhage", query="Korte Poten")
+    assert [r["identifier"] for r in result["results"]] == ["gmb-2024-501922"]
+    assert result["results"][0]["organisation"] == "'s-Gravenhage"

@@ -1,16 +1,21 @@
-"""Officiële bekendmakingen against its replica over a real socket: tools, wire shapes, load status, paging window."""
+"""Officiële bekendmakingen against its replica over a real socket: tools, wire shapes, load status, paging window.
+
+The replica serves real KOOP records only (and one marked sample); the identifier grammar is checked against one
+real id of every shape among KOOP's 5.5 million (tests/data/koop_identifier_shapes.txt)."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
+from pathlib import Path
 
 import pytest
 
 from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.errors import ToolInputError, UpstreamStatusError
-from proxy.platforms import officieel
-from proxy.platforms._sru import koop_params, reply_parser
-from proxy.replica.officieel import NEWEST, TRACTATENBLAD_STALLED_DAYS, XSS_ABSTRACT, XSS_TITLE, build_publications
+from proxy.platforms import lokaal, officieel
+from proxy.platforms._sru import check_identifier, koop_params, reply_parser
+from proxy.replica.officieel import XSS_ABSTRACT, XSS_TITLE, build_publications
+from tests.conftest import MODES, LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -104,11 +109,13 @@ async def test_read_refuses_local_identifiers(env: PlatformHarness) -> None:
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_reports_each_gazette_and_the_stalled_tractatenblad(env: PlatformHarness) -> None:
+async def test_measure_load_reports_each_gazette_newest_recorded_publication(env: PlatformHarness) -> None:
     report = await officieel.measure_load(env.ctx)
-    assert dict(report.per_medium) == {m: ANCHOR - timedelta(days=d) for m, d in NEWEST.items()}
-    assert report.per_medium["trb"] == ANCHOR - timedelta(days=TRACTATENBLAD_STALLED_DAYS)
-    assert report.current_through == ANCHOR
+    newest = {code: max(date.fromisoformat(p.available) for p in PUBLICATIONS if p.publication_name == name)
+              for code, name in officieel.SOURCE.media.items()}
+    assert dict(report.per_medium) == newest
+    assert report.per_medium["trb"] == date(2017, 3, 30)  # the one recorded Tractatenblad: trb-2017-47
+    assert report.current_through == max(newest.values())
     assert [s.query["query"] for s in env.requests][:2] == [
         'c.product-area=="officielepublicaties" AND w.publicatienaam=="Staatscourant" '
         "sortBy dt.available/sort.descending",
@@ -148,3 +155,70 @@ async def test_appendices_are_cited_as_appendices(env: PlatformHarness) -> None:
         "Bijlage bij Kamerstukken 27926, nr. 347 (kst-27926-347) (blg-998035)")
     loose = await env.call("read_publication", identifier="blg-1000226")  # no main document recorded
     assert loose["citation"]["text"].startswith("Bijlage bij Kamerstukken 32813, nr. 864 (blg-1000226)")
+
+
+# --------------------------------------------------------------------------- real identifier grammar (issue 20)
+
+SHAPES = Path(__file__).parent / "data" / "koop_identifier_shapes.txt"
+LOCAL_FAMILIES = ("gmb-", "prb-", "wsb-", "bgr-")
+REAL_IDS = [line.strip() for line in SHAPES.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def test_every_real_identifier_shape_is_accepted_by_its_own_source_only() -> None:
+    """One real id per shape (2,300 shapes of KOOP's 5,533,825 ids); the old grammar refused 138,464 real ids."""
+    assert len(REAL_IDS) == 2300
+    for identifier in REAL_IDS:
+        own, other = (lokaal.SOURCE, officieel.SOURCE) if identifier.startswith(LOCAL_FAMILIES) else (
+            officieel.SOURCE, lokaal.SOURCE)
+        assert check_identifier(own, identifier) == identifier
+        with pytest.raises(ToolInputError):
+            check_identifier(other, identifier)
+
+
+@pytest.mark.parametrize("identifier", [
+    "kv-tk-2020Z13248", "kv-ek-215160000", "nds-tk-2015D00006", "nds-wwi0800141-b1", "ag-tk-2021-05-21",
+    "ah-ek-20192020-10", "ah-tk-20202021-3235", "h-tk-20202021-87-3", "kst-35300-X-63", "stb-2021-419-n1",
+    "stcrt-2019-13588-p1-SC1", "h-tk-20092010-19-1508_1", "kst-32302--B", "blg-936562", "trb-2017-47"])
+def test_real_identifier_families_are_read_as_identifiers(identifier: str) -> None:
+    assert identifier in REAL_IDS or officieel.ID_PATTERN.fullmatch(identifier)
+    assert check_identifier(officieel.SOURCE, identifier) == identifier
+
+
+@pytest.mark.parametrize("identifier,title", [
+    ("kv-tk-2020Z13248", "Huisbazen die weigeren loden leidingen te vervangen"),
+    ("nds-tk-2015D00006", "Reactie inzake Brandbrief over de massale uitsluiting van ZZP'ers in de zorg per 1 "
+                          "januari 2015"),
+    ("ag-tk-2021-05-21", "Langetermijnagenda incl. stemmingslijst week 21;2021-05-21")])
+async def test_read_a_real_record_of_a_family_the_old_grammar_refused(env: PlatformHarness, identifier: str,
+                                                                      title: str) -> None:
+    result = await env.call("read_publication", identifier=identifier)
+    assert env.requests[0].query["query"] == f'c.product-area=="officielepublicaties" AND dt.identifier=="{identifier}"'
+    assert result["identifier"] == identifier and result["title"] == title
+    assert result["citation"]["uri"] == f"https://zoek.officielebekendmakingen.nl/{identifier}.html"
+
+
+async def test_kv_ek_record_reads_with_its_senate_creator(env: PlatformHarness) -> None:
+    result = await env.call("read_publication", identifier="kv-ek-215160000")
+    assert result["organisation"] == "Eerste Kamer der Staten-Generaal" and result["published"] == "2015-10-01"
+
+
+async def test_a_recorded_text_is_served_as_recorded(env: PlatformHarness) -> None:
+    result = await env.call("read_publication", identifier="kst-32545-143", length=5000)
+    assert env.requests[1].path.endswith("/kst/32545/kst-32545-143/1/xml/kst-32545-143.xml")
+    assert "grensspaarsaldo" in result["text"] and "Vergaderjaar 2020-2021" in result["text"]
+
+
+def test_no_generated_text_is_served_as_a_publication() -> None:
+    made_up = [p for p in PUBLICATIONS if not p.origin]
+    assert [p.title.startswith("Voorbeeld") for p in made_up] == [True]
+    assert not any("gegenereerd" in " ".join(p.paragraphs) for p in PUBLICATIONS)
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_real_families_through_the_sdk(server: LiveServer, mode: str) -> None:
+    async with client(server.url("officielebekendmakingen"), mode) as c:
+        for identifier in ("kv-tk-2020Z13248", "kv-ek-215160000", "nds-tk-2015D00006"):
+            result = await c.call_tool("read_publication", {"identifier": identifier})
+            assert not result.is_error, result.content[0].text
+            assert result.structured_content["identifier"] == identifier

@@ -40,8 +40,9 @@ SOURCE = KoopSource(
     id_examples="gmb-2023-174296, prb-2024-1234, wsb-2024-567 or bgr-2024-89",
     type_examples="'omgevingsvergunning', 'verordening', 'beleidsregel', 'verkeersbesluit', 'kennisgeving' or "
                   "'ander besluit van algemene strekking'",
-    organisation_examples="'Gouda' (municipalities are stored without 'Gemeente'), 'Provincie Gelderland' or "
-                          "'Waterschap Rivierenland'; 'Utrecht' also finds 'Veiligheidsregio Utrecht'",
+    organisation_examples="'Gouda' or \"'s-Gravenhage\" (municipalities publish under their official name without "
+                          "'gemeente': Den Haag as 's-Gravenhage), 'Zuid-Holland' (provinces without 'provincie'); "
+                          "'Holland' also finds 'Zuid-Holland'",
     elsewhere="Staatscourant, Staatsblad, Kamerstukken and Handelingen are in the Officiële bekendmakingen "
               "connector (officielebekendmakingen).",
 )

@@ -24,19 +24,27 @@ from proxy.platforms._sru import (
 )
 from proxy.toolkit import LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
-__all__ = ["PLATFORM", "SOURCE", "TOOLS", "measure_load"]
+__all__ = ["ID_PATTERN", "PLATFORM", "SOURCE", "TOOLS", "measure_load"]
+
+# The identifier grammar as KOOP's own ids show it (5.5 million of them, listed in WetSuite's test files): a family
+# prefix, then parts of letters, digits and underscores separated by hyphens (once a doubled hyphen:
+# kst-32302--B). Families: stcrt, stb, trb, kst (kst-36200-1, kst-35300-X-63, kst-32545-143-b1), blg, h (h-tk,
+# h-ek, h-vv), ah (ah-tk, ah-ek), ag (ag-tk, ag-ek), kv (kv-2989900822, kv-tk-2020Z13248, kv-ek-215160000) and
+# nds (nds-tk-2015D00006, nds-wwi0800141-b1).
+ID_PATTERN = re.compile(r"(?:stcrt|stb|trb|kst|blg|h|ah|ag|kv|nds)(?:-[0-9A-Za-z_]*)*-[0-9A-Za-z_]+")
 
 SOURCE = KoopSource(
     media={"stcrt": "Staatscourant", "stb": "Staatsblad", "trb": "Tractatenblad", "kst": "Kamerstuk",
            "h": "Handelingen"},
     medium_titles={"stcrt": "Staatscourant", "stb": "Staatsblad", "trb": "Tractatenblad", "kst": "Kamerstukken",
                    "h": "Handelingen"},
-    # blg (Kamerstuk appendices), kv/ah (Kamervragen) can be read, though searches stay within the five gazettes.
+    # The other families (appendices, Kamervragen, aanhangsels, agendas, non-dossier papers) can be read, though
+    # searches stay within the five gazettes.
     prefixes={"stcrt": "stcrt", "stb": "stb", "trb": "trb", "kst": "kst", "blg": "kst", "h": "h", "ah": None,
-              "kv": None},
-    id_pattern=re.compile(r"(stcrt|stb|trb)-\d{4}-\d{1,9}|kst-[0-9A-Za-z]+(-[0-9A-Za-z]+)+|blg-\d{1,9}"
-                          r"|h-(tk|ek|vv)-\d{8}-\d{1,5}(-\d{1,5})?|ah-(tk|ek)-\d{8}-\d{1,6}|kv-\d{4,12}"),
-    id_examples="stcrt-2024-12345, stb-2025-252, trb-2024-80, kst-36200-1, blg-998035 or h-tk-20202021-101-5",
+              "ag": None, "kv": None, "nds": None},
+    id_pattern=ID_PATTERN,
+    id_examples="stcrt-2024-12345, stb-2025-252, trb-2024-80, kst-36200-1, blg-998035, h-tk-20202021-101-5, "
+                "kv-tk-2020Z13248 or nds-tk-2015D00006",
     type_examples="'Kamerstuk', 'Handeling', 'Wet', 'Regeling', 'Besluit' or 'Bijlage'",
     organisation_examples="'Ministerie van Defensie' or 'Tweede Kamer der Staten-Generaal'; 'Defensie' also "
                           "finds the ministry",

@@ -29,6 +29,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from aiohttp import web
 
+from proxy.replica.provenance import Provenance
+
 __all__ = [
     "Bool",
     "Clause",
@@ -40,6 +42,7 @@ __all__ = [
     "facet_counts",
     "norm",
     "parse_cql",
+    "publication_provenance",
     "request_params",
     "sort_records",
     "x",
@@ -475,6 +478,8 @@ class Publication(Record):
     extra_tpmeta: list[tuple[str, str]] = field(default_factory=list)  # (qualified tag, text)
     formats: tuple[str, ...] = ("html", "metadata", "pdf", "xml")
     raw_gzd: str | None = None  # the verbatim <gzd:gzd> element of a recorded record
+    raw_document: str | None = None  # the verbatim XML text of a recorded publication
+    origin: str = ""  # the data file (in data/<platform>/) it was read from; "" for a made-up sample
 
     def values(self, index: str) -> Sequence[str]:
         if index in _KOOP_INDEX:
@@ -596,9 +601,12 @@ _ROOTS = {"gmb": "gemeenteblad", "prb": "provinciaalblad", "wsb": "waterschapsbl
 
 
 def koop_document(pub: Publication) -> str:
-    """The XML manifestation of a publication (officiele-publicatie), with its text as paragraphs."""
+    """The XML manifestation of a publication (officiele-publicatie): the recorded text where there is one, else
+    the record's own title, abstract and the paragraphs recorded with it (nothing made up is added)."""
+    if pub.raw_document is not None:
+        return pub.raw_document
     root = _ROOTS.get(pub.area.split("/")[0], "publicatie")
-    paragraphs = "".join(f"<al>{x(p)}</al>" for p in pub.paragraphs)
+    paragraphs = "".join(f"<al>{x(p)}</al>" for p in ([pub.abstract] if pub.abstract else []) + pub.paragraphs)
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n<officiele-publicatie xml:lang="nl">'
         f'<metadata><meta name="DC.identifier" content={xa(pub.identifier)}/>'
@@ -667,3 +675,15 @@ def koop_app(publications: Sequence[Publication]) -> web.Application:
     app.router.add_route("POST", "/sru/Search", sru)
     app.router.add_route("GET", "/frbr/{tail:.+}", frbr)
     return app
+
+
+def publication_provenance(publications: Iterable[Publication], *, recorded_on: str, why_invented: str) -> Provenance:
+    """Served publications counted by the data file they were read from; each made-up one named with `why_invented`."""
+    counts: dict[str, int] = {}
+    invented: list[str] = []
+    for pub in publications:
+        if pub.origin:
+            counts[pub.origin] = counts.get(pub.origin, 0) + 1
+        else:
+            invented.append(f"{pub.identifier}: {why_invented}")
+    return Provenance(recorded=counts, invented=tuple(invented), recorded_on=recorded_on)
