@@ -200,6 +200,7 @@ async def _serve(args: argparse.Namespace) -> None:
     from proxy.discovery_http import served_elsewhere
     from proxy.registry import load_registry
     from proxy.replica import create_replicas_app, replica_base_urls
+    from proxy.sample import replica_sample
     from proxy.sitebuild import build_site
 
     registry = load_registry(args.registry)
@@ -219,15 +220,17 @@ async def _serve(args: argparse.Namespace) -> None:
             base_urls = replica_base_urls(builtin, f"http://{args.host}:{args.replica_port}")
         elif args.replica_url:
             base_urls = replica_base_urls(builtin, args.replica_url)
+        sample = replica_sample(builtin) if args.replicas or args.replica_url else None
         site_dir = site_root = None
         if args.site:
             site_root = Path("build/site-generations").resolve()
-            site_dir = await build_site(args.registry, site_root)
+            site_dir = await build_site(args.registry, site_root, sample=sample)
         app = create_app(Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis,
                                 watch=args.watch, site_dir=site_dir, site_build_root=site_root,
                                 idle_timeout_seconds=args.idle_timeout,
                                 trace_key_file=args.trace_key_file,
-                                trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1"))))
+                                trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")),
+                                sample=sample))
         # Graceful stop (aiohttp's own): the listener closes, handlers get `grace` seconds, then cleanup.
         runner = web.AppRunner(app, shutdown_timeout=args.grace)
         runners.append(runner)

@@ -29,6 +29,7 @@ from proxy.loadstatus import measure_generation, run_measurements, stored_status
 from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings, handler_args
 from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
+from proxy.sample import SampleData
 from proxy.sitebuild import SiteBuildError, build_site
 from proxy.state import MemoryStore, StateStore
 from proxy.trace import TraceSigner
@@ -54,6 +55,7 @@ class Config:
     idle_timeout_seconds: close a connection that sends no complete request header for this long.
     trace_key_file: without Redis, keep the trace-signing key in this file so handles survive a restart.
     trusted_proxies: peers (a reverse proxy in front) whose X-Forwarded-For names the client.
+    sample: the platforms are the offline replicas: every answer, /health and the instructions say so.
     """
 
     registry_path: Path
@@ -68,12 +70,14 @@ class Config:
     idle_timeout_seconds: float = 15
     trace_key_file: Path | None = None
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    sample: SampleData | None = None
 
 
 def create_app(config: Config) -> web.Application:
     """Build the application; raises RegistryError/CatalogError if the registry cannot be served."""
     store = _make_store(config.redis_url, config.trace_key_file)
-    runtime = Runtime(store=store, base_urls=config.base_urls, signer=TraceSigner(config.trace_secret or None))
+    runtime = Runtime(store=store, base_urls=config.base_urls, signer=TraceSigner(config.trace_secret or None),
+                      sample=config.sample)
     server = runtime.apply(runtime.load(config.registry_path), config.site_dir).server
 
     app = web.Application(
@@ -85,7 +89,7 @@ def create_app(config: Config) -> web.Application:
     app[CONFIG] = config
     mcp = McpHttp(
         resolve=runtime.endpoint,
-        identity=server_identity(server),
+        identity=server_identity(server, config.sample),
         settings=transport_settings(server, config),
         sessions=store,
         signer=runtime.signer,
@@ -102,11 +106,12 @@ def create_app(config: Config) -> web.Application:
     return app
 
 
-def server_identity(server: ServerSettings) -> ServerIdentity:
-    """What initialize and server/discover say: the registry's name, Dutch title, tagline and instructions,
-    the site as website and its favicon as icon."""
+def server_identity(server: ServerSettings, sample: SampleData | None = None) -> ServerIdentity:
+    """What initialize and server/discover say: the registry's name, Dutch title, tagline and instructions
+    (led by the sample notice when the platforms are the replicas), the site as website and its favicon as icon."""
+    instructions = f"{sample.instructions()}\n\n{server.instructions.nl}" if sample else server.instructions.nl
     return ServerIdentity(name=server.name, version=__version__, title=server.title.nl,
-                          instructions=server.instructions.nl, description=server.tagline.nl,
+                          instructions=instructions, description=server.tagline.nl,
                           website_url=server.public_url.rstrip("/") + "/", icons=tuple(icons(server.public_url)))
 
 
@@ -140,7 +145,14 @@ async def health(request: web.Request) -> web.Response:
     warning = served_elsewhere(catalog.registry.server.public_url, request.host)
     if warning:
         body["warning"] = warning
+    sample = runtime.sample
+    if sample:
+        body["sample_data"] = sample.describe(runtime.generation.served_platforms)
     return web.json_response(body)
+
+
+def request_sample(app: web.Application) -> SampleData | None:
+    return app[CONFIG].sample
 
 
 async def status(request: web.Request) -> web.Response:
@@ -280,7 +292,7 @@ async def reload_registry(app: web.Application) -> bool:
                 statuses = {"sources": [await stored_status(current, runtime.store, k)
                                         for k in current.served_platforms]}
                 new_site = await build_site(snapshot, config.site_build_root, status=statuses,
-                                            remote=runtime.remote.snapshot())
+                                            remote=runtime.remote.snapshot(), sample=config.sample)
             except SiteBuildError as exc:
                 log.error("registry reload refused: the site did not build, still serving the previous one:\n%s",
                           exc)
@@ -289,7 +301,7 @@ async def reload_registry(app: web.Application) -> bool:
     measured_before = set(runtime.generation.served_platforms)
     applied = runtime.apply(generation, new_site)
     app[MCP].configure(transport_settings(applied.server, config))
-    app[MCP].set_identity(server_identity(applied.server))
+    app[MCP].set_identity(server_identity(applied.server, request_sample(app)))
     app[MCP].notify_tools_changed()
     if config.measure_load:
         # A source switched on is measured now, not at the next round up to interval_minutes away.

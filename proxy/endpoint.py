@@ -31,6 +31,7 @@ from proxy.external import external_meta, fence
 from proxy.mcp_http import EncodedResult, UnknownToolError, encode_json
 from proxy.resultmemo import Fetch, Memo, MemoKey, ResultMemo, collecting
 from proxy.results import localised
+from proxy.sample import SampleData
 from proxy.schemacheck import SchemaCheck
 from proxy.state import StateStore
 from proxy.toolkit import ToolCall
@@ -51,8 +52,9 @@ class ConnectorEndpoint:
     reload finishes with the tools and settings it started with."""
 
     def __init__(self, connector: CatalogConnector, generation: Generation, *, store: StateStore,
-                 signer: TraceSigner) -> None:
+                 signer: TraceSigner, sample: SampleData | None = None) -> None:
         self.connector = connector
+        self._sample = sample
         self.slug = connector.slug
         self.generation = generation
         self._store = store
@@ -98,7 +100,8 @@ class ConnectorEndpoint:
                     for fetch in hit.fetches:
                         await fetch.upstream.record_cache_hit(caller, name, fetch.method, fetch.target,
                                                               len(fetch.body))
-                    return EncodedResult(hit.encoded, text=fence(hit.encoded.decode(), hit.source), meta=hit.meta)
+                    return EncodedResult(hit.encoded, text=self._text(hit.encoded, hit.source, tool.platform),
+                                         meta=hit.meta)
                 self._memo.drop(memo_key)
         with collecting() as fetches:
             outcome = await self._build(tool, arguments, caller)
@@ -154,14 +157,21 @@ class ConnectorEndpoint:
         if tool.meta:  # about this installation: ours, not external data
             return EncodedResult(encoded)
         source = self._source(tool.platform) if tool.platform else self.slug
-        return EncodedResult(encoded, text=fence(encoded.decode(), source),
-                             meta=external_meta([tool.platform or self.slug]))
+        meta_ = external_meta([tool.platform or self.slug])
+        if self._sample:
+            meta_ = {**meta_, **self._sample.meta(tool.platform)}
+        return EncodedResult(encoded, text=self._text(encoded, source, tool.platform), meta=meta_)
+
+    def _text(self, encoded: bytes, source: str, platform: str | None) -> str:
+        """The fenced JSON, led by the sample notice when the platform is an offline replica."""
+        text = fence(encoded.decode(), source)
+        return f"{self._sample.note(platform)}\n{text}" if self._sample else text
 
     async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
         generation = self.generation
         if tool.impl is None:
             if tool.name == "list_capabilities":
-                return await meta.list_capabilities(generation, self._store, self.connector)
+                return await meta.list_capabilities(generation, self._store, self.connector, self._sample)
             if tool.name == "list_platform_calls":
                 return await meta.list_platform_calls(self._store, self._signer, caller, arguments)
             if tool.name == "platform_status":

@@ -12,6 +12,7 @@ from proxy.catalog import CatalogConnector, listing_bytes
 from proxy.domainpolicy import context_urls
 from proxy.errors import ToolInputError
 from proxy.loadstatus import stored_status
+from proxy.sample import SampleData
 from proxy.state import StateStore
 from proxy.trace import TRACE_META_KEY, TraceSigner
 
@@ -23,7 +24,8 @@ __all__ = ["list_capabilities", "list_platform_calls", "platform_status"]
 JsonDict = dict[str, Any]
 
 
-async def list_capabilities(generation: Generation, store: StateStore, connector: CatalogConnector) -> JsonDict:
+async def list_capabilities(generation: Generation, store: StateStore, connector: CatalogConnector,
+                            sample: SampleData | None = None) -> JsonDict:
     """The tools at this address and six facts about the installation, per source (C5)."""
     registry = generation.registry
     sources = []
@@ -72,6 +74,7 @@ async def list_capabilities(generation: Generation, store: StateStore, connector
         ],
         "sources": sources,
         "context_urls": context_urls(registry.domain_policy),
+        "sample_data": sample.describe(connector.platforms) if sample else None,
     }
 
 

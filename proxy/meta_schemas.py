@@ -88,9 +88,16 @@ LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {
         "sources": {"type": "array", "items": _SOURCE_CAPABILITIES},
         "context_urls": {"type": "array", "items": {"type": "string"},
                          "description": "Reference pages the maintainers offer as context (domain policy)."},
+        "sample_data": {"anyOf": [{"type": "null"}, {
+            "type": "object",
+            "properties": {"sample": {"type": "boolean"}, "note": {"type": "string"},
+                           "recorded_on": {"type": "object", "additionalProperties": {"type": "string"}}},
+            "required": ["sample", "note", "recorded_on"]}],
+            "description": "Set when this installation answers from its offline sample of the platforms, not the "
+                           "live platforms: what the sample is and when each source was recorded."},
     },
     "required": ["server", "server_version", "server_time_utc", "address", "tool_count", "tool_list_bytes", "tools",
-                 "sources", "context_urls"],
+                 "sources", "context_urls", "sample_data"],
 }
 
 LIST_PLATFORM_CALLS_OUTPUT: dict[str, Any] = {

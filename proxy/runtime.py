@@ -19,6 +19,7 @@ from proxy.errors import BesluitBronError
 from proxy.generation import Generation, PluginFactory, load_generation, rebind_remotes
 from proxy.registry import load_registry
 from proxy.remote.hub import RemoteHub
+from proxy.sample import SampleData
 from proxy.state import StateStore
 from proxy.trace import TraceSigner
 from proxy.upstream import Upstream
@@ -32,8 +33,10 @@ class Runtime:
     """Shared services (state store, trace signer, upstream connections) and the current generation."""
 
     def __init__(self, *, store: StateStore, base_urls: Mapping[str, str] | None = None,
-                 signer: TraceSigner | None = None, plugins: PluginFactory | None = None) -> None:
+                 signer: TraceSigner | None = None, plugins: PluginFactory | None = None,
+                 sample: SampleData | None = None) -> None:
         self.store = store
+        self.sample = sample  # answering from the offline replicas: every result says so
         self.base_urls = dict(base_urls or {})
         self.signer = signer or TraceSigner()
         self._plugins = plugins
@@ -75,7 +78,8 @@ class Runtime:
             upstreams[key] = previous.with_platform(platform) if previous else Upstream(platform, store=self.store)
         keep_site = site_dir if site_dir is not None else (self.generation.site_dir if self._current else None)
         bound = generation.bind(upstreams, keep_site)
-        endpoints = MappingProxyType({slug: ConnectorEndpoint(c, bound, store=self.store, signer=self.signer)
+        endpoints = MappingProxyType({slug: ConnectorEndpoint(c, bound, store=self.store, signer=self.signer,
+                                                        sample=self.sample)
                                       for slug, c in bound.catalog.connectors.items()})
         self._upstreams = upstreams
         self._current = (bound, endpoints)

@@ -13,8 +13,9 @@ from typing import Any
 
 from proxy.errors import BesluitBronError
 from proxy.remote.sources import REMOTE_LISTINGS_ENV
+from proxy.sample import SampleData
 
-__all__ = ["PLUGINS_ENV", "REGISTRY_ENV", "STATUS_ENV", "SiteBuildError", "build_site"]
+__all__ = ["PLUGINS_ENV", "REGISTRY_ENV", "SAMPLE_ENV", "STATUS_ENV", "SiteBuildError", "build_site"]
 
 ROOT = Path(__file__).resolve().parent.parent
 # How a build is told what to render (read by site_hooks.bridge): the registry file, a load-status
@@ -22,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REGISTRY_ENV = "BESLUITBRON_REGISTRY"
 STATUS_ENV = "BESLUITBRON_STATUS_JSON"
 PLUGINS_ENV = "BESLUITBRON_SITE_PLUGINS"
+# The server answers from the offline replicas: the newest recording date, for the banner on every page.
+SAMPLE_ENV = "BESLUITBRON_SAMPLE_RECORDED_ON"
 
 
 class SiteBuildError(BesluitBronError):
@@ -29,11 +32,14 @@ class SiteBuildError(BesluitBronError):
 
 
 async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, Any] | None = None,
-                     remote: dict[str, Any] | None = None, timeout: float = 300) -> Path:
+                     remote: dict[str, Any] | None = None, sample: SampleData | None = None,
+                     timeout: float = 300) -> Path:
     """`mkdocs build --strict` into a new directory under `out_root`; returns that directory."""
     out_root.mkdir(parents=True, exist_ok=True)
     target = Path(tempfile.mkdtemp(prefix="site-", dir=out_root))
     env = {**os.environ, REGISTRY_ENV: str(registry_path.resolve())}
+    if sample is not None:
+        env[SAMPLE_ENV] = sample.newest
     env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
     status_file = target.with_suffix(".status.json")
     if status is not None:

@@ -347,6 +347,11 @@ def test_explorer_lists_connectors_and_each_connector_has_its_tools_file(shipped
                                                                    for t in c.tools]
 
 
+def test_the_public_site_has_no_sample_banner(shipped: Path) -> None:
+    """Only a build for a server answering from the replicas says "sample" (tests/test_sample_notice.py)."""
+    assert not [p for p in shipped.rglob("*.html") if 'class="sample-banner"' in p.read_text(encoding="utf-8")]
+
+
 def test_per_language_404(shipped: Path) -> None:
     for name, lang in (("404.html", "nl"), ("en/404.html", "en")):
         soup = BeautifulSoup((shipped / name).read_text(encoding="utf-8"), "html.parser")
