@@ -73,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="check the replicas served at URL (`python -m proxy replicas`) instead of the platforms")
     p.add_argument("--redis", default=os.environ.get("BESLUITBRON_REDIS_URL"),
                    help="store the result where the server's /status and Laadstatus read it")
+    p.add_argument("--record", type=Path, metavar="DIR",
+                   help="write every reply the canaries read to DIR/<platform>/ with a SOURCES.md (replica data)")
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -126,6 +128,8 @@ def _switch(path: Path, action: str, slug: str) -> int:
 async def _check_live(args: argparse.Namespace) -> int:
     from proxy.catalog import load_plugin
     from proxy.checklive import check_platform, render, summary_record
+    from proxy.recording import write_recording
+    from proxy.resultmemo import collecting
     from proxy.clock import utc_now
     from proxy.registry import load_registry
     from proxy.replica import replica_base_urls
@@ -134,6 +138,7 @@ async def _check_live(args: argparse.Namespace) -> int:
     from proxy.upstream import Upstream
 
     registry = load_registry(args.registry)
+    real_bases = {k: p.base_url for k, p in registry.platforms.items()}
     if args.replicas_at:
         registry = registry.with_base_urls(replica_base_urls({k: p.base_url for k, p in registry.platforms.items()},
                                                              args.replicas_at))
@@ -145,9 +150,14 @@ async def _check_live(args: argparse.Namespace) -> int:
         ctx = PlatformContext(platform=registry.platforms[key], upstream=upstream, now=utc_now,
                               stalled_after_days=registry.load_status.stalled_after_days)
         try:
-            results.append(await check_platform(load_plugin(key), ctx))
+            with collecting() as fetches:
+                results.append(await check_platform(load_plugin(key), ctx))
         finally:
             await upstream.close()
+        if args.record:
+            written = write_recording(args.record / key, key, registry.platforms[key].title.nl, fetches, utc_now(),
+                                      served_at=registry.platforms[key].base_url, real_base=real_bases[key])
+            print(f"recorded {len(written)} replies of {key} in {args.record / key}", flush=True)
     print(render(results), flush=True)
     if args.redis:
         from proxy.state_redis import RedisStore

@@ -90,3 +90,29 @@ async def test_status_shows_the_last_live_check(replicas: Replicas, redis_url: s
     check = status["live_check"]
     assert check["ok"] is True and check["platforms"] == {"woo": {"status": "ok", "findings": []}}
     assert check["checked_at"][:10] == utc_now().date().isoformat()
+
+
+async def test_record_writes_the_canaries_replies_as_replica_data(replicas: Replicas, tmp_path: Path) -> None:
+    """`check-live --record DIR`: every reply the canaries read, byte for byte, with a SOURCES.md naming each file
+    with the request at the platform's real address; the replica data format is those raw replies."""
+    import hashlib
+    import json
+
+    out = tmp_path / "recorded"
+    code, text = await _cli("ori", "tweedekamer", "--replicas-at", replicas.url, "--record", str(out))
+    assert code == 0, text
+    registry = load_registry(REGISTRY)
+    for key in ("ori", "tweedekamer"):
+        folder = out / key
+        sources = (folder / "SOURCES.md").read_text(encoding="utf-8")
+        files = sorted(p for p in folder.iterdir() if p.name != "SOURCES.md")
+        assert len(files) >= 3, files  # a search, a read, the load query
+        for path in files:
+            row = next(line for line in sources.splitlines() if f"`{path.name}`" in line)
+            assert registry.platforms[key].base_url in row and replicas.url not in row
+            assert hashlib.sha256(path.read_bytes()).hexdigest()[:16] in row
+    # The replies are kept as served: the organisation list is the platform's whole catalogue.
+    listed = next(p for p in (out / "ori").iterdir() if p.name.endswith("-sources.json"))
+    rows = json.loads(listed.read_bytes())["sources"]
+    assert len([r for r in rows if not r.get("isAggregate")]) == 330 and {"key": "den_bosch"}.items() <= \
+        next(r for r in rows if r["key"] == "den_bosch").items()
