@@ -128,11 +128,11 @@ def _switch(path: Path, action: str, slug: str) -> int:
 async def _check_live(args: argparse.Namespace) -> int:
     from proxy.catalog import load_plugin
     from proxy.checklive import check_platform, render, summary_record
-    from proxy.recording import write_recording
-    from proxy.resultmemo import collecting
     from proxy.clock import utc_now
+    from proxy.recording import write_recording
     from proxy.registry import load_registry
     from proxy.replica import replica_base_urls
+    from proxy.resultmemo import collecting
     from proxy.state import MemoryStore
     from proxy.toolkit import PlatformContext
     from proxy.upstream import Upstream
