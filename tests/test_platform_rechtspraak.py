@@ -1,4 +1,5 @@
-"""Rechtspraak adapter against its replica over a real socket: wire format, precision, load status, replica."""
+"""Rechtspraak adapter against its replica of real rulings over a real socket: wire format, precision, load status,
+the name tables checked against the platform's own court list, and what broke on real data."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from datetime import UTC, date, datetime
 
 import aiohttp
 import pytest
+from defusedxml import ElementTree as SafeET
 
 from proxy.errors import ToolInputError
 from proxy.loadstatus import status_from_report
 from proxy.platforms import rechtspraak
-from proxy.platforms.rechtspraak import area_uris, court_uris, normal_ecli
-from proxy.replica.rechtspraak import XSS_SUMMARY, Ruling, build_rulings
+from proxy.platforms.rechtspraak import AREAS, COURT_TABLE, area_uris, court_uris, normal_ecli
+from proxy.replica.rechtspraak import COURT_LIST, DATA, XSS_SUMMARY, Ruling, build_rulings
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 KEY = "rechtspraak"
@@ -56,7 +58,7 @@ def test_courts_and_areas_as_people_write_them() -> None:
     assert both == [AREA + "bestuursrecht_mededingingsrecht", AREA + "civielRecht_mededingingsrecht"]
     assert said.startswith("'mededingingsrecht' read as any of: ")
     assert court_uris("Hof Den Bosch")[0] == ["http://standaarden.overheid.nl/owms/terms/Gerechtshof_'s-Hertogenbosch"]
-    assert len(court_uris("gerechtshof")[0]) == 4
+    assert len(court_uris("gerechtshof")[0]) == 7  # the four of today and three that ended in 2012
     with pytest.raises(ToolInputError, match=r"area_of_law 'socialezekerhied' is not a known area of law "
                                              r"\(rechtsgebied\); the closest are: Bestuursrecht; "
                                              r"Socialezekerheidsrecht"):
@@ -66,25 +68,59 @@ def test_courts_and_areas_as_people_write_them() -> None:
         court_uris("Rechtbank Utreht")
 
 
+def _court_list() -> dict[str, tuple[str, str]]:
+    """The platform's Waardelijst/Instanties as recorded: creator URI → (Naam, Afkorting)."""
+    root = SafeET.parse(DATA / COURT_LIST).getroot()
+    return {i.findtext("Identifier") or "": (i.findtext("Naam") or "", i.findtext("Afkorting") or "") for i in root}
+
+
+def test_every_court_in_the_table_is_in_the_platforms_court_list() -> None:
+    courts = _court_list()
+    for entry in COURT_TABLE.entries:
+        uri = rechtspraak.COURT_BASE + entry.key
+        assert uri in courts, f"{entry.key} is not a creator URI of data.rechtspraak.nl's Instanties list"
+        name, code = courts[uri]
+        assert entry.label == name and code in entry.names, entry.key
+
+
+def test_every_area_real_rulings_carry_is_in_the_table() -> None:
+    # No recorded Waardelijst/Rechtsgebieden exists in public material: the real documents' subject URIs stand in.
+    keys = {entry.key for entry in AREAS.entries}
+    carried = {area for r in _rulings() if r.source and r.source.startswith("content_") for area in r.areas}
+    assert carried and carried <= keys, carried - keys
+
+
+async def test_courts_that_ended_in_2012_find_their_own_rulings(env: PlatformHarness) -> None:
+    # The platform files a ruling under the court that gave it: "Rechtbank 's-Gravenhage" was read as
+    # Rechtbank Den Haag and "Gerechtshof Arnhem" as Arnhem-Leeuwarden (both found nothing of theirs), and
+    # "Rechtbank Breda" was refused, though all three are in the platform's list and carry real rulings.
+    for court, ecli in (("Rechtbank 's-Gravenhage", "ECLI:NL:RBSGR:2012:BZ0845"),
+                        ("Gerechtshof Arnhem", "ECLI:NL:GHARN:2011:BQ0376"),
+                        ("RBBRE", "ECLI:NL:RBBRE:2010:BM2172")):
+        found = await env.call("search_rulings", court=court, limit=10)
+        assert ecli in [r["ecli"] for r in found["results"]], court
+
+
 # --------------------------------------------------------------------------- search_rulings
 
 
 async def test_search_sends_the_metadata_filter_and_lists_ignored_words(env: PlatformHarness) -> None:
     result = await env.call("search_rulings", court="Raad van State", area_of_law="bestuursrecht_omgevingsrecht",
-                            type="Uitspraak", date_from="2026-01-01", query="windturbine geluid", limit=5)
+                            type="Uitspraak", date_from="2005-01-01", query="windturbine geluid", limit=5)
     request = env.only_request()
     assert request.path == "/rechtspraak/uitspraken/zoeken"
     assert request.pairs == [
         ("type", "Uitspraak"), ("creator", RVS),
         ("subject", "http://psi.rechtspraak.nl/rechtsgebied#bestuursrecht_omgevingsrecht"),
-        ("date", "2026-01-01"), ("date", "2026-11-30"),  # an open end closes at today (server clock)
+        ("date", "2005-01-01"), ("date", "2026-11-30"),  # an open end closes at today (server clock)
         ("return", "DOC"), ("max", "5"), ("from", "0"), ("sort", "DESC"),
     ]
     assert "%23bestuursrecht_omgevingsrecht" in request.raw_path  # '#' must not end the URL
 
     expected = [r for r in _rulings() if not r.deleted and r.court == "Raad van State" and r.has_doc
-                and r.area == "bestuursrecht_omgevingsrecht" and r.type == "Uitspraak"
-                and date(2026, 1, 1) <= r.date <= ANCHOR]
+                and "bestuursrecht_omgevingsrecht" in r.areas and r.type == "Uitspraak"
+                and date(2005, 1, 1) <= r.date <= ANCHOR]
+    assert "ECLI:NL:RVS:2005:AU8740" in {r.ecli for r in expected}  # a real one, with the made-up recent one
     precision = result["precision"]
     assert precision["total"] == len(expected) and precision["total_relation"] == "exact"
     assert precision["not_applied"][0].startswith("search words 'windturbine geluid'")
@@ -115,6 +151,7 @@ async def test_search_returns_stale_court_and_payload_summaries_verbatim(env: Pl
     assen = await env.call("search_rulings", court="Rechtbank Assen", limit=50)
     assert assen["precision"]["total"] == 10  # the recorded 2004-2005 feed entries
     assert all(r["date"] < "2006" for r in assen["results"])
+    assert "ECLI:NL:RBASS:2004:2180" in {r["ecli"] for r in assen["results"]}  # title wrapped by an editor, folded
     xss = await env.call("search_rulings", court="RVS", area_of_law="bestuursrecht_omgevingsrecht", limit=50)
     assert XSS_SUMMARY in {r["summary"] for r in xss["results"]}
 
@@ -138,14 +175,16 @@ async def test_read_ruling_serves_recorded_text_in_chunks(env: PlatformHarness) 
     assert first["citation"]["uri"] == "https://uitspraken.rechtspraak.nl/details?id=ECLI:NL:PHR:2011:BP5608"
 
 
-async def test_read_ruling_handles_metadata_only_and_generated_rulings(env: PlatformHarness) -> None:
+async def test_read_ruling_handles_metadata_only_feed_only_and_real_rulings(env: PlatformHarness) -> None:
     meta_only = await env.call("read_ruling", ecli="ECLI:NL:CBB:1997:ZG0125")
     assert meta_only["has_text"] is False and meta_only["text"] == "" and meta_only["next_offset"] is None
     assert meta_only["references"] == ["Algemene wet bestuursrecht 1:3", "Warenwet 5"]
-    ruling = next(r for r in _rulings() if r.court_code == "CRVB" and not r.deleted and r.summary != "-")
-    generated = await env.call("read_ruling", ecli=ruling.ecli)
-    assert generated["date"] == ruling.date.isoformat() and generated["summary"] == ruling.summary
-    assert "Beslissing" in generated["text"] and generated["case_numbers"] == [ruling.case_number]
+    feed_only = await env.call("read_ruling", ecli="ECLI:NL:HR:2024:1244")  # a recorded feed entry, no document
+    assert feed_only["court"] == "Hoge Raad" and feed_only["date"] == "2024-09-20"
+    assert feed_only["summary"] == "HR: 81.1 RO." and feed_only["has_text"] is False
+    real = await env.call("read_ruling", ecli="ECLI:NL:CRVB:2014:355")
+    assert real["date"] == "2014-02-06" and real["court"] == "Centrale Raad van Beroep"
+    assert real["areas_of_law"] == ["Bestuursrecht; Socialezekerheidsrecht"] and real["has_text"] is True
 
 
 async def test_read_ruling_refuses_unknown_and_malformed_eclis(env: PlatformHarness) -> None:
@@ -196,7 +235,9 @@ async def test_replica_ignores_unknown_parameters_and_checks_known_ones(env: Pla
 
 
 def _placeholder_ruling() -> Ruling:
-    return next(r for r in _rulings() if r.summary == "-" and not r.deleted and r.has_doc)
+    ruling = build_rulings(ANCHOR)["ECLI:NL:HR:1992:AA1835"]  # a real Hoge Raad ruling whose summary is "-"
+    assert ruling.summary == "-" and ruling.source
+    return ruling
 
 
 async def test_a_placeholder_summary_means_no_summary_when_read(env: PlatformHarness) -> None:
@@ -204,7 +245,7 @@ async def test_a_placeholder_summary_means_no_summary_when_read(env: PlatformHar
     read = await env.call("read_ruling", ecli=ruling.ecli)
     assert read["summary"] == ""
     assert not read["citation"]["text"].endswith(": -") and ": -" not in read["citation"]["text"]
-    found = await env.call("search_rulings", court=ruling.court_code, date_from=ruling.date.isoformat(),
+    found = await env.call("search_rulings", court=ruling.court, date_from=ruling.date.isoformat(),
                            date_to=ruling.date.isoformat(), limit=50)
     hit = next(r for r in found["results"] if r["ecli"] == ruling.ecli)
     assert hit["summary"] == "" and ": -" not in hit["citation"]["text"]
@@ -217,9 +258,10 @@ async def test_an_unknown_ecli_answered_by_a_redirect_is_unknown_not_a_bad_reply
 
 
 async def test_search_accepts_plain_words_and_refuses_unknown_areas_with_the_list(env: PlatformHarness) -> None:
-    result = await env.call("search_rulings", area_of_law="socialezekerheidsrecht", limit=5)
+    result = await env.call("search_rulings", area_of_law="socialezekerheidsrecht", limit=20)
     assert ("subject", AREA + "bestuursrecht_socialezekerheidsrecht") in env.only_request().pairs
-    assert result["precision"]["total"] > 0
+    real = {r.ecli for r in _rulings() if r.source and "bestuursrecht_socialezekerheidsrecht" in r.areas}
+    assert len(real) == 4 and real <= {r["ecli"] for r in result["results"]}  # the real CRvB rulings
     assert "read as Bestuursrecht; Socialezekerheidsrecht" in result["precision"]["matched"]
     crime = await env.call("search_rulings", area_of_law="strafrecht", limit=5)
     assert crime["precision"]["total"] > 0  # the real URI ends in #strafrecht, not #strafRecht
@@ -232,7 +274,7 @@ async def test_replica_marks_placeholders_and_redirects_unknown_eclis(env: Platf
     ruling = _placeholder_ruling()
     async with aiohttp.ClientSession() as session:
         # The requests the old adapter sent.
-        params = {"creator": "http://standaarden.overheid.nl/owms/terms/" + "_".join(ruling.court.split()),
+        params = {"creator": ruling.court_uri,
                   "date": ruling.date.isoformat(), "return": "DOC", "max": "100"}
         async with session.get(env.url + "/rechtspraak/uitspraken/zoeken", params=params) as resp:
             feed = await resp.text()
@@ -240,7 +282,7 @@ async def test_replica_marks_placeholders_and_redirects_unknown_eclis(env: Platf
         assert re.search(re.escape(ruling.ecli) + r".*?<summary type=\"text\">-</summary>", feed, re.DOTALL)
         url = env.url + "/rechtspraak/uitspraken/content"
         async with session.get(url, params={"id": ruling.ecli}) as resp:
-            assert "<para>-</para></inhoudsindicatie>" in await resp.text()
+            assert re.search(r"<inhoudsindicatie[^>]*>\s*<para>-</para>\s*</inhoudsindicatie>", await resp.text())
         async with session.get(url, params={"id": "ECLI:NL:HR:2099:1"}, allow_redirects=False) as resp:
             assert resp.status == 302 and resp.headers["Location"].endswith("/rechtspraak/mededeling/404")
         async with session.get(url, params={"id": "ECLI:NL:HR:2099:1"}) as resp:

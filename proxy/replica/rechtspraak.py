@@ -1,4 +1,4 @@
-"""Replica of Rechtspraak open data (data.rechtspraak.nl) for tests and `make run`.
+"""Replica of Rechtspraak open data (data.rechtspraak.nl) for tests and `make run`, serving real rulings.
 
 Real service: https://data.rechtspraak.nl ("Technische documentatie Open Data van de Rechtspraak",
 https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx). Served at the same paths:
@@ -15,248 +15,183 @@ https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx). Served at the sam
   https://mededeling.rechtspraak.nl/404, handled in openstate/open-rechtspraak's scraper; the
   replica serves the notice on its own host at `/mededeling/404`).
 
-Quirks and where they come from: a summary of `-` where a ruling has none, in the feed and in the
-document's `inhoudsindicatie` (documentation only: research §5.2 and the findings; every seventh
-generated ruling has it, the recorded 2016 feed has empty summaries instead); areas of law are the
-fixed psi.rechtspraak.nl list (`strafrecht`, `civielRecht_personenEnFamilierecht`, … as
-digitalheir/rechtspraak-js accepts them); an unknown subject or creator URI simply matches nothing.
-
-Data: about 300 rulings of 18 courts, generated from a fixed seed around `anchor` (the newest is
-published the day before), plus the real records in `proxy/replica/data/rechtspraak/`: three
-content documents served verbatim and ten 2004–2005 entries of the Rechtbank Assen, a court that
-no longer exists (stale material). One ruling's summary carries `<script>`/`<img onerror>` payloads.
+Data (`proxy/replica/data/rechtspraak/`, provenance in its SOURCES.md): real content documents
+served verbatim (their creator and subject URIs drive the `creator`/`subject` filters, their
+`inhoudsindicatie` the feed summary, so the platform's "-" for "no summary" is real here), and the
+entries of two recorded search feeds (2016: Rechtbank Assen, a court that no longer exists; 2024:
+three Hoge Raad rulings). A feed entry has no recorded document: its content answer carries only
+the metadata the feed gave (ECLI, court, date), no text. Nothing recorded is newer than 2024, so
+three rulings dated just before `anchor` are made up (ECLI and title say "VOORBEELD"), one with a
+`<script>` payload in its summary, and one withdrawn ECLI; `provenance()` names them.
 """
 
 from __future__ import annotations
 
-import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
+from xml.etree.ElementTree import Element
 from xml.sax.saxutils import escape, quoteattr
 
 from aiohttp import web
 from defusedxml import ElementTree as SafeET
 
-__all__ = ["RULINGS", "Ruling", "build_rulings", "create_app"]
+from proxy.replica.provenance import Provenance
+
+__all__ = ["RULINGS", "XSS_SUMMARY", "Ruling", "build_rulings", "create_app", "provenance"]
 
 DATA = Path(__file__).parent / "data" / "rechtspraak"
-SEED = 19991213
 RULINGS = web.AppKey("rechtspraak_rulings", dict)
 COURT_BASE = "http://standaarden.overheid.nl/owms/terms/"
 AREA_BASE = "http://psi.rechtspraak.nl/rechtsgebied#"
-XSS_SUMMARY = ("Weigering omgevingsvergunning voor een dakopbouw; het bouwplan vermeldt "
-               "<script>alert(1)</script> en <img src=x onerror=alert(1)>. Beroep ongegrond.")
-PLACEHOLDER = "-"
+ATOM = "{http://www.w3.org/2005/Atom}"
+RS = "{http://www.rechtspraak.nl/schema/rechtspraak-1.0}"
+NS = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "dcterms": "http://purl.org/dc/terms/",
+      "psi": "http://psi.rechtspraak.nl/"}
+COURT_LIST = "waardelijst_instanties_trimmed.xml"
+FEEDS = ("zoeken_atom_feed_10entries_2016.xml", "zoeken_atom_feed_3entries_2026.xml")
+RECORDED_ON = "2026-09-20"  # the newest recording: the 2026 search feed's <updated>
+SAMPLE = "VOORBEELD"
+XSS_SUMMARY = ("Voorbeeld, geen echte uitspraak: weigering omgevingsvergunning voor een dakopbouw; het bouwplan "
+               "vermeldt <script>alert(1)</script> en <img src=x onerror=alert(1)>. Beroep ongegrond.")
 NOT_FOUND_PATH = "/mededeling/404"
 NOT_FOUND_PAGE = (  # the shape of the notice page; deliberately HTML, not XML (meta and br are not closed)
     '<!DOCTYPE html>\n<html lang="nl"><head><meta charset="utf-8"><title>Pagina niet gevonden - Rechtspraak</title>'
     "</head><body><h1>Deze pagina bestaat niet</h1><p>De uitspraak die u zoekt is niet gevonden.<br>"
     "Controleer het ECLI-nummer.</p></body></html>\n")
-RECORDED = ("content_ECLI_NL_PHR_2011_BP5608.xml", "content_ECLI_NL_CBB_1997_ZG0125.xml",
-            "content_ECLI_NL_RBAMS_2010_BO3979.xml")
-
-# code, name, seat, areas, share of Conclusie, case-number style
-COURTS = (
-    ("HR", "Hoge Raad der Nederlanden", "Den Haag", ("civielRecht", "strafrecht", "bestuursrecht_belastingrecht"),
-     0.0, "{yy}/{n:05d}"),
-    ("PHR", "Parket bij de Hoge Raad", "Den Haag", ("civielRecht", "strafrecht"), 1.0, "{yy}/{n:05d}"),
-    ("RVS", "Raad van State", "Den Haag", ("bestuursrecht_omgevingsrecht", "bestuursrecht_vreemdelingenrecht",
-                                           "bestuursrecht"), 0.0, "20{yy}0{n:04d}/1/R{r}"),
-    ("CRVB", "Centrale Raad van Beroep", "Utrecht", ("bestuursrecht_socialezekerheidsrecht",
-                                                     "bestuursrecht_ambtenarenrecht"), 0.0, "{yy}/{n} WIA"),
-    ("CBB", "College van Beroep voor het bedrijfsleven", "Den Haag", ("bestuursrecht",), 0.0, "{yy}/{n}"),
-    ("GHAMS", "Gerechtshof Amsterdam", "Amsterdam", ("civielRecht", "strafrecht", "bestuursrecht_belastingrecht"),
-     0.0, "200.{n:03d}.{yy}0"),
-    ("GHARL", "Gerechtshof Arnhem-Leeuwarden", "Arnhem", ("civielRecht", "strafrecht"), 0.0, "200.{n:03d}.{yy}1"),
-    ("GHDHA", "Gerechtshof Den Haag", "Den Haag", ("civielRecht", "strafrecht", "bestuursrecht_belastingrecht"),
-     0.0, "BK-{yy}/{n:05d}"),
-    ("GHSHE", "Gerechtshof 's-Hertogenbosch", "'s-Hertogenbosch", ("civielRecht", "strafrecht"), 0.0,
-     "200.{n:03d}.{yy}2"),
-    ("RBAMS", "Rechtbank Amsterdam", "Amsterdam", ("civielRecht_arbeidsrecht", "strafrecht",
-                                                   "bestuursrecht_vreemdelingenrecht",
-                                                   "civielRecht_personenEnFamilierecht"),
-     0.0, "AMS {yy}/{n}"),
-    ("RBDHA", "Rechtbank Den Haag", "Den Haag", ("bestuursrecht_vreemdelingenrecht", "civielRecht", "strafrecht"),
-     0.0, "NL{yy}.{n:05d}"),
-    ("RBROT", "Rechtbank Rotterdam", "Rotterdam", ("strafrecht", "civielRecht_verbintenissenrecht",
-                                                   "bestuursrecht"), 0.0, "ROT {yy}/{n}"),
-    ("RBMNE", "Rechtbank Midden-Nederland", "Utrecht", ("civielRecht_personenEnFamilierecht", "strafrecht"), 0.0,
-     "C/16/{n:06d}"),
-    ("RBGEL", "Rechtbank Gelderland", "Arnhem", ("civielRecht_arbeidsrecht", "bestuursrecht_omgevingsrecht"), 0.0,
-     "C/05/{n:06d}"),
-    ("RBNNE", "Rechtbank Noord-Nederland", "Groningen", ("bestuursrecht_omgevingsrecht", "strafrecht"), 0.0,
-     "LEE {yy}/{n}"),
-    ("RBOBR", "Rechtbank Oost-Brabant", "'s-Hertogenbosch", ("strafrecht", "civielRecht_verbintenissenrecht"), 0.0,
-     "01/{n:06d}-{yy}"),
-    ("RBLIM", "Rechtbank Limburg", "Maastricht", ("civielRecht", "bestuursrecht_socialezekerheidsrecht"), 0.0,
-     "C/03/{n:06d}"),
+# made-up rulings: code, court, area, days before anchor, summary
+SAMPLES = (
+    ("RVS", "Raad van State", "bestuursrecht_omgevingsrecht", 1, XSS_SUMMARY),
+    ("CRVB", "Centrale Raad van Beroep", "bestuursrecht_socialezekerheidsrecht", 3,
+     "Voorbeeld, geen echte uitspraak: herziening en terugvordering van bijstand; hoger beroep ongegrond."),
+    ("RBAMS", "Rechtbank Amsterdam", "strafrecht", 12,
+     "Voorbeeld, geen echte uitspraak: diefstal met geweld; bewezenverklaring en strafoplegging."),
 )
-AREAS = {
-    "bestuursrecht": "Bestuursrecht", "civielRecht": "Civiel recht", "strafrecht": "Strafrecht",
-    "bestuursrecht_omgevingsrecht": "Bestuursrecht; Omgevingsrecht",
-    "bestuursrecht_vreemdelingenrecht": "Bestuursrecht; Vreemdelingenrecht",
-    "bestuursrecht_socialezekerheidsrecht": "Bestuursrecht; Socialezekerheidsrecht",
-    "bestuursrecht_ambtenarenrecht": "Bestuursrecht; Ambtenarenrecht",
-    "bestuursrecht_belastingrecht": "Bestuursrecht; Belastingrecht",
-    "civielRecht_arbeidsrecht": "Civiel recht; Arbeidsrecht",
-    "civielRecht_personenEnFamilierecht": "Civiel recht; Personen- en familierecht",
-    "civielRecht_verbintenissenrecht": "Civiel recht; Verbintenissenrecht",
-}
-SUMMARIES = {
-    "bestuursrecht": ("Besluit op bezwaar; onvoldoende gemotiveerd. Beroep gegrond.",
-                      "Last onder dwangsom; overtreding niet aangetoond. Beroep gegrond, besluit vernietigd."),
-    "civielRecht": ("Tussenuitspraak; bewijsopdracht over de totstandkoming van de koopovereenkomst.",
-                    "Art. 81 RO. Verwerping cassatieberoep over de uitleg van een vaststellingsovereenkomst."),
-    "strafrecht": ("Diefstal met geweld; bewezenverklaring, strafoplegging gevangenisstraf.",
-                   "Witwassen; vrijspraak wegens onvoldoende wettig en overtuigend bewijs."),
-    "bestuursrecht_omgevingsrecht": ("Omgevingsvergunning voor een windturbine; geluidsnormen; beroep ongegrond.",
-                                     "Bestemmingsplan; stikstofdepositie op een Natura 2000-gebied niet uitgesloten."),
-    "bestuursrecht_vreemdelingenrecht": ("Asielaanvraag afgewezen; geloofwaardigheid van het relaas.",
-                                         "Bewaring; voortvarendheid bij het uitzetten. Beroep ongegrond."),
-    "bestuursrecht_socialezekerheidsrecht": ("WIA-uitkering; medische beoordeling zorgvuldig. Hoger beroep faalt.",
-                                             "Terugvordering bijstand; schending van de inlichtingenplicht."),
-    "bestuursrecht_ambtenarenrecht": ("Ontslag van een ambtenaar wegens plichtsverzuim; evenredigheid.",),
-    "bestuursrecht_belastingrecht": ("Box 3; forfaitair rendement in strijd met art. 1 EP EVRM. Rechtsherstel.",
-                                     "Naheffingsaanslag parkeerbelasting; parkeerrecht niet aangetoond."),
-    "civielRecht_arbeidsrecht": ("Ontbinding arbeidsovereenkomst wegens verstoorde arbeidsverhouding; "
-                                 "transitievergoeding.", "Ontslag op staande voet; dringende reden ontbreekt."),
-    "civielRecht_personenEnFamilierecht": ("Partneralimentatie; behoefte en draagkracht.",
-                                           "Omgangsregeling na scheiding."),
-    "civielRecht_verbintenissenrecht": ("Wanprestatie bij aanneming van werk; schadevergoeding.",),
-}
-PROCEDURES = {"HR": "Cassatie", "PHR": "Cassatie", "RVS": "Hoger beroep", "CRVB": "Hoger beroep",
-              "CBB": "Eerste aanleg - meervoudig", "GH": "Hoger beroep"}
-SENTENCES = (
-    "Partijen hebben hun standpunten ter zitting toegelicht.",
-    "De rechtbank stelt vast dat het bestreden besluit berust op een onvoldoende zorgvuldig onderzoek.",
-    "Het betoog van appellant slaagt niet.",
-    "Niet in geschil is dat de overeenkomst op de genoemde datum tot stand is gekomen.",
-    "Gelet op het voorgaande is het beroep gegrond en vernietigt de rechtbank het bestreden besluit.",
-    "Verweerder heeft zich in redelijkheid op het standpunt kunnen stellen dat de aanvraag moet worden afgewezen.",
-    "De verklaringen van de getuigen vinden steun in de overige bewijsmiddelen.",
-    "Het hof neemt de overwegingen van de rechtbank over en maakt die tot de zijne.",
-    "De Afdeling ziet geen aanleiding voor het oordeel dat de zienswijze onjuist is beoordeeld.",
-    "Voor een proceskostenveroordeling bestaat aanleiding.",
-    "De redelijke termijn is met ruim vier maanden overschreden.",
-    "Het deskundigenrapport is inzichtelijk en consistent en er is geen reden om daaraan te twijfelen.",
-)
-CITIES = ("Amsterdam", "Utrecht", "Zwolle", "Groningen", "Almere", "Tilburg", "Arnhem", "Leiden", "Venlo", "Delft")
+WHY_SAMPLE = "nothing recorded is newer than 2024; the load status and 'recent' questions need a ruling near anchor"
 
 
 @dataclass
 class Ruling:
-    """One ruling of the replica's index."""
+    """One ruling of the replica's index; `source` is the data file it comes from (None: made up)."""
 
     ecli: str
     court: str
-    court_code: str
+    court_uri: str
     date: date
-    issued: date
     modified: datetime
-    case_number: str
+    title: str
     type: str = "Uitspraak"
-    area: str = "bestuursrecht"
-    seat: str | None = None
+    areas: tuple[str, ...] = ()  # subject URI tails, e.g. "bestuursrecht_socialezekerheidsrecht"
     summary: str = ""
-    paragraphs: list[str] = field(default_factory=list)
     has_doc: bool = True
     deleted: bool = False
-    recorded_xml: str | None = None
-    title: str = ""
+    document: str | None = None  # the content answer, verbatim where recorded
+    source: str | None = None
+    why_invented: str = ""
+    issued: date | None = None
 
-    def __post_init__(self) -> None:
-        self.title = self.title or f"{self.ecli}, {self.court}, {self.date:%d-%m-%Y}, {self.case_number}"
+    @property
+    def court_code(self) -> str:
+        return self.ecli.split(":")[2]
 
 
 # --------------------------------------------------------------------------- data
 
 
-def _generated(anchor: date) -> list[Ruling]:
-    rng = random.Random(SEED)
-    serial: dict[tuple[str, int], int] = {}
+def _text(el: Element | None) -> str:
+    return " ".join("".join(el.itertext()).split()) if el is not None else ""
+
+
+def _stamp(value: str) -> datetime:
+    """A recorded timestamp ('2013-04-04T12:01:02', '2024-09-20T09:05:04Z', '…+02:00') as naive local time."""
+    return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).replace(tzinfo=None)
+
+
+@lru_cache(maxsize=1)
+def court_uris_by_name() -> dict[str, str]:
+    """The platform's own court list (Waardelijst/Instanties): name → creator URI."""
+    root = SafeET.parse(DATA / COURT_LIST).getroot()
+    return {(i.findtext("Naam") or "").strip(): (i.findtext("Identifier") or "").strip() for i in root}
+
+
+def _from_document(name: str) -> Ruling:
+    text = (DATA / name).read_text(encoding="utf-8")
+    root = SafeET.fromstring(text.encode())
+    descriptions = root.findall("rdf:RDF/rdf:Description", NS)
+    meta = descriptions[0]
+    creator = meta.find("dcterms:creator", NS)
+    court = _text(creator)
+    day = date.fromisoformat(meta.findtext("dcterms:date", namespaces=NS) or "")
+    cases = ", ".join(_text(e) for e in meta.findall("psi:zaaknummer", NS) if _text(e))
+    ecli = meta.findtext("dcterms:identifier", namespaces=NS) or ""
+    return Ruling(
+        ecli=ecli, court=court, court_uri=creator.get("resourceIdentifier", "") if creator is not None else "",
+        date=day, modified=_stamp(meta.findtext("dcterms:modified", namespaces=NS) or ""),
+        issued=date.fromisoformat((meta.findtext("dcterms:issued", namespaces=NS) or day.isoformat())[:10]),
+        title=f"{ecli}, {court}, {day:%d-%m-%Y}" + (f", {cases}" if cases else ""),
+        type=_text(meta.find("dcterms:type", NS)) or "Uitspraak",
+        areas=tuple(s.get("resourceIdentifier", "").removeprefix(AREA_BASE)
+                    for s in meta.findall("dcterms:subject", NS)),
+        summary=_text(root.find(f"{RS}inhoudsindicatie")),
+        has_doc=root.find(f"{RS}uitspraak") is not None or root.find(f"{RS}conclusie") is not None,
+        document=text, source=name)
+
+
+def _from_feed(name: str) -> list[Ruling]:
+    """A recorded feed's entries: title 'ECLI, court, dd-mm-yyyy, case' (the editor's line breaks folded)."""
     out = []
-    for i in range(300):
-        code, name, seat, areas, conclusie, style = COURTS[i % len(COURTS)] if i < len(COURTS) else \
-            rng.choice(COURTS)
-        age = 1 + int(700 * rng.random() ** 1.8)
-        issued = anchor - timedelta(days=age)
-        decided = issued - timedelta(days=rng.randint(0, 30))
-        key = (code, decided.year)
-        serial[key] = serial.get(key, rng.randint(100, 900)) + rng.randint(1, 40)
-        area = rng.choice(areas)
-        base = area if area in SUMMARIES else area.split("_")[0]
-        modified = datetime.combine(issued, datetime.min.time()) + timedelta(hours=rng.randint(6, 20),
-                                                                            minutes=rng.randint(0, 59))
-        if rng.random() < 0.08:
-            modified += timedelta(days=rng.randint(1, age))
-        yy = decided.year % 100
-        case = style.format(yy=yy, n=rng.randint(100, 99999), r=rng.randint(1, 6))
-        out.append(Ruling(
-            ecli=f"ECLI:NL:{code}:{decided.year}:{serial[key]}", court=name, court_code=code, date=decided,
-            issued=issued, modified=min(modified, datetime.combine(anchor, datetime.min.time())), case_number=case,
-            type="Conclusie" if rng.random() < conclusie else "Uitspraak", area=area, seat=seat,
-            summary=rng.choice(SUMMARIES[base]),
-            paragraphs=[" ".join(rng.sample(SENTENCES, rng.randint(2, 5))) for _ in range(rng.randint(6, 22))]))
-    newest = min(out, key=lambda r: (anchor - r.issued).days)
-    newest.issued = anchor - timedelta(days=1)
-    newest.modified = datetime.combine(newest.issued, datetime.min.time()) + timedelta(hours=9, minutes=12)
-    xss = next(r for r in out if r.court_code == "RVS" and r.area == "bestuursrecht_omgevingsrecht")
-    xss.summary = XSS_SUMMARY
+    courts = court_uris_by_name()
+    for entry in SafeET.parse(DATA / name).getroot().findall(f"{ATOM}entry"):
+        title = _text(entry.find(f"{ATOM}title"))
+        ecli, court, day = (p.strip() for p in title.split(",")[:3])
+        out.append(Ruling(ecli=ecli, court=court, court_uri=courts.get(court, ""),
+                          date=datetime.strptime(day, "%d-%m-%Y").date(),
+                          modified=_stamp(entry.findtext(f"{ATOM}updated") or ""), title=title,
+                          summary=_text(entry.find(f"{ATOM}summary")), source=name))
     return out
 
 
-def _recorded() -> list[Ruling]:
+def _samples(anchor: date) -> list[Ruling]:
     out = []
-    feed = SafeET.parse(DATA / "zoeken_atom_feed_10entries_2016.xml").getroot()
-    atom = "{http://www.w3.org/2005/Atom}"
-    for entry in feed.findall(f"{atom}entry"):
-        title = " ".join("".join(entry.find(f"{atom}title").itertext()).split())  # type: ignore[union-attr]
-        ecli, court, day, case = (p.strip() for p in title.split(",", 3))
-        updated = datetime.fromisoformat(entry.findtext(f"{atom}updated") or "").replace(tzinfo=None)
-        decided = datetime.strptime(day, "%d-%m-%Y").date()
-        out.append(Ruling(ecli=ecli, court=court, court_code="RBASS", date=decided, issued=updated.date(),
-                          modified=updated, case_number=case, area="bestuursrecht_vreemdelingenrecht", seat="Assen",
-                          paragraphs=[SENTENCES[0], SENTENCES[5]], title=title))
-    ns = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "dcterms": "http://purl.org/dc/terms/"}
-    for name in RECORDED:
-        text = (DATA / name).read_text(encoding="utf-8")
-        root = SafeET.fromstring(text.encode())
-        desc = root.find("rdf:RDF/rdf:Description", ns)
-        assert desc is not None
-        ecli = desc.findtext("dcterms:identifier", namespaces=ns) or ""
-        creator = desc.findtext("dcterms:creator", namespaces=ns) or ""
-        has_doc = "<uitspraak" in text or "<conclusie" in text
-        inh = root.find("{http://www.rechtspraak.nl/schema/rechtspraak-1.0}inhoudsindicatie")
-        out.append(Ruling(
-            ecli=ecli, court=creator, court_code=ecli.split(":")[2],
-            date=date.fromisoformat(desc.findtext("dcterms:date", namespaces=ns) or ""),
-            issued=date.fromisoformat(desc.findtext("dcterms:issued", namespaces=ns) or ""),
-            modified=datetime.fromisoformat(desc.findtext("dcterms:modified", namespaces=ns) or ""),
-            case_number="", type=desc.findtext("dcterms:type", namespaces=ns) or "Uitspraak", has_doc=has_doc,
-            summary=" ".join("".join(inh.itertext()).split()) if inh is not None else "", recorded_xml=text,
-            title=" ".join((d.findtext("dcterms:title", namespaces=ns) or "") for d in root.iterfind(
-                "rdf:RDF/rdf:Description", ns)).strip() or ecli))
+    for n, (code, court, area, days, summary) in enumerate(SAMPLES, 1):
+        stamp = datetime.combine(anchor - timedelta(days=days), datetime.min.time()) + timedelta(hours=9, minutes=n)
+        ecli = f"ECLI:NL:{code}:{anchor.year}:{SAMPLE}{n}"
+        out.append(Ruling(ecli=ecli, court=court, court_uri=COURT_BASE + "_".join(court.split()),
+                          date=stamp.date() - timedelta(days=7), modified=stamp, issued=stamp.date(),
+                          title=f"{ecli}, {court}, {stamp.date() - timedelta(days=7):%d-%m-%Y}, {SAMPLE} {n}",
+                          areas=(area,), summary=summary, why_invented=WHY_SAMPLE))
+    stamp = datetime.combine(anchor - timedelta(days=4), datetime.min.time()) + timedelta(hours=7)
+    out.append(Ruling(ecli=f"ECLI:NL:RBDHA:{anchor.year}:{SAMPLE}{len(SAMPLES) + 1}", court="Rechtbank Den Haag",
+                      court_uri=COURT_BASE + "Rechtbank_Den_Haag", date=stamp.date(), modified=stamp, title="",
+                      deleted=True, why_invented="no recorded feed holds a withdrawn entry; paging must step over one"))
     return out
+
+
+def document_files() -> list[str]:
+    return sorted(p.name for p in DATA.glob("content_*.xml"))
 
 
 @lru_cache(maxsize=4)
 def build_rulings(anchor: date) -> dict[str, Ruling]:
     """Every ruling by ECLI (deterministic for an anchor), withdrawn ones included."""
-    generated = _generated(anchor)
-    for n, ruling in enumerate(generated):
-        # The platform writes "-" where a ruling has no summary, in the feed and in the document.
-        if n % 7 == 3 and ruling.summary != XSS_SUMMARY:
-            ruling.summary = PLACEHOLDER
-    rulings = [*generated, *_recorded()]
-    for n, days in enumerate((4, 40)):
-        stamp = datetime.combine(anchor - timedelta(days=days), datetime.min.time()) + timedelta(hours=7)
-        rulings.append(Ruling(ecli=f"ECLI:NL:RBDHA:{anchor.year - 1}:{90000 + n}", court="Rechtbank Den Haag",
-                              court_code="RBDHA", date=stamp.date(), issued=stamp.date(), modified=stamp,
-                              case_number="", deleted=True))
+    rulings = [*(_from_document(name) for name in document_files()), *(r for f in FEEDS for r in _from_feed(f)),
+               *_samples(anchor)]
     return {r.ecli: r for r in rulings}
+
+
+def provenance(anchor: date) -> Provenance:
+    """Served rulings counted by the data file they come from; the made-up ones named one by one."""
+    recorded: dict[str, int] = {}
+    invented = []
+    for ruling in build_rulings(anchor).values():
+        if ruling.source:
+            recorded[ruling.source] = recorded.get(ruling.source, 0) + 1
+        else:
+            invented.append(f"{ruling.ecli}: {ruling.why_invented}")
+    return Provenance(recorded=recorded, invented=tuple(invented), recorded_on=RECORDED_ON,
+                      notes=(f"{COURT_LIST} is the court list the name table is checked against, not served",))
 
 
 # --------------------------------------------------------------------------- HTTP
@@ -318,9 +253,9 @@ async def _search(request: web.Request) -> web.Response:
             return False
         if kinds and r.type not in kinds:
             return False
-        if creators and COURT_BASE + "_".join(r.court.split()) not in creators:
+        if creators and r.court_uri not in creators:
             return False
-        if subjects and AREA_BASE + r.area not in subjects:
+        if subjects and not any(AREA_BASE + area in subjects for area in r.areas):
             return False
         if ruling_dates and not ruling_dates[0].date() <= r.date <= ruling_dates[1].date():  # type: ignore[index]
             return False
@@ -365,7 +300,7 @@ async def _content(request: web.Request) -> web.Response:
         # replica keeps the notice on its own host (tests run offline) at the same path.
         mount = request.path[:request.path.index("/uitspraken/content")]
         raise web.HTTPFound(f"{request.url.origin()}{mount}{NOT_FOUND_PATH}")
-    xml = ruling.recorded_xml or _document(ruling)
+    xml = ruling.document or _document(ruling)
     if request.query.get("return") == "META":
         xml = re.sub(r"\s*<(inhoudsindicatie|uitspraak|conclusie)\b.*?</\1>", "", xml, flags=re.DOTALL)
     return web.Response(text=xml, content_type="application/xml", charset="utf-8")
@@ -376,72 +311,35 @@ async def _not_found_page(request: web.Request) -> web.Response:
 
 
 def _document(r: Ruling) -> str:
+    """The content answer for a ruling without a recorded document: the metadata known of it, in the platform's
+    shape. A recorded feed entry gets no text (none was recorded); a made-up ruling gets one sample paragraph."""
     label = "Datum genomen" if r.type == "Conclusie" else "Uitspraakdatum"
-    type_uri = "http://psi.rechtspraak.nl/" + r.type.lower()
-    procedure = PROCEDURES.get(r.court_code, PROCEDURES.get(r.court_code[:2], "Eerste aanleg - enkelvoudig"))
-    court_uri = COURT_BASE + "_".join(r.court.split())
+    subjects = "".join(
+        f'\n      <dcterms:subject rdfs:label="Rechtsgebied" resourceIdentifier="{AREA_BASE}{area}">'
+        f"{area}</dcterms:subject>" for area in r.areas)
     meta = f"""<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dcterms="http://purl.org/dc/terms/"
-      xmlns:psi="http://psi.rechtspraak.nl/" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" xmlns:bwb="bwb-dl"
-      xmlns:ecli="https://e-justice.europa.eu/ecli">
+      xmlns:psi="http://psi.rechtspraak.nl/" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">
     <rdf:Description>
       <dcterms:identifier>{r.ecli}</dcterms:identifier>
-      <dcterms:format>text/xml</dcterms:format>
-      <dcterms:accessRights>public</dcterms:accessRights>
       <dcterms:modified>{r.modified:%Y-%m-%dT%H:%M:%S}</dcterms:modified>
-      <dcterms:issued rdfs:label="Publicatiedatum">{r.issued.isoformat()}</dcterms:issued>
-      <dcterms:publisher resourceIdentifier="http://rechtspraak.nl/">Raad voor de Rechtspraak</dcterms:publisher>
-      <dcterms:language>nl</dcterms:language>
-      <dcterms:creator rdfs:label="Instantie" resourceIdentifier={quoteattr(court_uri)}
+      <dcterms:issued rdfs:label="Publicatiedatum">{(r.issued or r.modified.date()).isoformat()}</dcterms:issued>
+      <dcterms:creator rdfs:label="Instantie" resourceIdentifier={quoteattr(r.court_uri)}
         scheme="overheid.RechterlijkeMacht">{escape(r.court)}</dcterms:creator>
       <dcterms:date rdfs:label="{label}">{r.date.isoformat()}</dcterms:date>
-      <psi:zaaknummer rdfs:label="Zaaknr">{escape(r.case_number)}</psi:zaaknummer>
-      <dcterms:type rdf:language="nl" resourceIdentifier="{type_uri}">{r.type}</dcterms:type>
-      <psi:procedure rdf:language="nl" rdfs:label="Procedure"
-        resourceIdentifier="http://psi.rechtspraak.nl/procedure#replica">{procedure}</psi:procedure>
-      <dcterms:coverage>NL</dcterms:coverage>
-      <dcterms:spatial rdfs:label="Zittingsplaats">{escape(r.seat or "")}</dcterms:spatial>
-      <dcterms:subject rdfs:label="Rechtsgebied"
-        resourceIdentifier="{AREA_BASE}{r.area}">{AREAS.get(r.area, r.area)}</dcterms:subject>
-      <dcterms:references rdfs:label="Wetsverwijzing"
-        bwb:resourceIdentifier="1.0:v:BWB:BWBR0005537&amp;artikel=3:46">Algemene wet bestuursrecht 3:46
-      </dcterms:references>
-      <dcterms:hasVersion rdfs:label="Vindplaatsen" resourceIdentifier="http://psi.rechtspraak.nl/vindplaats">
-        <rdf:list><rdf:li>Rechtspraak.nl</rdf:li></rdf:list>
-      </dcterms:hasVersion>
+      <dcterms:type rdf:language="nl" resourceIdentifier="http://psi.rechtspraak.nl/{r.type.lower()}">{r.type}</dcterms:type>{subjects}
     </rdf:Description>
     <rdf:Description rdf:about="http://deeplink.rechtspraak.nl/uitspraak?id={r.ecli}">
-      <dcterms:identifier>http://deeplink.rechtspraak.nl/uitspraak?id={r.ecli}</dcterms:identifier>
-      <dcterms:format>text/html</dcterms:format>
-      <dcterms:issued rdfs:label="Publicatiedatum">{r.issued.isoformat()}</dcterms:issued>
-      <dcterms:title rdf:language="nl">{escape(r.ecli)} {escape(r.court)} , {r.date:%d-%m-%Y} / {escape(
-          r.case_number)}</dcterms:title>
-      <dcterms:abstract resourceIdentifier="../../rs:inhoudsindicatie"/>
+      <dcterms:title rdf:language="nl">{escape(r.title)}</dcterms:title>
     </rdf:Description>
   </rdf:RDF>"""
     ns = 'xmlns="http://www.rechtspraak.nl/schema/rechtspraak-1.0"'
-    body = r.type.lower()
-    paras = "\n".join(f"      <para>{n}. {escape(p)}</para>" for n, p in enumerate(r.paragraphs, 1))
     inh = (f'  <inhoudsindicatie id="{r.ecli}:INH" lang="nl" {ns}><para>{escape(r.summary)}</para>'
            "</inhoudsindicatie>\n") if r.summary else ""
+    body = "" if r.source else (
+        f'  <uitspraak id="{r.ecli}:DOC" lang="nl" {ns}><section role="beslissing"><title>Voorbeeld</title>'
+        f"<para>Dit is een voorbeeld, geen echte uitspraak van de {escape(r.court)}.</para></section></uitspraak>\n")
     return f"""<?xml version="1.0" encoding="utf-8"?>
 <open-rechtspraak>
   {meta}
-{inh}  <{body} id="{r.ecli}:DOC" lang="nl" {ns}>
-    <parablock><para>{escape(r.court.upper())}</para><para>zaaknummer: {escape(r.case_number)}</para></parablock>
-    <para/>
-    <para>{"conclusie in de zaak" if body == "conclusie" else "uitspraak in de zaak"} tussen</para>
-    <para>[eiser], te {CITIES[len(r.ecli) % len(CITIES)]},</para>
-    <para>en</para>
-    <para>het college van burgemeester en wethouders van {CITIES[len(r.case_number) % len(CITIES)]}.</para>
-    <section role="procesverloop"><title>Procesverloop</title>
-      <para>Het onderzoek ter zitting heeft plaatsgevonden op {r.date - timedelta(days=21):%d-%m-%Y}.</para>
-    </section>
-    <section role="overwegingen"><title>Overwegingen</title>
-{paras}
-    </section>
-    <section role="beslissing"><title>Beslissing</title>
-      <para>De {r.court} beslist als volgt en doet uitspraak op {r.date:%d-%m-%Y}.</para>
-    </section>
-  </{body}>
-</open-rechtspraak>
+{inh}{body}</open-rechtspraak>
 """
