@@ -200,15 +200,15 @@ def resolve(name: str, organisations: Sequence[Organisation], aliases: Mapping[s
     """An organisation as people write it ('Den Bosch', "'s-Hertogenbosch", 'Bergen (NH)', 'Provincie Groningen',
     'HHNK'), or its key. Ambiguous or unknown names raise a ToolInputError naming the candidates."""
     raw = name.strip()
-    for org in organisations:
-        if raw == org.key:
-            return _merged_note(Resolved(org))
+    index = _index(organisations, aliases)
+    if raw in index.keys:
+        return _merged_note(Resolved(index.keys[raw]))
     kind, rest = _kind_of(raw)
     pool = [o for o in organisations if kind is None or o.kind == kind]
     wanted = _variants(raw) | (_variants(rest) if kind else set())
-    found = [o for o in pool if wanted & o.full_forms(aliases)]
+    found = index.find(wanted, kind, index.full)
     if not found:
-        found = [o for o in pool if wanted & o.short_forms()]
+        found = index.find(wanted, kind, index.short)
     if len(found) > 1:
         councils = [o for o in found if o.kind == "gemeente"]
         if kind is None and len(councils) == 1:
@@ -218,12 +218,49 @@ def resolve(name: str, organisations: Sequence[Organisation], aliases: Mapping[s
         raise ToolInputError(f"'{raw}' matches several organisations: {_listing(found)}; pass one of these keys")
     if found:
         resolved = Resolved(found[0])
-        shared = [o for o in organisations if o is not found[0] and wanted & o.short_forms()] if kind is None else []
+        shared = [o for o in index.find(wanted, None, index.short) if o is not found[0]] if kind is None else []
         if shared:
             resolved = Resolved(found[0], f"'{raw}' taken as the {found[0].kind} {found[0].name}; also called so: "
                                           f"{_listing(shared)}")
         return _merged_note(resolved)
     raise ToolInputError(_unknown(raw, kind, wanted, pool, organisations, municipalities))
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """The organisations by key and by every compact form of their names, built once per catalogue."""
+
+    keys: Mapping[str, Organisation]
+    full: Mapping[str, tuple[Organisation, ...]]
+    short: Mapping[str, tuple[Organisation, ...]]
+
+    def find(self, forms: set[str], kind: str | None, table: Mapping[str, tuple[Organisation, ...]]
+             ) -> list[Organisation]:
+        found = dict.fromkeys(o for form in sorted(forms) for o in table.get(form, ()) if kind in (None, o.kind))
+        return list(found)
+
+
+_INDEXES: dict[tuple[int, int], tuple[object, object, _Index]] = {}
+
+
+def _index(organisations: Sequence[Organisation], aliases: Mapping[str, str]) -> _Index:
+    key = (id(organisations), id(aliases))
+    hit = _INDEXES.get(key)
+    if hit and hit[0] is organisations and hit[1] is aliases:
+        return hit[2]
+    full: dict[str, list[Organisation]] = {}
+    short: dict[str, list[Organisation]] = {}
+    for org in organisations:
+        for form in org.full_forms(aliases):
+            full.setdefault(form, []).append(org)
+        for form in org.short_forms():
+            short.setdefault(form, []).append(org)
+    index = _Index({o.key: o for o in organisations}, {k: tuple(v) for k, v in full.items()},
+                   {k: tuple(v) for k, v in short.items()})
+    if len(_INDEXES) >= 8:
+        _INDEXES.clear()
+    _INDEXES[key] = (organisations, aliases, index)
+    return index
 
 
 def _merged_note(resolved: Resolved) -> Resolved:

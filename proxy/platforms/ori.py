@@ -19,9 +19,10 @@ August 2026; before that only Dutch text): each code maps to the argument to cha
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -65,9 +66,11 @@ class _Api:
     caller: Caller
     tool: str | None
 
-    async def _get(self, path: str, params: list[tuple[str, str]] | None = None) -> Any:
+    async def _get(self, path: str, params: list[tuple[str, str]] | None = None,
+                   parse: Callable[[bytes], Any] | None = None) -> Any:
         try:
-            return await self.ctx.upstream.get(path, _parse_json, params=params, caller=self.caller, tool=self.tool)
+            return await self.ctx.upstream.get(path, parse or _parse_json, params=params, caller=self.caller,
+                                               tool=self.tool)
         except UpstreamStatusError as exc:
             refused = _input_error(exc, params)
             if refused is None:
@@ -112,20 +115,44 @@ class _Api:
         return reply
 
     async def organisations(self) -> tuple[Organisation, ...]:
-        """`/api/sources` joined with `/api/status`, which carries each one's CBS code and merger."""
-        return organisations_from(await self._get("/api/sources"), await self.status())
+        """`/api/sources` joined with `/api/status`, which carries each one's CBS code and merger; built once
+        per pair of replies (both are cached), so a name resolves without rebuilding 330 organisations."""
+        sources = await self._get("/api/sources", parse=_json_body)
+        return _organisations(sources, await self._get("/api/status", parse=_json_body))
 
     async def status(self) -> dict[str, dict[str, Any]]:
-        """Import freshness per source key."""
-        reply = await self._get("/api/status")
-        rows = reply.get("sources") if isinstance(reply, dict) else None
-        if not isinstance(rows, list):
-            raise ValueError("not a /api/status reply")
-        # Without its search index the platform omits latestContentDate everywhere; the last successful
-        # import is then the best date it gives (marked, so the load note can say so).
-        blind = reply.get("indexActivityAvailable") is False
-        return {str(r["sourceKey"]): {**r, INDEX_BLIND: blind}
-                for r in rows if isinstance(r, dict) and r.get("sourceKey")}
+        """Import freshness per source key (read-only: shared by every call until the reply changes)."""
+        return _status(await self._get("/api/status", parse=_json_body))
+
+
+def _json_body(body: bytes) -> bytes:
+    """The reply itself, once it is known to be JSON: the catalogue and status are built once per reply."""
+    _json(body)
+    return body
+
+
+@functools.lru_cache(maxsize=8)
+def _json(body: bytes) -> Any:
+    return as_json(body)
+
+
+@functools.lru_cache(maxsize=4)
+def _organisations(sources: bytes, status: bytes) -> tuple[Organisation, ...]:
+    return organisations_from(_json(sources), _status(status))
+
+
+@functools.lru_cache(maxsize=4)
+def _status(body: bytes) -> dict[str, dict[str, Any]]:
+    """`/api/status` rows by source key."""
+    reply = _json(body)
+    rows = reply.get("sources") if isinstance(reply, dict) else None
+    if not isinstance(rows, list):
+        raise ValueError("not a /api/status reply")
+    # Without its search index the platform omits latestContentDate everywhere; the last successful
+    # import is then the best date it gives (marked, so the load note can say so).
+    blind = reply.get("indexActivityAvailable") is False
+    return {str(r["sourceKey"]): {**r, INDEX_BLIND: blind}
+            for r in rows if isinstance(r, dict) and r.get("sourceKey")}
 
 
 def _api(call: ToolCall) -> _Api:
