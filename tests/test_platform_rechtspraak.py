@@ -15,6 +15,7 @@ from proxy.loadstatus import status_from_report
 from proxy.platforms import rechtspraak
 from proxy.platforms.rechtspraak import AREAS, COURT_TABLE, area_uris, court_uris, normal_ecli
 from proxy.replica.rechtspraak import COURT_LIST, DATA, XSS_SUMMARY, Ruling, build_rulings
+from tests.conftest import LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 KEY = "rechtspraak"
@@ -288,3 +289,20 @@ async def test_replica_marks_placeholders_and_redirects_unknown_eclis(env: Platf
         async with session.get(url, params={"id": "ECLI:NL:HR:2099:1"}) as resp:
             assert resp.status == 200 and resp.content_type == "text/html"
             assert (await resp.text()).startswith("<!DOCTYPE html>")
+
+
+# --------------------------------------------------------------------------- through the SDK client
+
+
+async def test_real_data_findings_through_the_sdk_in_both_eras(server: LiveServer) -> None:
+    async with client(server.url("allebronnen"), "2026-07-28") as c:
+        found = await c.call_tool("rechtspraak_search_rulings", {"court": "Rechtbank 's-Gravenhage"})
+        assert not found.is_error, found.content[0].text
+        assert "ECLI:NL:RBSGR:2012:BZ0845" in [r["ecli"] for r in found.structured_content["results"]]
+        read = await c.call_tool("rechtspraak_read_ruling", {"ecli": "ECLI:NL:HR:1992:AA1835"})
+        assert not read.is_error and read.structured_content["summary"] == ""
+    async with client(server.url("rechtspraak"), "legacy") as c:
+        areas = await c.call_tool("search_rulings", {"area_of_law": "socialezekerheidsrecht"})
+        assert "ECLI:NL:CRVB:2014:355" in [r["ecli"] for r in areas.structured_content["results"]]
+        unknown = await c.call_tool("read_ruling", {"ecli": "ECLI:NL:RVS:2099:12345"})
+        assert unknown.is_error and "no published ruling ECLI:NL:RVS:2099:12345" in unknown.content[0].text
