@@ -1,8 +1,14 @@
-"""Wetten (BWB) against its replica over a real socket: tools, wire shapes, diagnostics, load status."""
+"""Wetten (BWB) against its replica over a real socket: tools, wire shapes, diagnostics, load status.
+
+The replica serves real BWB toestanden only (the Wet op de omzetbelasting 1968 in three zicht generations and a
+later version, the first version of the Wet open overheid, the 1986 regeling BWBR0003984); the name table is
+checked against a recorded list of real BWB ids and titles (tests/data/bwb_titles.json)."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+import json
+from datetime import UTC, date, datetime
+from pathlib import Path
 
 import pytest
 
@@ -10,13 +16,16 @@ from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.errors import ToolInputError
 from proxy.platforms import wetten
 from proxy.platforms._sru import reply_parser
-from proxy.platforms.wetten import bwb_params
-from proxy.replica.wetten import NEWEST_MODIFIED_DAYS, Version, build_versions
+from proxy.platforms.wetten import REGULATIONS, bwb_params, newest_per_regulation, record_fields
+from proxy.replica.wetten import Version, build_versions
+from tests.conftest import MODES, LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 KEY = "wetten"
+OB = "BWBR0002629"  # Wet op de omzetbelasting 1968
+WOO = "BWBR0045754"
 
 
 env = harness_fixture(KEY, NOW)
@@ -30,47 +39,37 @@ def bwb(**params: str) -> list[tuple[str, str]]:
     return [("operation", "searchRetrieve"), ("version", "1.2"), ("x-connection", "BWB"), *params.items()]
 
 
-def in_force(identifier: str, on: date) -> Version:
+def in_force(identifier: str, on: date) -> list[Version]:
     day = on.isoformat()
-    return next(v for v in VERSIONS if v.bwb == identifier and v.start <= day and (not v.end or day <= v.end))
+    return [v for v in VERSIONS if v.bwb == identifier and v.start <= day and (not v.end or day <= v.end)]
 
 
 # --------------------------------------------------------------------------- search_regulations
 
 
 async def test_search_sends_a_title_query_with_the_date_filter(env: PlatformHarness) -> None:
-    result = await env.call("search_regulations", title="wet bestuursrecht")
+    result = await env.call("search_regulations", title="omzetbelasting")
     assert [(s.method, s.path) for s in env.requests] == [("GET", "/wetten/sru/Search")]
     assert env.requests[0].pairs == bwb(maximumRecords="40", startRecord="1", query=(
-        'overheidbwb.titel all "wet bestuursrecht" and overheidbwb.geldigheidsdatum==2026-10-05'))
+        'overheidbwb.titel all "omzetbelasting" and overheidbwb.geldigheidsdatum==2026-10-05'))
     assert env.requests[0].headers["Accept"] == "application/xml"
-    assert [r["identifier"] for r in result["results"]] == ["BWBR0005537"]
-    current = in_force("BWBR0005537", ANCHOR)
+    assert [r["identifier"] for r in result["results"]] == [OB]
     hit = result["results"][0]
-    assert (hit["valid_from"], hit["valid_to"]) == (current.start, current.end or None)
-    assert hit["url"] == "https://wetten.overheid.nl/BWBR0005537/2026-10-05"
-    assert hit["citation"]["text"] == (f"Algemene wet bestuursrecht (BWBR0005537), geldend op 2026-10-05, toestand "
-                                       f"http://wetten.overheid.nl/id/BWBR0005537/{current.start}/0")
+    assert (hit["valid_from"], hit["valid_to"]) == ("2015-01-01", None)  # 9999-12-31 in the manifest: no end
+    assert hit["url"] == f"https://wetten.overheid.nl/{OB}/2026-10-05"
+    assert hit["citation"]["text"] == (f"Wet op de omzetbelasting 1968 ({OB}), geldend op 2026-10-05, toestand "
+                                       f"http://wetten.overheid.nl/id/{OB}/2015-01-01/0")
     precision = result["precision"]
     assert (precision["total"], precision["total_relation"], precision["truncated"]) == (1, "exact", False)
     assert "titles only" in precision["matched"] and "in force on 2026-10-05" in precision["matched"]
 
 
-async def test_search_by_kind_counts_one_record_per_regulation(env: PlatformHarness) -> None:
-    result = await env.call("search_regulations", kind="wet", valid_on="2021-01-01", limit=5)
-    assert env.requests[0].query["query"] == "dcterms.type==wet and overheidbwb.geldigheidsdatum==2021-01-01"
-    records = [v for v in VERSIONS if v.kind == "wet" and v.start <= "2021-01-01"
-               and (not v.end or v.end >= "2021-01-01")]
-    expected = {v.bwb for v in records}
-    # Truncated: the total is the platform's count of records (zicht generations included), said to be so.
-    assert result["precision"]["total"] == len(records) > len(expected) > 5
-    assert result["precision"]["total_relation"] == "estimate" and "counts the platform's records" in \
-        result["precision"]["matched"]
-    identifiers = [r["identifier"] for r in result["results"]]
-    assert len(identifiers) == len(set(identifiers)) == 5
-    assert result["precision"]["truncated"] is True and result["precision"]["next_offset"] >= 5
-    assert "BWBR0005252" in expected  # the Wob was still in force then
-    assert all(r["kind"] == "wet" for r in result["results"])
+async def test_search_by_kind_lists_each_regulation_once(env: PlatformHarness) -> None:
+    result = await env.call("search_regulations", kind="wet", valid_on="2010-02-01", limit=5)
+    assert env.requests[0].query["query"] == "dcterms.type==wet and overheidbwb.geldigheidsdatum==2010-02-01"
+    assert [r["identifier"] for r in result["results"]] == [OB]  # three generation records, one regulation
+    assert result["results"][0]["version"] == f"http://wetten.overheid.nl/id/{OB}/2010-01-01/2"
+    assert result["precision"]["total"] == 1 and result["precision"]["total_relation"] == "exact"
 
 
 async def test_search_needs_a_title_or_a_kind(env: PlatformHarness) -> None:
@@ -83,27 +82,24 @@ async def test_search_needs_a_title_or_a_kind(env: PlatformHarness) -> None:
 
 
 async def test_read_regulation_defaults_to_today_and_fetches_the_toestand(env: PlatformHarness) -> None:
-    current = in_force("BWBR0005537", ANCHOR)
-    result = await env.call("read_regulation", identifier="BWBR0005537", length=400)
+    result = await env.call("read_regulation", identifier=OB, length=400)
     assert env.requests[0].pairs == bwb(maximumRecords="8", startRecord="1", query=(
-        "dcterms.identifier==BWBR0005537 and overheidbwb.geldigheidsdatum==2026-10-05"))
-    assert env.requests[1].path == f"/wetten/bwb/BWBR0005537/{current.label}/xml/BWBR0005537_{current.label}.xml"
+        f"dcterms.identifier=={OB} and overheidbwb.geldigheidsdatum==2026-10-05"))
+    assert env.requests[1].path == f"/wetten/bwb/{OB}/2015-01-01_0/xml/{OB}_2015-01-01_0.xml"
     assert env.requests[1].headers["Accept"] == "application/xml"
-    assert result["valid_on"] == "2026-10-05" and result["valid_from"] == current.start
-    assert result["title"] == "Algemene wet bestuursrecht" and result["kind"] == "wet"
-    assert result["toc"][0] == "Hoofdstuk 1 Algemene bepalingen" and result["toc"][1] == "  Artikel 1:1"
-    assert result["articles"][0] == "1:1"
+    assert result["valid_on"] == "2026-10-05" and result["valid_from"] == "2015-01-01"
+    assert result["title"] == "Wet op de omzetbelasting 1968" and result["kind"] == "wet"
+    assert result["toc"][0].startswith("Hoofdstuk I") and result["articles"][0] == "1"
     assert result["length"] == 400 and result["next_offset"] == 400 and result["total_length"] > 400
 
 
-async def test_a_later_date_reads_the_announced_version(env: PlatformHarness) -> None:
-    later = ANCHOR + timedelta(days=40)
-    now = await env.call("read_article", identifier="BWBR0005537", article="1:1")
-    then = await env.call("read_article", identifier="BWBR0005537", article="1:1", date=later.isoformat())
-    assert then["version"] == f"http://wetten.overheid.nl/id/BWBR0005537/{in_force('BWBR0005537', later).start}/0"
-    assert now["version"] != then["version"] and now["text"] != then["text"]
-    assert then["url"] == f"https://wetten.overheid.nl/jci1.3:c:BWBR0005537&artikel=1:1&g={later.isoformat()}"
-    assert then["path"] == "Hoofdstuk 1 Algemene bepalingen" and then["label"] == "Artikel 1:1"
+async def test_read_the_real_first_version_of_the_woo(env: PlatformHarness) -> None:
+    result = await env.call("read_article", identifier="Woo", article="1.1", date="2022-06-01")
+    assert result["identifier"] == WOO and result["resolved"] == f"'Woo' read as Wet open overheid ({WOO})"
+    assert result["title"] == "Wet open overheid" and result["authority"] == "Binnenlandse Zaken en Koninkrijksrelaties"
+    assert (result["valid_from"], result["valid_to"]) == ("2022-05-01", "2022-07-31")  # from its manifest
+    assert "Eenieder heeft recht op toegang tot publieke informatie" in result["text"]
+    assert result["url"] == f"https://wetten.overheid.nl/jci1.3:c:{WOO}&artikel=1.1&g=2022-06-01"
 
 
 async def test_read_article_of_the_recorded_toestand(env: PlatformHarness) -> None:
@@ -112,17 +108,24 @@ async def test_read_article_of_the_recorded_toestand(env: PlatformHarness) -> No
     assert result["text"].startswith("Artikel 1\nBij verkiezingen op grond van artikel 124")
     assert "de Algemene Centrale van Overheidspersoneel" in result["text"]
     assert result["citation"]["title"].endswith(", Artikel 1")
+    assert result["valid_to"] is None  # the recording does not say when it ended: no end date is made up
 
 
 async def test_clear_errors_for_unknown_articles_dates_and_ids(env: PlatformHarness) -> None:
-    with pytest.raises(ToolInputError, match=r"has no article '99'.*1:1, 1:2"):
-        await env.call("read_article", identifier="BWBR0005537", article="99")
+    with pytest.raises(ToolInputError, match=r"has no article '999'.*its articles are 1, "):
+        await env.call("read_article", identifier=OB, article="999")
     with pytest.raises(ToolInputError, match="no version in force on 2026-10-05"):
-        await env.call("read_regulation", identifier="BWBR0005252")  # the Wob, repealed in 2022
+        await env.call("read_regulation", identifier=WOO)  # only its first version (to 2022-07-31) is recorded
     with pytest.raises(ToolInputError, match="no regulation BWBR9999999"):
         await env.call("read_regulation", identifier="BWBR9999999")
     with pytest.raises(ToolInputError, match="'CVDR123' is not a known regulation"):
         await env.call("read_regulation", identifier="CVDR123")
+
+
+async def test_a_regulation_whose_text_was_not_recorded_is_absent_not_invented(env: PlatformHarness) -> None:
+    with pytest.raises(ToolInputError, match="no regulation BWBR0005537"):
+        await env.call("read_article", identifier="Awb", article="1:1")
+    assert {v.bwb for v in VERSIONS} == {OB, WOO, "BWBR0003984"}
 
 
 # --------------------------------------------------------------------------- SRU replies
@@ -136,94 +139,125 @@ async def test_diagnostics_become_input_errors(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match="Query syntax error"):
         await env.ctx.upstream.get("", parse, params=bwb_params("overheidbwb.titel any/x wet", start=1, maximum=1),
                                    caller=Caller.session("test"))
-    versions = await env.ctx.upstream.get("", parse, params=bwb_params("dcterms.identifier==BWBR0045754", start=1,
+    versions = await env.ctx.upstream.get("", parse, params=bwb_params(f"dcterms.identifier=={OB}", start=1,
                                                                        maximum=10), caller=Caller.session("test"))
-    assert versions.total == 4 and versions.relation == "exact"  # one record per version, as on BWB
+    assert versions.total == 4 and versions.relation == "exact"  # one record per version and generation
 
 
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_finds_the_newest_version_date(env: PlatformHarness) -> None:
+async def test_measure_load_says_when_no_recorded_version_is_recent(env: PlatformHarness) -> None:
     report = await wetten.measure_load(env.ctx)
-    assert report.current_through == ANCHOR - timedelta(days=NEWEST_MODIFIED_DAYS)
-    assert max(v.modified for v in VERSIONS) == report.current_through.isoformat()
-    assert [s.query["query"] for s in env.requests] == ["dcterms.modified>=2026-10-05",
-                                                        "dcterms.modified>=2026-10-04"]
+    assert max(v.modified for v in VERSIONS) == "2023-02-01"  # the Woo expression's last change, as recorded
+    assert report.current_through is None and "no version changed in the last 512 days" in report.note
+    assert env.requests[0].query["query"] == "dcterms.modified>=2026-10-05"
     _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 50)
-    assert count == 2
+    assert count == len(env.requests) == len(wetten._LOAD_WINDOWS)
 
 
-# --------------------------------------------------------------------------- live fidelity (issue 11)
-
-
-def _generations(identifier: str, on: date) -> list[Version]:
-    day = on.isoformat()
-    return [v for v in VERSIONS if v.bwb == identifier and v.start <= day and (not v.end or day <= v.end)]
+# --------------------------------------------------------------------------- zicht generations (real ones)
 
 
 async def test_reading_takes_the_newest_zicht_generation(env: PlatformHarness) -> None:
-    on = date.fromisoformat(max(v.start for v in VERSIONS if v.bwb == "BWBR0011353"))  # its last version
-    generations = _generations("BWBR0011353", on)
-    assert [v.generation for v in generations] == [0, 1, 2, 3]
-    newest = generations[-1]
-    result = await env.call("read_regulation", identifier="BWBR0011353", date=on.isoformat(), length=20000)
-    assert env.requests[1].path.endswith(f"/BWBR0011353_{newest.label}.xml")
-    assert result["valid_to"] is None  # an open end (9999-12-31 upstream) reads as no end
-    article = next(a for a in result["articles"] if a.endswith("1"))
-    text = (await env.call("read_article", identifier="BWBR0011353", article=article, date=on.isoformat()))["text"]
-    amounts = {v.generation: v.xml for v in generations}
-    assert "€" in text and text.split("€")[1].split(",")[0].strip() in amounts[3]
-    assert text.split("€")[1].split(",")[0].strip() not in amounts[0]
+    on = date(2010, 2, 1)
+    generations = in_force(OB, on)
+    assert [v.label for v in generations] == ["2010-01-01_0", "2010-01-01_1", "2010-01-01_2"]
+    assert generations[0].xml != generations[2].xml  # a later generation corrects the text
+    result = await env.call("read_regulation", identifier=OB, date=on.isoformat(), length=20000)
+    assert env.requests[1].path.endswith(f"/{OB}_2010-01-01_2.xml")
+    assert result["version"] == f"http://wetten.overheid.nl/id/{OB}/2010-01-01/2"
+    assert result["valid_to"] == "2010-03-31"
 
 
-async def test_search_lists_each_regulation_once_and_says_what_the_total_counts(env: PlatformHarness) -> None:
-    result = await env.call("search_regulations", title="inkomstenbelasting", valid_on="2026-12-01")
-    assert [r["identifier"] for r in result["results"]] == ["BWBR0011353"]
-    hit = result["results"][0]
-    assert hit["valid_to"] is None and hit["version"].endswith("/0")
-    assert result["precision"]["total"] == 1 and result["precision"]["total_relation"] == "exact"
-    paged = await env.call("search_regulations", kind="wet", limit=3)
-    seen = [r["identifier"] for r in paged["results"]]
-    following = await env.call("search_regulations", kind="wet", limit=3,
-                               offset=paged["precision"]["next_offset"])
-    seen += [r["identifier"] for r in following["results"]]
-    assert len(seen) == len(set(seen)) == 6  # no regulation twice, across pages either
+async def test_replica_answers_a_record_per_zicht_generation_in_generation_order(env: PlatformHarness) -> None:
+    raw = await env.ctx.upstream.get("", lambda body: body.decode(), params=bwb_params(
+        f"dcterms.identifier=={OB} and overheidbwb.geldigheidsdatum==2010-02-01", start=1, maximum=10),
+        caller=Caller.session("test"))
+    assert [f"_{n}.xml</overheidbwb:locatie_toestand>" in raw for n in range(3)] == [True] * 3
+    assert raw.index("_0.xml<") < raw.index("_2.xml<")  # the superseded generation comes first
+    assert "zichtdatum" not in raw  # no zicht field is shown to be in a real record, so none is served
+    assert "<overheidbwb:geldigheidsperiode_einddatum>2010-03-31</overheidbwb:geldigheidsperiode_einddatum>" in raw
+
+
+def test_generations_are_told_apart_without_a_zicht_date_in_the_record() -> None:
+    """The old adapter ranked by `zichtdatum_start`, a field no real record is shown to carry; the label decides."""
+    records = [{"identifier": OB, "text_url": f"https://r/bwb/{OB}/2010-01-01_{n}/xml/{OB}_2010-01-01_{n}.xml"}
+               for n in (0, 2, 1)]
+    assert newest_per_regulation(records)[0]["text_url"].endswith("_2.xml")
+
+
+def test_a_record_without_the_optional_fields_reads_as_absent() -> None:
+    from defusedxml import ElementTree
+
+    gzd = ElementTree.fromstring(
+        '<gzd xmlns="http://standaarden.overheid.nl/sru" xmlns:dcterms="http://purl.org/dc/terms/" '
+        'xmlns:overheidbwb="http://standaarden.overheid.nl/bwb/terms/"><originalData><overheidbwb:meta><owmskern>'
+        "<dcterms:identifier>BWBR0003984</dcterms:identifier></owmskern></overheidbwb:meta></originalData>"
+        "<enrichedData/></gzd>")
+    fields = record_fields(gzd)
+    assert fields["identifier"] == "BWBR0003984" and fields["title"] == "BWBR0003984"
+    assert fields["valid_to"] is None and fields["authority"] is None and fields["text_url"] is None
+
+
+# --------------------------------------------------------------------------- names (issue 20)
 
 
 async def test_regulations_by_abbreviation_and_short_title(env: PlatformHarness) -> None:
-    awb = await env.call("read_article", identifier="Awb", article="1:1")
-    assert awb["identifier"] == "BWBR0005537"
-    assert awb["resolved"] == "'Awb' read as Algemene wet bestuursrecht (BWBR0005537)"
-    assert (await env.call("read_regulation", identifier="gemeentewet", length=100))["identifier"] == "BWBR0005416"
-    assert (await env.call("read_regulation", identifier="Sr", length=100))["identifier"] == "BWBR0001854"
-    book6 = await env.call("read_article", identifier="BW", article="6:1")
-    assert book6["identifier"] == "BWBR0005289" and "Boek 6" in book6["resolved"]
-    woo = await env.call("search_regulations", title="Woo")
-    assert env.requests[0].query["query"].startswith("dcterms.identifier==BWBR0045754 and ")
-    assert [r["identifier"] for r in woo["results"]] == ["BWBR0045754"]
+    woo = await env.call("search_regulations", title="Woo", valid_on="2022-06-01")
+    assert env.requests[0].query["query"].startswith(f"dcterms.identifier=={WOO} and ")
+    assert [r["identifier"] for r in woo["results"]] == [WOO]
     assert "'Woo' read as Wet open overheid" in woo["precision"]["matched"]
+    ob = await env.call("read_regulation", identifier="Wet OB 1968", length=100)
+    assert ob["identifier"] == OB and ob["resolved"] == f"'Wet OB 1968' read as Wet op de omzetbelasting 1968 ({OB})"
     everything = await env.call("search_regulations", title="BW")
-    assert env.requests[0].query["query"].startswith("(dcterms.identifier==BWBR0002656 or ")
-    assert [r["identifier"] for r in everything["results"]] == ["BWBR0005289"]  # the one book the replica has
-    with pytest.raises(ToolInputError, match=r"'BW' is the Burgerlijk Wetboek.*BW6 \(BWBR0005289\)"):
+    assert env.requests[-1].query["query"].startswith("(dcterms.identifier==BWBR0002656 or ")
+    assert everything["results"] == []  # no book of the Burgerlijk Wetboek was recorded
+    with pytest.raises(ToolInputError, match=r"'BW' is the Burgerlijk Wetboek.*BW8 \(BWBR0005034\)"):
         await env.call("read_regulation", identifier="BW")
     with pytest.raises(ToolInputError, match=r"'Gemeentewt' is not a known regulation; the closest are: "
                                              r"Gemeentewet \(BWBR0005416\)"):
         await env.call("read_regulation", identifier="Gemeentewt")
-    assert env.requests == []
 
 
-async def test_replica_answers_a_record_per_zicht_generation_with_open_ends(env: PlatformHarness) -> None:
-    # The request the old adapter sent to read a regulation: one record, which is the oldest generation.
-    parse = reply_parser(KEY, "Legislation", default_relation="exact")
-    old = await env.ctx.upstream.get("", parse, params=bwb_params(
-        "dcterms.identifier==BWBR0011353 and overheidbwb.geldigheidsdatum==2026-10-05", start=1, maximum=1),
-        caller=Caller.session("test"))
-    assert old.total == 4
-    raw = await env.ctx.upstream.get("", lambda body: body.decode(), params=bwb_params(
-        "dcterms.identifier==BWBR0011353 and overheidbwb.geldigheidsdatum==2026-12-01", start=1, maximum=10),
-        caller=Caller.session("test"))
-    assert [f"_{n}.xml</overheidbwb:locatie_toestand>" in raw for n in range(4)] == [True] * 4
-    assert raw.index("_0.xml<") < raw.index("_3.xml<")  # the superseded generation comes first
-    assert "<overheidbwb:geldigheidsperiode_einddatum>9999-12-31</overheidbwb:geldigheidsperiode_einddatum>" in raw
+REAL = json.loads((Path(__file__).parent / "data" / "bwb_titles.json").read_text(encoding="utf-8"))["regulations"]
+
+
+def _named_so(bwb_id: str, label: str) -> bool:
+    """The real sources name this id with this title: its BWB path title, or a citation of it by that title."""
+    row = REAL.get(bwb_id)
+    if row is None:
+        return False
+    wanted = label.lower()
+    path = str(row.get("path_title") or "")
+    cited = [c.lower() for c in row["cited_as"]]
+    return path == wanted or path.startswith(wanted + " (") or any(
+        c == wanted or c.endswith(" " + wanted) for c in cited)
+
+
+def test_every_table_target_is_a_real_bwb_id_with_its_real_title() -> None:
+    for entry in REGULATIONS.entries:
+        books = dict(entry.extra.get("books") or {})
+        if books:
+            for book, bwb_id in books.items():
+                assert _named_so(bwb_id, f"{entry.label} Boek {book}"), (bwb_id, book)
+            continue
+        for bwb_id in entry.sends:
+            assert _named_so(bwb_id, entry.label), (bwb_id, entry.label)
+
+
+def test_book_8_is_the_id_the_bwb_gives_it() -> None:
+    """The table had BWBR0005287 for Boek 8, an id no real source names; the BWB's Boek 8 is BWBR0005034."""
+    assert REGULATIONS.find("BW8") is not None and REGULATIONS.find("BW8").sends == ("BWBR0005034",)
+    assert "BWBR0005287" not in REAL
+    assert REAL["BWBR0005034"]["path_title"] == "burgerlijk wetboek boek 8"
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_real_regulations_through_the_sdk(server: LiveServer, mode: str) -> None:
+    async with client(server.url("wetten"), mode) as c:
+        result = await c.call_tool("read_article", {"identifier": "Woo", "article": "1.1", "date": "2022-06-01"})
+        assert not result.is_error, result.content[0].text
+        assert result.structured_content["valid_to"] == "2022-07-31"
+        missing = await c.call_tool("read_article", {"identifier": "Awb", "article": "1:1"})
+        assert missing.is_error and "no regulation BWBR0005537" in missing.content[0].text

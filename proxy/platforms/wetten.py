@@ -8,11 +8,18 @@ which leaves one record per regulation in force on that date; search is on title
 (`overheidbwb.titel`). The text of a version is the XML at the record's `overheidbwb:locatie_toestand`
 on https://repository.officiele-overheidspublicaties.nl/bwb/.
 
+Fields read from a record are only those that clients of the real service read from real records
+(identifier, title, type, authority, modified, rechtsgebied, toestand, geldigheidsperiode_start/einddatum,
+locatie_toestand; sources in `proxy/replica/wetten.py` and its SOURCES.md); each may be absent and is then
+None. No zicht date is read from a record: none is shown to be there (`zichtdatum_*` are manifest fields).
+
 A date can still answer several records of one regulation, one per "zicht" generation of the same
-toestand (`<date>_0…_3`; a later generation corrects the text): reading keeps the newest generation,
-and a search lists each regulation once, its total said to count records. An open end date arrives
-as 9999-12-31 and reads as no end. Regulations are also found by the names people use (Awb, Sr,
-Gemeentewet, Woo, BW6) through `wetten_regulations.json`, checked when the module loads.
+toestand (`<date>_0…_2`; a later generation corrects the text): reading keeps the newest generation,
+told by the `_<n>` of its `locatie_toestand` (the repository numbers generations in zicht order), and a
+search lists each regulation once, its total said to count records. An open end date arrives as
+9999-12-31 and reads as no end. Regulations are also found by the names people use (Awb, Sr,
+Gemeentewet, Woo, BW6) through `wetten_regulations.json`, checked when the module loads and, against a
+recorded list of real BWB ids and titles, by the tests.
 """
 
 from __future__ import annotations
@@ -76,10 +83,11 @@ def _end(value: str | None) -> str | None:
     return None if not value or value.startswith(OPEN_END) else value
 
 
-def _generation(record: dict[str, Any]) -> tuple[str, int]:
-    """How recent a record's zicht generation is: its zichtdatum_start, then the `_<n>` of its text label."""
+def _generation(record: dict[str, Any]) -> int:
+    """How recent a record's zicht generation is: the `_<n>` of its text's repository label (no zicht date is
+    shown to be in a record, so none is relied on)."""
     found = GENERATION_RE.search(str(record.get("text_url") or ""))
-    return str(record.get("seen_from") or ""), int(found.group(1)) if found else 0
+    return int(found.group(1)) if found else 0
 
 
 def newest_per_regulation(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -105,7 +113,6 @@ def record_fields(gzd: Element) -> dict[str, Any]:
         "areas": all_texts(original, "rechtsgebied"),
         "valid_from": first_text(original, "geldigheidsperiode_startdatum"),
         "valid_to": _end(first_text(original, "geldigheidsperiode_einddatum")),
-        "seen_from": first_text(original, "zichtdatum_start"),
         "version": first_text(original, "toestand"),
         "modified": first_text(original, "modified"),
         "text_url": first_text(enriched, "locatie_toestand"),
@@ -464,9 +471,9 @@ async def _read_article(call: ToolCall) -> dict[str, Any]:
 
 TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl(name="search_regulations", input_schema=SEARCH_INPUT, output_schema=SEARCH_OUTPUT, handler=_search,
-             example={"title": "bestuursrecht", "limit": 5}),
+             example={"title": "omzetbelasting", "limit": 5}),
     ToolImpl(name="read_regulation", input_schema=READ_INPUT, output_schema=READ_OUTPUT, handler=_read_regulation,
-             example={"identifier": "BWBR0005537", "length": 2000}),
+             example={"identifier": "BWBR0002629", "length": 2000}),
     ToolImpl(name="read_article", input_schema=ARTICLE_INPUT, output_schema=ARTICLE_OUTPUT, handler=_read_article,
              example={"identifier": "BWBR0003984", "article": "1"}),
 )

@@ -14,34 +14,47 @@ Serves, under the platform's real paths:
 * `GET /bwb/<BWBR>/<date>_<n>/xml/<BWBR>_<date>_<n>.xml`: the toestand XML (the record's
   `overheidbwb:locatie_toestand` on repository.officiele-overheidspublicaties.nl).
 
-Quirks of the real service, and what each rests on:
+Which fields a BWB SRU record carries. No real BWB SRU response is in public material, so the record is
+built from what independent clients read out of real ones, and only from that:
 
-* one version (toestand) can come back as several records, one per "zicht" generation (labels
-  `<date>_0`, `_1`, …, each with `zichtdatum_start`/`zichtdatum_eind`; a later generation corrects
-  the text), in generation order, so the first record on a date can be superseded text
-  (documentation only: a third-party write-up shows four records `_0…_3` for BWBR0011353 on one
-  date; the `zichtdatum_*` fields come from the recorded manifest, their place in the SRU record is
-  inferred). `numberOfRecords` counts these records;
-* an open end date is `9999-12-31` (recorded: the manifest's `einddatum`).
+* `owmskern`: `dcterms:identifier`, `dcterms:title`, `dcterms:type`, `overheid:authority`,
+  `dcterms:modified`; `bwbipm`: `overheidbwb:toestand`, `overheidbwb:rechtsgebied`,
+  `overheidbwb:geldigheidsperiode_startdatum` and `…_einddatum` (9999-12-31 for an open end);
+  `enrichedData`: `overheidbwb:locatie_toestand`. Read by ThijsvanEssen/lawgraph
+  (`src/lawgraph/clients/bwb.py`), digitalheir/java-wetten-nl-library
+  (`src/main/java/gov/loc/zing/srw/StringOrXmlFragment.java`) and tanarchytan/wettenbank
+  (`src/sru/client.ts`); see `data/wetten/SOURCES.md`.
+* Not shown to exist in a record: `zichtdatum_start`/`zichtdatum_eind`. Those are fields of the
+  repository *manifest* (recorded: `data/wetten/manifest_*.xml`); one client reads
+  `overheidbwb:zichtperiode_startdatum` from records, none reads `zichtdatum_*`, and `overheidbwb.zichtdatum`
+  appears only as a query index. So the replica renders no zicht field, and the adapter tells the zicht
+  generations of one toestand apart by the `_<n>` of `locatie_toestand` (the repository's own labels,
+  recorded in the manifests, numbered in zicht order).
+* One toestand answering as one record per zicht generation is documentation only (a third-party
+  write-up shows four records `_0…_3` for BWBR0011353 on one date); the generations themselves are
+  real (the Wet op de omzetbelasting 1968 has `2010-01-01_0`, `_1` and `_2`, recorded here).
 
-Data: 31 regulations with one to five versions each (about a hundred), dated around `anchor` (some versions start in
-the future, as announced versions do), articles whose text changes between versions, generated
-with a seeded `random.Random`; plus the real toestand of BWBR0003984 and the real version dates of
-the Wet open overheid (BWBR0045754) from `data/wetten/`. The newest `dcterms.modified` is
-`NEWEST_MODIFIED_DAYS` before the anchor. Texts other than BWBR0003984 are generated.
+Data: real BWB toestanden only (`data/wetten/`), each served as one version record with the dates its
+manifest records: the Wet op de omzetbelasting 1968 (BWBR0002629: toestand 2010-01-01 in three zicht
+generations, and 2015-01-01, open-ended as of the manifest of 2015-02-19), the first version of the
+Wet open overheid (BWBR0045754, 2022-05-01 to 2022-07-31; title, ministry and field of law from its
+WTI) and the 1986 regeling BWBR0003984, whose end is not in the recording (its record has no end
+date). Texts are the recorded toestand XML, trimmed to the first chapters where marked. Regulations
+whose text was not recorded (the Awb among them) are not in this sample: no text is made up.
 """
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 from aiohttp import web
+from defusedxml import ElementTree as SafeET
 
+from proxy.replica.provenance import Provenance
 from proxy.replica.sru_common import (
     Clause,
     Evaluation,
@@ -59,216 +72,114 @@ from proxy.replica.sru_common import (
     xml_response,
 )
 
-__all__ = ["NEWEST_MODIFIED_DAYS", "REGULATIONS", "Version", "build_versions", "create_app"]
+__all__ = ["RECORDED_ON", "TOESTANDEN", "Version", "build_versions", "create_app", "provenance"]
 
 DATA = Path(__file__).resolve().parent / "data" / "wetten"
 REPOSITORY = "https://repository.officiele-overheidspublicaties.nl"
-NEWEST_MODIFIED_DAYS = 1
 SRW = "http://www.loc.gov/zing/srw/"
 GZD = "http://standaarden.overheid.nl/sru/"
-
-# (BWB id, citation title, kind, ministry, field of law, topic used in generated articles)
-REGULATIONS: tuple[tuple[str, str, str, str, str, str], ...] = (
-    ("BWBR0005537", "Algemene wet bestuursrecht", "wet", "Justitie en Veiligheid", "Bestuursrecht", "besluiten"),
-    ("BWBR0001854", "Wetboek van Strafrecht", "wet", "Justitie en Veiligheid", "Strafrecht", "strafbare feiten"),
-    ("BWBR0005416", "Gemeentewet", "wet", "Binnenlandse Zaken en Koninkrijksrelaties", "Staatsrecht", "de gemeente"),
-    ("BWBR0005645", "Provinciewet", "wet", "Binnenlandse Zaken en Koninkrijksrelaties", "Staatsrecht",
-     "de provincie"),
-    ("BWBR0005108", "Waterschapswet", "wet", "Infrastructuur en Waterstaat", "Staatsrecht", "het waterschap"),
-    ("BWBR0037885", "Omgevingswet", "wet", "Volkshuisvesting en Ruimtelijke Ordening", "Omgevingsrecht",
-     "de fysieke leefomgeving"),
-    ("BWBR0041330", "Besluit activiteiten leefomgeving", "AMvB", "Infrastructuur en Waterstaat", "Omgevingsrecht",
-     "milieubelastende activiteiten"),
-    ("BWBR0045528", "Omgevingsregeling", "ministeriele-regeling", "Volkshuisvesting en Ruimtelijke Ordening",
-     "Omgevingsrecht", "aanvragen om een omgevingsvergunning"),
-    ("BWBR0005252", "Wet openbaarheid van bestuur", "wet", "Binnenlandse Zaken en Koninkrijksrelaties",
-     "Bestuursrecht", "verzoeken om informatie"),
-    ("BWBR0002320", "Algemene wet inzake rijksbelastingen", "wet", "Financiën", "Belastingrecht",
-     "de heffing van rijksbelastingen"),
-    ("BWBR0011353", "Wet inkomstenbelasting 2001", "wet", "Financiën", "Belastingrecht", "het belastbaar inkomen"),
-    ("BWBR0002629", "Wet op de omzetbelasting 1968", "wet", "Financiën", "Belastingrecht", "leveringen van goederen"),
-    ("BWBR0001840", "Grondwet", "wet", "Binnenlandse Zaken en Koninkrijksrelaties", "Staatsrecht", "grondrechten"),
-    ("BWBR0001903", "Opiumwet", "wet", "Volksgezondheid, Welzijn en Sport", "Strafrecht", "middelen"),
-    ("BWBR0006622", "Wegenverkeerswet 1994", "wet", "Infrastructuur en Waterstaat", "Verkeersrecht",
-     "het verkeer op de weg"),
-    ("BWBR0004825", "Reglement verkeersregels en verkeerstekens 1990 (RVV 1990)", "AMvB",
-     "Infrastructuur en Waterstaat", "Verkeersrecht", "verkeerstekens"),
-    ("BWBR0011823", "Vreemdelingenwet 2000", "wet", "Asiel en Migratie", "Vreemdelingenrecht",
-     "verblijfsvergunningen"),
-    ("BWBR0015703", "Participatiewet", "wet", "Sociale Zaken en Werkgelegenheid", "Sociaal recht", "bijstand"),
-    ("BWBR0035362", "Wet maatschappelijke ondersteuning 2015", "wet", "Volksgezondheid, Welzijn en Sport",
-     "Sociaal recht", "maatschappelijke ondersteuning"),
-    ("BWBR0034925", "Jeugdwet", "wet", "Volksgezondheid, Welzijn en Sport", "Sociaal recht", "jeugdhulp"),
-    ("BWBR0003420", "Wet op het primair onderwijs", "wet", "Onderwijs, Cultuur en Wetenschap", "Onderwijsrecht",
-     "basisscholen"),
-    ("BWBR0005682", "Wet op het hoger onderwijs en wetenschappelijk onderzoek", "wet",
-     "Onderwijs, Cultuur en Wetenschap", "Onderwijsrecht", "instellingen voor hoger onderwijs"),
-    ("BWBR0001830", "Wet op de rechterlijke organisatie", "wet", "Justitie en Veiligheid", "Procesrecht",
-     "de gerechten"),
-    ("BWBR0001827", "Wetboek van Burgerlijke Rechtsvordering", "wet", "Justitie en Veiligheid", "Procesrecht",
-     "de dagvaarding"),
-    ("BWBR0025028", "Mediawet 2008", "wet", "Onderwijs, Cultuur en Wetenschap", "Mediarecht",
-     "de publieke mediadienst"),
-    ("BWBR0004627", "Kieswet", "wet", "Binnenlandse Zaken en Koninkrijksrelaties", "Staatsrecht", "verkiezingen"),
-    ("BWBR0045754", "Wet open overheid", "wet", "Binnenlandse Zaken en Koninkrijksrelaties", "Bestuursrecht",
-     "openbaarmaking van publieke informatie"),
-    ("BWBR0003984", "Vaststelling nummers kandidatenlijsten centrales van overheidspersoneel",
-     "ministeriele-regeling", "Binnenlandse Zaken en Koninkrijksrelaties", "Ambtenarenrecht",
-     "kandidatenlijsten"),
-    ("BWBR0050123", "Regeling tegemoetkoming energiekosten kleine instellingen 2026", "ministeriele-regeling",
-     "Klimaat en Groene Groei", "Subsidierecht", "tegemoetkomingen"),
-    ("BWBR0050456", "Tijdelijke wet Groningen", "wet", "Binnenlandse Zaken en Koninkrijksrelaties",
-     "Bestuursrecht", "schade door gaswinning"),
-    ("BWBR0005289", "Burgerlijk Wetboek Boek 6", "wet", "Justitie en Veiligheid", "Burgerlijk recht",
-     "verbintenissen"),
+OPEN_END = "9999-12-31"  # how the BWB writes "no end" (the recorded manifests' einddatum)
+# The newest recording behind this sample: the Wet open overheid's manifest, generated 2023-11-22.
+RECORDED_ON = "2023-11-22"
+# Served toestanden: (data file, manifest that dates it or None, WTI that names it or None).
+TOESTANDEN: tuple[tuple[str, str | None, str | None], ...] = (
+    ("toestand_BWBR0002629_2010-01-01_0_trimmed.xml", "manifest_BWBR0002629.xml", None),
+    ("toestand_BWBR0002629_2010-01-01_1_trimmed.xml", "manifest_BWBR0002629.xml", None),
+    ("toestand_BWBR0002629_2010-01-01_2_trimmed.xml", "manifest_BWBR0002629.xml", None),
+    ("toestand_BWBR0002629_2015-01-01_0_trimmed.xml", "manifest_BWBR0002629.xml", None),
+    ("toestand_BWBR0045754_2022-05-01_0_trimmed.xml", "manifest_BWBR0045754.xml",
+     "wti_BWBR0045754_algemene-informatie.xml"),
+    ("toestand_BWBR0003984_1986-06-26_0.xml", None, None),
 )
-OPEN_END = "9999-12-31"  # how the BWB writes "no end" (the recorded manifest's einddatum)
-# Zicht generations per version: the Wet IB 2001 has four on one date (the findings' example), every
-# third other regulation two; the rest one.
-_GENERATIONS = {"BWBR0011353": 4}
-# Real version dates: the Wet open overheid's manifest; the Wob ended when the Woo started.
-_FIXED_STARTS = {"BWBR0045754": ("2022-05-01", "2022-08-01", "2023-02-18", "2023-04-01"),
-                 "BWBR0003984": ("1986-06-26",),
-                 "BWBR0005252": ("2016-07-01", "2018-07-28", "2020-01-01")}
-_FIXED_END = {"BWBR0005252": "2022-04-30"}
-_CHAPTER_STYLE = {"BWBR0005537", "BWBR0037885", "BWBR0041330", "BWBR0045528"}  # articles numbered 1:1, 1:2, …
-_BOOK_STYLE = {"BWBR0005289": "6"}  # a book of the Burgerlijk Wetboek numbers its articles 6:1, 6:2, …
-_HEADINGS = ("Algemene bepalingen", "Reikwijdte en begripsbepalingen", "Bevoegdheden", "Procedures",
-             "Toezicht en handhaving", "Financiële bepalingen", "Overgangs- en slotbepalingen")
 
 
 @dataclass
 class Version(Record):
-    """One version (toestand) of a regulation: an SRU record and a text."""
+    """One version (toestand, in one zicht generation) of a regulation: an SRU record and its text."""
 
     bwb: str
     title: str
     kind: str
-    authority: str
-    area: str
+    label: str  # <date>_<generation>, the repository's folder name
+    toestand: str  # the toestand URI as the XML names it (bwb-ng-vast-deel)
     start: str
-    end: str
-    modified: str
-    label: str
+    end: str = ""
+    modified: str = ""
+    authority: str = ""
+    area: str = ""
+    origin: str = ""
     xml: str = field(repr=False, default="")
-    generation: int = 0  # the zicht generation: a later one corrects the text of the same toestand
-    zicht_start: str = ""
-    zicht_end: str = OPEN_END
+
+    @property
+    def generation(self) -> int:
+        return int(self.label.rsplit("_", 1)[1])
 
     def values(self, index: str) -> Sequence[str]:
-        return {
-            "dcterms.identifier": [self.bwb], "overheidbwb.titel": [self.title], "dcterms.type": [self.kind],
-            "dcterms.modified": [self.modified], "overheid.authority": [self.authority],
-            "overheidbwb.rechtsgebied": [self.area], "overheidbwb.geldigheidsperiode_startdatum": [self.start],
-            "overheidbwb.geldigheidsperiode_einddatum": [self.end] if self.end else [],
-        }.get(index, [])
+        fields = {
+            "dcterms.identifier": self.bwb, "overheidbwb.titel": self.title, "dcterms.type": self.kind,
+            "dcterms.modified": self.modified, "overheid.authority": self.authority,
+            "overheidbwb.rechtsgebied": self.area, "overheidbwb.geldigheidsperiode_startdatum": self.start,
+            "overheidbwb.geldigheidsperiode_einddatum": self.end,
+        }
+        value = fields.get(index, "")
+        return [value] if value else []
 
     @property
     def text_url(self) -> str:
         return f"{REPOSITORY}/bwb/{self.bwb}/{self.label}/xml/{self.bwb}_{self.label}.xml"
 
 
-# --------------------------------------------------------------------------- generated texts
+# --------------------------------------------------------------------------- reading the recordings
 
 
-def _article_xml(number: str, topic: str, version: int, rng: random.Random) -> str:
-    leden = []
-    count = rng.randint(1, 3)
-    for lid in range(1, count + 1):
-        sentence = rng.choice((
-            f"Bij of krachtens algemene maatregel van bestuur worden regels gesteld over {topic}.",
-            f"Het bestuursorgaan beslist binnen acht weken na ontvangst van een aanvraag over {topic}.",
-            f"Onze Minister kan nadere regels stellen met betrekking tot {topic}.",
-            f"Een besluit over {topic} wordt gemotiveerd en bekendgemaakt aan de belanghebbenden.",
-            f"Het is verboden zonder vergunning handelingen te verrichten die {topic} betreffen.",
-        ))
-        if lid == count and number.endswith("1"):
-            sentence += f" Het bedrag bedraagt € {100 + 25 * version},–."
-        paragraph = f"<al>{x(sentence)}</al>"
-        leden.append(f"<lid><lidnr>{lid}</lidnr>{paragraph}</lid>" if count > 1 else paragraph)
-    return (f'<artikel label="Artikel {number}"><kop><label>Artikel</label><nr>{number}</nr></kop>'
-            f"{''.join(leden)}</artikel>")
+def _text(root: SafeET.Element, name: str) -> str:
+    """The own text of the first element of this name (a toestand puts its meta-data inside the element)."""
+    found = next((e for e in root.iter() if e.tag == name), None)
+    return " ".join((found.text or "").split()) if found is not None else ""
 
 
-def _intitule(title: str, kind: str, topic: str) -> str:
-    if kind == "wet":
-        return f"Wet houdende regels over {topic} ({title})"
-    if kind == "AMvB":
-        return f"Besluit houdende regels over {topic} ({title})"
-    return f"Regeling van Onze Minister houdende regels over {topic} ({title})"
+def _manifest_dates(manifest: str, label: str) -> dict[str, str]:
+    """start, end and last change of one expression in a recorded repository manifest."""
+    root = SafeET.fromstring((DATA / manifest).read_bytes())
+    expression = next(e for e in root.iter("expression") if e.get("label") == label)
+    meta = expression.find("metadata")
+    assert meta is not None
+    end = meta.findtext("einddatum") or ""
+    return {"start": meta.findtext("datum_inwerkingtreding") or "", "end": end,
+            "modified": (meta.findtext("tijdstip_laatste_wijziging") or "")[:10]}
 
 
-def _toestand(bwb: str, title: str, kind: str, topic: str, start: str, version: int, seed: int) -> str:
-    """A toestand XML in the BWB shape (wetgeving > wet-besluit > wettekst > hoofdstuk > artikel)."""
-    # The structure and each article's wording stay put across versions; amounts change and later
-    # versions insert an article, so a date makes a visible difference.
-    rng = random.Random(seed)
-    chapters = []
-    number = 0
-    for chapter in range(1, rng.randint(2, 4) + 1):
-        articles = []
-        for i in range(1, rng.randint(2, 5) + 1):
-            number += 1
-            label = f"{chapter}:{i}" if bwb in _CHAPTER_STYLE else f"{_BOOK_STYLE[bwb]}:{number}" \
-                if bwb in _BOOK_STYLE else str(number)
-            articles.append(_article_xml(label, topic, version, random.Random(f"{seed}:{label}")))
-            if version >= 2 and i == 1:
-                articles.append(_article_xml(f"{label}a", topic, version, random.Random(f"{seed}:{label}a")))
-        heading = _HEADINGS[(chapter - 1) % len(_HEADINGS)] if chapter > 1 else _HEADINGS[0]
-        chapters.append(f"<hoofdstuk><kop><label>Hoofdstuk</label><nr>{chapter}</nr><titel>{x(heading)}</titel></kop>"
-                        f"{''.join(articles)}</hoofdstuk>")
-    body_open, body_close = ("<wet-besluit><wettekst>", "</wettekst></wet-besluit>")
-    if kind == "ministeriele-regeling":
-        body_open, body_close = ("<regeling><regeling-tekst>", "</regeling-tekst></regeling>")
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n<toestand xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
-        f'bwb-ng-vast-deel="http://wetten.overheid.nl/id/{bwb}/{start}/0" bwb-id="{bwb}" inwerkingtreding="{start}">'
-        f'<bwb-inputbestand/><bwb-wijzigingen/><redactionele-correcties/><wetgeving soort="{x(kind)}" xml:lang="nl" '
-        f'inwerkingtredingsdatum="{start}"><intitule>{x(_intitule(title, kind, topic))}</intitule>'
-        f'<citeertitel status="officieel">{x(title)}</citeertitel>'
-        f"{body_open}{''.join(chapters)}{body_close}</wetgeving></toestand>"
-    )
+def _wti_names(wti: str) -> dict[str, str]:
+    """Citation title, kind, ministry and field of law from a WTI's algemene-informatie."""
+    root = SafeET.fromstring((DATA / wti).read_bytes())
+    return {"title": _text(root, "citeertitel"), "kind": _text(root, "soort-regeling"),
+            "authority": _text(root, "eerstverantwoordelijke"), "area": _text(root, "specifiekgebied")}
 
 
-def build_versions(anchor: date, *, seed: int = 20260303) -> list[Version]:
-    """Every version of every regulation (deterministic for an anchor)."""
-    rng = random.Random(seed)
-    out: list[Version] = []
-    for position, (bwb, title, kind, authority, area, topic) in enumerate(REGULATIONS):
-        if bwb in _FIXED_STARTS:
-            starts = [date.fromisoformat(s) for s in _FIXED_STARTS[bwb]]
-        else:
-            count = rng.randint(2, 5)
-            offsets = sorted(rng.sample(range(40, 2400), count - 1), reverse=True)
-            starts = [anchor - timedelta(days=o) for o in offsets]
-            # A few regulations have an announced version that starts after the anchor.
-            latest = anchor + timedelta(days=30) if position % 5 == 0 else anchor - timedelta(days=rng.randint(5, 39))
-            starts.append(latest)
-        end_last = _FIXED_END.get(bwb, "")
-        for index, start in enumerate(starts):
-            end = (starts[index + 1] - timedelta(days=1)).isoformat() if index + 1 < len(starts) else end_last
-            modified = min(start - timedelta(days=rng.randint(3, 20)),
-                           anchor - timedelta(days=NEWEST_MODIFIED_DAYS + 1))
-            if start > anchor:
-                modified = anchor - timedelta(days=NEWEST_MODIFIED_DAYS)
-            if bwb == "BWBR0003984":
-                xml = (DATA / "toestand_BWBR0003984_1986-06-26_0.xml").read_text(encoding="utf-8")
-            else:
-                xml = _toestand(bwb, title, kind, topic, start.isoformat(), index, seed=position * 101)
-            generations = _GENERATIONS.get(bwb, 2 if position % 3 == 1 else 1)
-            seen = [start + timedelta(days=9 * n) for n in range(generations)]
-            for n in range(generations):
-                # Generation n corrects the amounts of generation 0; each is visible from its zicht date.
-                text = xml if n == 0 else re.sub(r"€ (\d+),–", lambda m, n=n: f"€ {int(m.group(1)) + n},–", xml)
-                changed = modified if start > anchor else min(modified + timedelta(days=9 * n),
-                                                              anchor - timedelta(days=NEWEST_MODIFIED_DAYS + 1))
-                out.append(Version(bwb=bwb, title=title, kind=kind, authority=authority, area=area,
-                                   start=start.isoformat(), end=end, modified=changed.isoformat(),
-                                   label=f"{start.isoformat()}_{n}", xml=text, generation=n,
-                                   zicht_start=seen[n].isoformat(),
-                                   zicht_end=(seen[n + 1] - timedelta(days=1)).isoformat() if n + 1 < generations
-                                   else OPEN_END))
-    return out
+def _version(name: str, manifest: str | None, wti: str | None) -> Version:
+    xml = (DATA / name).read_text(encoding="utf-8")
+    root = SafeET.fromstring(xml.encode())
+    wetgeving = next(e for e in root.iter() if e.tag == "wetgeving")
+    toestand = root.get("bwb-ng-vast-deel", "")
+    bwb = root.get("bwb-id", "")
+    generation = toestand.rsplit("/", 1)[1]
+    label = f"{root.get('inwerkingtreding')}_{generation}"
+    dated = _manifest_dates(manifest, label) if manifest else {"start": root.get("inwerkingtreding", "")}
+    named = _wti_names(wti) if wti else {"title": _text(wetgeving, "citeertitel"), "kind": wetgeving.get("soort", "")}
+    return Version(bwb=bwb, label=label, toestand=toestand, xml=xml, origin=name, **named, **dated)
+
+
+def build_versions(anchor: date | None = None) -> list[Version]:
+    """Every served version, read from the recordings (the anchor changes nothing: real dates stay real)."""
+    return [_version(*spec) for spec in TOESTANDEN]
+
+
+def provenance(anchor: date) -> Provenance:
+    """Served version records counted by the toestand file each comes from; none is made up."""
+    counts: dict[str, int] = {}
+    for version in build_versions(anchor):
+        counts[version.origin] = counts.get(version.origin, 0) + 1
+    return Provenance(recorded=counts, recorded_on=RECORDED_ON)
 
 
 # --------------------------------------------------------------------------- SRU
@@ -293,20 +204,23 @@ def _evaluation() -> Evaluation:
                                               "overheidbwb.geldigheidsperiode_einddatum"}))
 
 
+def _element(tag: str, value: str) -> str:
+    """An element only when the recording has its value: a field not recorded is left out, not made up."""
+    return f"<{tag}>{x(value)}</{tag}>" if value else ""
+
+
 def _gzd(v: Version) -> str:
     return (
         '<gzd xmlns="http://standaarden.overheid.nl/sru" xmlns:dcterms="http://purl.org/dc/terms/" '
         'xmlns:overheid="http://standaarden.overheid.nl/owms/terms/" '
         'xmlns:overheidbwb="http://standaarden.overheid.nl/bwb/terms/"><originalData><overheidbwb:meta><owmskern>'
         f"<dcterms:identifier>{v.bwb}</dcterms:identifier><dcterms:title>{x(v.title)}</dcterms:title>"
-        f"<dcterms:type>{x(v.kind)}</dcterms:type><overheid:authority>{x(v.authority)}</overheid:authority>"
-        f"<dcterms:modified>{v.modified}</dcterms:modified></owmskern><bwbipm>"
-        f"<overheidbwb:toestand>http://wetten.overheid.nl/id/{v.bwb}/{v.start}/0</overheidbwb:toestand>"
-        f"<overheidbwb:rechtsgebied>{x(v.area)}</overheidbwb:rechtsgebied>"
-        f"<overheidbwb:geldigheidsperiode_startdatum>{v.start}</overheidbwb:geldigheidsperiode_startdatum>"
-        f"<overheidbwb:geldigheidsperiode_einddatum>{v.end or OPEN_END}</overheidbwb:geldigheidsperiode_einddatum>"
-        f"<overheidbwb:zichtdatum_start>{v.zicht_start}</overheidbwb:zichtdatum_start>"
-        f"<overheidbwb:zichtdatum_eind>{v.zicht_end}</overheidbwb:zichtdatum_eind>"
+        f"{_element('dcterms:type', v.kind)}{_element('overheid:authority', v.authority)}"
+        f"{_element('dcterms:modified', v.modified)}</owmskern><bwbipm>"
+        f"<overheidbwb:toestand>{x(v.toestand)}</overheidbwb:toestand>"
+        f"{_element('overheidbwb:rechtsgebied', v.area)}"
+        f"{_element('overheidbwb:geldigheidsperiode_startdatum', v.start)}"
+        f"{_element('overheidbwb:geldigheidsperiode_einddatum', v.end)}"
         "</bwbipm></overheidbwb:meta></originalData><enrichedData>"
         f"<overheidbwb:locatie_toestand>{x(v.text_url)}</overheidbwb:locatie_toestand></enrichedData></gzd>"
     )
@@ -338,10 +252,14 @@ def _diagnostic(fault: SruFault, version: str) -> str:
             f"{'Invalid parameter' if fault.number == 10 else x(fault.message)}</message></diagnostic></diagnostics>")
 
 
+_LABEL = re.compile(r"\d{4}-\d{2}-\d{2}_\d+")
+
+
 def create_app(anchor: date) -> web.Application:
     """The replica app; mounted by `create_replicas_app` under /wetten."""
     versions = build_versions(anchor)
     by_label = {(v.bwb, v.label): v for v in versions}
+    # Generation order within a toestand, as the write-up shows the service answering.
     ordered = sorted(versions, key=lambda v: (v.title, v.start, v.generation))
 
     async def search(request: web.Request) -> web.Response:
@@ -367,7 +285,7 @@ def create_app(anchor: date) -> web.Application:
 
     async def toestand(request: web.Request) -> web.Response:
         bwb, label, name = request.match_info["bwb"], request.match_info["label"], request.match_info["file"]
-        found = by_label.get((bwb, label))
+        found = by_label.get((bwb, label)) if _LABEL.fullmatch(label) else None
         if found is None or name != f"{bwb}_{label}.xml":
             raise web.HTTPNotFound(text="Not Found")
         return xml_response(found.xml)
@@ -377,4 +295,3 @@ def create_app(anchor: date) -> web.Application:
     app.router.add_route("POST", "/sru/Search", search)
     app.router.add_route("GET", "/bwb/{bwb}/{label}/xml/{file}", toestand)
     return app
-
