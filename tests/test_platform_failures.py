@@ -48,7 +48,7 @@ PROBES = {
                          lambda r: r["court"] == "Rechtbank Amsterdam" and r["has_text"] is True),
     "woo": Probe("Open Government",
                  (("search_publications", {}),
-                  ("search_publications", {"query": "stikstof"})),
+                  ("search_publications", {"query": "Wob-verzoek"})),
                  lambda r: r["precision"]["total"] > 0),
     "tweedekamer": Probe("House of Representatives",
                          (("search_cases", {"query": "motie"}),

@@ -1,8 +1,14 @@
-"""Open Overheid (Woo) adapter against its replica over a real socket: ids, wire format, precision, load status."""
+"""Open Overheid (Woo) adapter against its replica over a real socket: ids, wire format, precision, load status.
+
+The replica serves real publications only (the platform's own normaliser output of real rijksoverheid.nl records,
+and one live answer quoted in client code) plus one marked sample; the organisation table is checked against the
+TOOI registers and the DiWoo ministerielijst (tests/data/woo_organisation_names.json)."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+import json
+from datetime import UTC, date, datetime
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -11,13 +17,16 @@ from proxy.errors import ToolInputError
 from proxy.loadstatus import status_from_report
 from proxy.platforms import woo
 from proxy.platforms.woo import publication_id
-from proxy.replica.woo import CATEGORIES, STALLED_DAYS, XSS_TITLE, Publication, build_publications
+from proxy.replica.woo import KNOWN_ID, XSS_TITLE, Publication, build_publications
+from tests.conftest import MODES, LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 KEY = "woo"
 ANCHOR = date(2026, 11, 30)
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
 API = "/woo/overheid/openbaarmakingen/api/v0"
+WOB_DECISION = "ronl-da6e58c6e8ea4fea47cedfaaec0368567464976b"
+FRAUD_REPORT = "ronl-archief-509289b52e350c0053c812f3f723ba52c9d11472"
 
 
 env = harness_fixture(KEY, NOW)
@@ -45,42 +54,36 @@ def test_publication_ids_lose_their_version_suffix_and_link_wrapping() -> None:
 
 
 async def test_search_sends_the_site_query_with_double_encoded_filters(env: PlatformHarness) -> None:
-    result = await env.call("search_publications", query="Woo-verzoek  gemeente", organisation="gemeente Utrecht",
-                            information_category="Woo-verzoeken en -besluiten", date_from="2024-01-01",
-                            date_to="2026-10-31", sort="newest", limit=8)
+    result = await env.call("search_publications", query="Wob-verzoek", organisation="ministerie van Financiën",
+                            date_from="2022-01-01", date_to="2022-12-31", sort="newest", limit=8)
     listing, request = env.requests  # the platform's list of bodies, to check the name against; then the search
     assert listing.raw_path == f"{API}/zoek?zoektekst=&start=0&aantalResultaten=10"
     assert request.raw_path == (
-        f"{API}/zoek?zoektekst=Woo-verzoek%20gemeente&start=0&aantalResultaten=10&sort=publicatiedatum"
-        "&publicatiedatumVan=01-01-2024&publicatiedatumTot=31-10-2026"
-        "&informatiecategorie=Woo-verzoeken%2520en%2520-besluiten&organisatie=gemeente%2520Utrecht")
+        f"{API}/zoek?zoektekst=Wob-verzoek&start=0&aantalResultaten=10&sort=publicatiedatum"
+        "&publicatiedatumVan=01-01-2022&publicatiedatumTot=31-12-2022"
+        "&organisatie=ministerie%2520van%2520Financi%25C3%25ABn")
     assert request.headers["Accept"] == "application/json"
-
-    expected = [p for p in _publications() if p.body[0] == "gemeente Utrecht" and p.category == "woo"
-                and date(2024, 1, 1) <= p.published <= date(2026, 10, 31)
-                and all(w in p.search_text for w in ("woo-verzoek", "gemeente"))]
-    precision = result["precision"]
-    assert precision["total"] == len(expected) > 8
-    assert precision["total_relation"] == "estimate" and "not documented as exact" in precision["matched"]
-    assert precision["returned"] == 8 and precision["next_offset"] == 8  # a page of 10 cut to the 8 asked for
-    dates = [r["published"] for r in result["results"]]
-    assert dates == sorted(dates, reverse=True)
+    assert [r["id"] for r in result["results"]] == [WOB_DECISION]
     hit = result["results"][0]
-    assert "_" not in hit["id"] and hit["version"] in (1, 2)
-    assert hit["citation"]["uri"] == f"https://open.overheid.nl/documenten/{hit['id']}"
-    assert hit["publisher"] == "gemeente Utrecht"
+    assert hit["title"] == "Besluit op Wob-verzoek over toepassing artikel 11.5 van de Algemene douaneregeling (Adr)"
+    assert hit["published"] == "2022-02-02" and hit["version"] == 1
+    assert hit["citation"]["uri"] == f"https://open.overheid.nl/documenten/{WOB_DECISION}"
+    precision = result["precision"]
+    assert precision["total"] == 1 and precision["total_relation"] == "estimate"
+    assert "not documented as exact" in precision["matched"]
 
 
-async def test_search_encodes_a_curly_apostrophe_twice_too(env: PlatformHarness) -> None:
-    label = CATEGORIES["agenda"][0]
-    result = await env.call("search_publications", information_category=label, limit=10, offset=5)
+async def test_search_encodes_a_category_label_twice_and_finds_the_quoted_record(env: PlatformHarness) -> None:
+    label = "ontwerpen van wet- en regelgeving met adviesaanvraag"
+    result = await env.call("search_publications", information_category=label, limit=10)
     assert env.only_request().raw_path == (
-        f"{API}/zoek?zoektekst=&start=5&aantalResultaten=10&sort=publicatiedatum"
-        "&informatiecategorie=agenda%25E2%2580%2599s%2520en%2520besluitenlijsten%2520bestuurscolleges")
-    expected = [p for p in _publications() if p.category == "agenda"]
-    assert result["precision"]["total"] == len(expected)
-    assert len(result["results"]) == len(expected) - 5 > 0
-    assert result["precision"]["truncated"] is False and result["precision"]["next_offset"] is None
+        f"{API}/zoek?zoektekst=&start=0&aantalResultaten=10&sort=publicatiedatum"
+        "&informatiecategorie=ontwerpen%2520van%2520wet-%2520en%2520regelgeving%2520met%2520adviesaanvraag")
+    assert [r["id"] for r in result["results"]] == [KNOWN_ID]
+    hit = result["results"][0]  # the hit exactly as the live service answered it (quoted in tkconv)
+    assert (hit["title"], hit["published"], hit["file_size"], hit["pages"]) == (
+        "Kaart Oudemolen 10km", "2026-03-21", "0.94 MB", 1)
+    assert hit["modified"] == "2026-03-21T09:23:36.587Z"
 
 
 async def test_search_ranks_by_relevance_and_returns_payloads_as_text(env: PlatformHarness) -> None:
@@ -95,27 +98,26 @@ async def test_search_ranks_by_relevance_and_returns_payloads_as_text(env: Platf
 
 
 async def test_read_publication_lists_files_and_attachments_with_citations(env: PlatformHarness) -> None:
-    main = next(p for p in _publications() if p.kind == "besluit" and len(p.relations) >= 2)
-    result = await env.call("read_publication", id=f"{main.id}_{main.version}")
-    request = env.only_request()
-    assert request.raw_path == f"{API}/zoek/{main.id}"
+    result = await env.call("read_publication", id=f"{FRAUD_REPORT}_1")
+    assert env.only_request().raw_path == f"{API}/zoek/{FRAUD_REPORT}"
     publication = result["publication"]
-    assert publication["id"] == main.id and publication["title"] == main.title
-    assert publication["responsible"] == main.body[0]
-    assert publication["information_categories"] == ["Woo-verzoeken en -besluiten"]
-    assert publication["version"] == main.version and publication["status"] == "gepubliceerd"
-    kinds = [d["kind"] for d in result["results"]]
-    assert kinds == ["file"] + ["related"] * len(main.relations)
+    assert publication["title"] == "Frauderapport OV-chipkaart"
+    assert publication["responsible"] == "ministerie van Infrastructuur en Waterstaat"
+    assert publication["document_kinds"] == ["Kamerstuk"]
     related = [d for d in result["results"] if d["kind"] == "related"]
-    assert [d["id"] for d in related] == [other for _, other in main.relations]
-    assert {d["role"] for d in related} == {"heeft bijlage"}
+    assert [d["id"] for d in related] == ["ronl-archief-86a23c3bb4bf9e90e5b35a309906d6c4f7478854",
+                                          "ronl-archief-787f40d430d1b01df3c39ef0c0f441f75bbf0acc"]
+    assert {d["role"] for d in related} == {"bijlage"}  # PLOOI's own relation vocabulary
     assert all(d["citation"]["uri"] == d["url"] for d in result["results"])
-    precision = result["precision"]
-    assert precision["total"] == 1 + len(main.relations) and precision["truncated"] is False
+    attachment = await env.call("read_publication", id=related[0]["url"])
+    assert attachment["publication"]["title"] == "201125843 bijlage 1.pdf"
+    assert [d["id"] for d in attachment["results"] if d["kind"] == "related"] == [FRAUD_REPORT]
 
-    attachment = await env.call("read_publication", id=related[0]["url"], limit=1, offset=1)
-    assert attachment["results"][0]["role"] == "is bijlage van" and attachment["results"][0]["id"] == main.id
-    assert attachment["precision"]["total"] == 2 and attachment["precision"]["next_offset"] is None
+
+async def test_read_publication_shows_only_published_files(env: PlatformHarness) -> None:
+    result = await env.call("read_publication", id="ronl-16bac8e0eb30525cc2655d53d4fb50b5acabfb30")
+    files = [d for d in result["results"] if d["kind"] == "file"]
+    assert [(f["file_name"], f["mime_type"]) for f in files] == [("02 advies nieuwe media.pdf", "application/pdf")]
 
 
 async def test_read_publication_refuses_unknown_ids(env: PlatformHarness) -> None:
@@ -126,15 +128,13 @@ async def test_read_publication_refuses_unknown_ids(env: PlatformHarness) -> Non
 # --------------------------------------------------------------------------- load status
 
 
-async def test_measure_load_finds_the_stalled_source(env: PlatformHarness) -> None:
+async def test_measure_load_reports_the_newest_recorded_disclosure(env: PlatformHarness) -> None:
     report = await woo.measure_load(env.ctx)
     assert env.requests[-1].raw_path == f"{API}/zoek?zoektekst=&start=0&aantalResultaten=10&sort=publicatiedatum"
-    assert report.current_through == ANCHOR - timedelta(days=STALLED_DAYS)
-    assert report.current_through == max(p.published for p in _publications())
+    assert report.current_through == date(2026, 3, 21) == max(p.published for p in _publications())
     status = status_from_report(env.platform, report, today=ANCHOR,
                                 stalled_after_days=env.registry.load_status.stalled_after_days, measured_at=NOW)
-    assert status["receiving"] is False
-    assert status["current_through"] == (ANCHOR - timedelta(days=STALLED_DAYS)).isoformat()
+    assert status["receiving"] is False and status["current_through"] == "2026-03-21"
 
 
 # --------------------------------------------------------------------------- replica fidelity
@@ -146,50 +146,76 @@ async def test_replica_enforces_page_sizes_and_bare_ids(env: PlatformHarness) ->
             assert resp.status == 400 and "aantalResultaten" in (await resp.json())["detail"]
         async with session.get(f"{env.url}{API}/zoek?zoekterm=stikstof&aantalResultaten=10") as resp:
             assert (await resp.json())["totaal"] == len(_publications())  # an unknown parameter is ignored
-        some = _publications()[0]
-        async with session.get(f"{env.url}{API}/zoek/{some.id}_{some.version}") as resp:
+        async with session.get(f"{env.url}{API}/zoek/{KNOWN_ID}_1") as resp:
             assert resp.status == 404
-        async with session.get(f"{env.url}{API}/zoek/{some.id}") as resp:
-            assert resp.status == 200 and (await resp.json())["document"]["pid"] == some.pid
+        async with session.get(f"{env.url}{API}/zoek/{KNOWN_ID}") as resp:
+            body = await resp.json()
+        recorded = json.loads((Path(woo.__file__).parents[1] / "replica" / "data" / "woo" /
+                               "tkconv_quoted_answer.json").read_text(encoding="utf-8"))["detail"]
+        assert resp.status == 200 and body == recorded  # the live answer, served as quoted
 
 
-# --------------------------------------------------------------------------- live fidelity (issue 11)
+def test_no_invented_publication_but_the_marked_sample() -> None:
+    made_up = [p for p in _publications() if not p.origin]
+    assert [p.title.startswith("Voorbeeld") for p in made_up] == [True]
+    assert len(_publications()) - len(made_up) == 13
+
+
+# --------------------------------------------------------------------------- organisations (issue 20)
 
 
 def _count(body: str) -> int:
-    return sum(1 for p in _publications() if p.body[0] == body)
+    return sum(1 for p in _publications() if p.party("verantwoordelijke") == body)
 
 
 async def test_organisations_by_abbreviation_or_part_of_the_name(env: PlatformHarness) -> None:
-    bzk = "ministerie van Binnenlandse Zaken en Koninkrijksrelaties"
-    for written in ("BZK", "ministerie van BZK", "min. BZK", "Binnenlandse Zaken"):
+    fin = "ministerie van Financiën"
+    for written in ("Fin", "ministerie van Fin", "Financien", "Financiën"):
         result = await env.call("search_publications", organisation=written, limit=10, ctx=env.context())
-        assert env.requests[-1].raw_path.endswith("&organisatie=" + bzk.replace(" ", "%2520")), written
-        assert result["precision"]["total"] == _count(bzk) > 0, written
-        assert f"{written!r} read as {bzk!r}" in result["precision"]["matched"]
-    vws = await env.call("search_publications", organisation="VWS")
-    assert vws["precision"]["total"] == _count("ministerie van Volksgezondheid, Welzijn en Sport") > 0
-    # Two bodies are called Utrecht: the one with more publications is chosen, and the other is named.
-    utrecht = await env.call("search_publications", organisation="Utrecht")
-    chosen = max(("gemeente Utrecht", "provincie Utrecht"), key=_count)
-    other = ({"gemeente Utrecht", "provincie Utrecht"} - {chosen}).pop()
-    assert utrecht["precision"]["total"] == _count(chosen)
-    assert f"read as {chosen!r}" in utrecht["precision"]["matched"] and other in utrecht["precision"]["matched"]
+        assert env.requests[-1].raw_path.endswith("&organisatie=ministerie%2520van%2520Financi%25C3%25ABn"), written
+        assert result["precision"]["total"] == _count(fin) > 0, written
+        assert f"{written!r} read as {fin!r}" in result["precision"]["matched"]
+    lvvn = await env.call("search_publications", organisation="LVVN")
+    assert lvvn["precision"]["total"] == _count("ministerie van Landbouw, Visserij, Voedselzekerheid en Natuur") == 1
 
 
 async def test_an_unknown_organisation_is_refused_with_the_closest_names(env: PlatformHarness) -> None:
-    with pytest.raises(ToolInputError, match=r"organisation 'gemeente Utrehct' is not a known organisation; the "
-                                             r"closest are: gemeente Utrecht"):
-        await env.call("search_publications", organisation="gemeente Utrehct")
+    with pytest.raises(ToolInputError, match=r"organisation 'ministerie van Defensei' is not a known organisation; "
+                                             r"the closest are: ministerie van Defensie"):
+        await env.call("search_publications", organisation="ministerie van Defensei")
     assert len(env.requests) == 1  # only the list of bodies was asked for
 
 
 async def test_read_by_any_id_form_the_platform_issues(env: PlatformHarness) -> None:
-    known = "eef2edec-019e-4085-8e2e-4d3f42686431"
-    for written in (known.upper(), f"{known}_1", f"https://open.overheid.nl/details/{known}",
-                    f"https://open.overheid.nl/documenten/{known.upper()}/file"):
+    for written in (KNOWN_ID.upper(), f"{KNOWN_ID}_1", f"https://open.overheid.nl/details/{KNOWN_ID}",
+                    f"https://open.overheid.nl/documenten/{KNOWN_ID.upper()}/file"):
         result = await env.call("read_publication", id=written)
-        assert result["publication"]["id"] == known, written
+        assert result["publication"]["id"] == KNOWN_ID, written
     with pytest.raises(ToolInputError, match=r"no publication 'oep-0000000000000000000000000000000000000000' "
                                              r"\(for oep-… ids the detail service may not resolve them"):
         await env.call("read_publication", id="oep-0000000000000000000000000000000000000000")
+
+
+NAMES = json.loads((Path(__file__).parent / "data" / "woo_organisation_names.json").read_text(encoding="utf-8"))
+
+
+def test_every_organisation_table_target_is_a_real_tooi_name() -> None:
+    real = {row["label"] for row in NAMES["organisations"]}
+    table = json.loads((Path(woo.__file__).with_name("woo_organisations.json")).read_text(encoding="utf-8"))
+    assert [e["key"] for e in table["entries"] if e["key"] not in real] == []
+    assert [e["label"] for e in table["entries"] if e["label"] not in real] == []
+
+
+def test_served_bodies_carry_their_real_tooi_names() -> None:
+    real = {row["label"] for row in NAMES["organisations"]}
+    served = {p.party("verantwoordelijke") for p in _publications() if p.origin}
+    # 'ministerie van Economische Zaken en Klimaat' is in the 2022 register the platform's code carries.
+    assert served <= real, served - real
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_real_publications_through_the_sdk(server: LiveServer, mode: str) -> None:
+    async with client(server.url("openoverheid"), mode) as c:
+        result = await c.call_tool("read_publication", {"id": WOB_DECISION})
+        assert not result.is_error, result.content[0].text
+        assert result.structured_content["publication"]["responsible"] == "ministerie van Financiën"

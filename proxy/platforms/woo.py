@@ -408,7 +408,7 @@ READ_OUTPUT = result_list_schema(DOCUMENT_ITEM, extra={"publication": PUBLICATIO
 
 TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl(name="search_publications", input_schema=SEARCH_INPUT, output_schema=SEARCH_OUTPUT,
-             handler=_search_publications, example={"query": "stikstof", "limit": 5}),
+             handler=_search_publications, example={"query": "Wob-verzoek", "limit": 5}),
     ToolImpl(name="read_publication", input_schema=READ_INPUT, output_schema=READ_OUTPUT, handler=_read_publication,
              example={"id": "eef2edec-019e-4085-8e2e-4d3f42686431"}),
 )

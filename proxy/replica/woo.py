@@ -16,216 +16,163 @@ shapes follow research §6 and client code that calls the live service). Served 
   `versies`); only the bare id resolves, a suffixed or unknown id is 404 `{"detail": …}`.
 * `GET /documenten/{id}`: a small PDF.
 
-Data: no real response was ever recorded, so nearly everything is generated from a fixed seed: 110
-Woo decisions with their inventory lists and document bundles (linked both ways as "heeft bijlage"
-/ "is bijlage van"), 120 other publications of 16 bodies, and one record quoted from a live answer
-in client code (`eef2edec-…`, "Kaart Oudemolen 10km", the tools' example). The source is deliberately
-**stalled**: the newest date of disclosure is 75 days before `anchor`, so the load status shows it.
-One decision's title and description carry `<script>`/`<img onerror>` payloads.
+Data (provenance in `data/woo/SOURCES.md`). No recorded response of this API is in public material, so:
+
+* `plooi_ronl_documents.json`: twelve real publications as the platform's own normaliser builds them
+  (MinBZK/woo-besluit-broncode-PLOOI, the open.overheid.nl back end) from real rijksoverheid.nl records:
+  the `document` and `plooiIntern` objects, their relations and files, as that code's tests record them.
+* `tkconv_quoted_answer.json`: one real live answer (search hit and detail of `eef2edec-…`, "Kaart
+  Oudemolen 10km", March 2026), quoted in a comment of berthubert/tkconv; the tools' example.
+
+What rests on documentation only (the quoted answer and research §6), not on a recording: how a
+normalised document becomes a search hit (`id` = dcnId + `_1`, `titel`, `omschrijving`, `publisher` =
+the publisher's label, `openbaarmakingsdatum`, `aanbieder`), that a PLOOI document without a version
+list is published on its `geldigheid.begindatum` (its `versies` here hold that date and its recorded
+files), which field the `organisatie` facet counts (here the `verantwoordelijke`), the page sizes and
+the double encoding. One made-up record, marked "Voorbeeld" in its title, carries `<script>`/`<img
+onerror>` payloads for the inertness test.
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
+import json
 import re
-import uuid
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 from aiohttp import web
 
-__all__ = ["KNOWN_ID", "PUBLICATIONS", "STALLED_DAYS", "Publication", "build_publications", "create_app"]
+from proxy.replica.provenance import Provenance
 
+__all__ = ["KNOWN_ID", "PUBLICATIONS", "RECORDED_ON", "XSS_TITLE", "Publication", "build_publications",
+           "create_app", "provenance"]
+
+DATA = Path(__file__).resolve().parent / "data" / "woo"
 BASE_PATH = "/overheid/openbaarmakingen/api/v0"
 PUBLICATIONS = web.AppKey("woo_publications", dict)
-SEED = 20220501
-STALLED_DAYS = 75
 PAGE_SIZES = (10, 20, 50)
-KERN = "https://identifier.overheid.nl/tooi/def/thes/kern/"
-HAS_ATTACHMENT, IS_ATTACHMENT = KERN + "c_05f4a5f3", KERN + "c_4d1ea9ba"
+DOCUMENT_PAGE = "https://open.overheid.nl/documenten/"
 KNOWN_ID = "eef2edec-019e-4085-8e2e-4d3f42686431"
-XSS_TITLE = "Besluit op Woo-verzoek over <script>alert(1)</script> in zaaksystemen"
+# The newest recording behind this sample: the live answer quoted in tkconv (March 2026).
+RECORDED_ON = "2026-03-21"
+XSS_TITLE = "Voorbeeld (geen echte publicatie): Besluit op Woo-verzoek over <script>alert(1)</script> in zaaksystemen"
 XSS_DESCRIPTION = "Besluit en inventarislijst <img src=x onerror=alert(1)> over zaaksystemen van de gemeente"
-
-# label, TOOI type, TOOI id suffix, publishes to rijksoverheid.nl
-BODIES = (
-    ("ministerie van Landbouw, Visserij, Voedselzekerheid en Natuur", "Ministerie", "ministerie/mnre1153", True),
-    ("ministerie van Binnenlandse Zaken en Koninkrijksrelaties", "Ministerie", "ministerie/mnre1034", True),
-    ("ministerie van Infrastructuur en Waterstaat", "Ministerie", "ministerie/mnre1130", True),
-    ("ministerie van Volksgezondheid, Welzijn en Sport", "Ministerie", "ministerie/mnre1025", True),
-    ("ministerie van Justitie en Veiligheid", "Ministerie", "ministerie/mnre1058", True),
-    ("ministerie van Financiën", "Ministerie", "ministerie/mnre1090", True),
-    ("ministerie van Algemene Zaken", "Ministerie", "ministerie/mnre1010", True),
-    ("ministerie van Onderwijs, Cultuur en Wetenschap", "Ministerie", "ministerie/mnre1109", True),
-    ("gemeente Utrecht", "Gemeente", "gemeente/gm0344", False),
-    ("gemeente Amsterdam", "Gemeente", "gemeente/gm0363", False),
-    ("gemeente Zwolle", "Gemeente", "gemeente/gm0193", False),
-    ("gemeente Groningen", "Gemeente", "gemeente/gm0014", False),
-    ("provincie Gelderland", "Provincie", "provincie/pv25", False),
-    ("provincie Utrecht", "Provincie", "provincie/pv26", False),
-    ("waterschap Vallei en Veluwe", "Waterschap", "waterschap/ws0662", False),
-    ("Rijkswaterstaat", "Agentschap", "organisatie/oorg10229", True),
-)
-# label, TOOI code
-CATEGORIES = {
-    "woo": ("Woo-verzoeken en -besluiten", "c_3baef532"),
-    "advies": ("adviezen", "c_99a836c7"),
-    "convenant": ("convenanten", "c_8fc2335c"),
-    "onderzoek": ("onderzoeksrapporten", "c_fdaee95e"),
-    "jaarplan": ("jaarplannen en jaarverslagen", "c_c76862ab"),
-    "agenda": ("agenda’s en besluitenlijsten bestuurscolleges", "c_c6cd1213"),
-    "vergader": ("vergaderstukken decentrale overheden", "c_89ee6784"),
-    "beschikking": ("beschikkingen", "c_46a81018"),
-    "klacht": ("klachtoordelen", "c_a870c43d"),
-    "subsidie": ("subsidieverplichtingen anders dan met beschikking", "c_54ba9f9a"),
-    "ontwerp": ("ontwerpen van wet- en regelgeving met adviesaanvraag", "c_759721e2"),
-}
-# category key → (document kind, title pattern, description pattern)
-OTHER_KINDS = {
-    "advies": ("advies", "Advies over {t}", "Advies van de adviescommissie over {t}."),
-    "convenant": ("convenant", "Convenant over {t}", "Afspraken tussen partijen over {t}."),
-    "onderzoek": ("rapport", "Onderzoeksrapport {t}", "Rapport van een extern onderzoek naar {t}."),
-    "jaarplan": ("jaarverslag", "Jaarverslag met aandacht voor {t}", "Verantwoording over het afgelopen jaar."),
-    "agenda": ("besluitenlijst", "Besluitenlijst college over {t}", "Besluitenlijst van de collegevergadering."),
-    "vergader": ("vergaderstuk", "Raadsvoorstel over {t}", "Voorstel aan de raad over {t}."),
-    "beschikking": ("beschikking", "Beschikking inzake {t}", "Beschikking op een aanvraag over {t}."),
-    "klacht": ("klachtoordeel", "Klachtoordeel over {t}", "Oordeel op een klacht over {t}."),
-    "subsidie": ("subsidieverplichting", "Subsidie voor {t}", "Subsidieverplichting aangegaan voor {t}."),
-}
-TOPICS = ("stikstofdepositie rond Natura 2000-gebieden", "de opvang van asielzoekers", "windturbines op land",
-          "de coronamaatregelen in 2021", "geluidshinder rond Schiphol", "de herstelregeling toeslagen",
-          "de vaccinatiecampagne", "PFAS-lozingen", "gaswinning in Groningen", "Lelystad Airport",
-          "jeugdzorg in de regio", "de aanbesteding van het openbaar vervoer", "cameratoezicht in de binnenstad",
-          "de huisvesting van statushouders", "subsidies voor culturele instellingen", "het klimaatakkoord",
-          "de sluiting van een zwembad", "de herinrichting van een kruispunt", "de eikenprocessierups",
-          "drugsoverlast", "energiearmoede", "verduurzaming van maatschappelijk vastgoed",
-          "de uitbreiding van een bedrijventerrein", "hoogwaterbescherming", "cybersecurity van systemen")
-THEMES = ("natuur en milieu", "migratie en integratie", "ruimte en infrastructuur", "zorg en gezondheid", "bestuur",
-          "openbare orde en veiligheid", "financiën", "economie", "verkeer", "onderwijs en wetenschap", "cultuur en "
-          "recreatie", "sociale zekerheid")
+SAMPLE_WHY = "script/img payloads for the inertness test; no real record carries them (title says 'Voorbeeld')"
 
 
 @dataclass
 class Publication:
-    """One publication (a 'document' in the platform's words) with its files and relations."""
+    """One publication (a 'document' in the platform's words): its detail answer and what search reads from it."""
 
     id: str
-    title: str
-    description: str
-    body: tuple[str, str, str, bool]
-    category: str
-    kind: str
-    theme: str
+    detail: dict[str, Any]
     published: date
-    created: date
-    modified: datetime
-    version: int
-    pages: int
-    size: int
-    relations: list[tuple[str, str]] = field(default_factory=list)  # (role, other id)
-    web_location: str | None = None
+    origin: str = ""  # the data file it comes from; "" for the made-up sample
+    hit_document: dict[str, Any] = field(default_factory=dict)  # a recorded search hit's document, if any
+    hit_extra: dict[str, Any] = field(default_factory=dict)  # bestandsgrootte, aantalPaginas, bestandsType
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return self.detail["document"]
 
     @property
     def pid(self) -> str:
-        return f"https://open.overheid.nl/documenten/{self.id}"
+        return str(self.document.get("pid") or DOCUMENT_PAGE + self.id)
+
+    @property
+    def title(self) -> str:
+        return str((self.document.get("titelcollectie") or {}).get("officieleTitel") or self.id)
+
+    @property
+    def description(self) -> str:
+        return " ".join(str(d) for d in self.document.get("omschrijvingen") or [])
+
+    def labels(self, key: str) -> list[str]:
+        return [str(i["label"]) for i in (self.document.get("classificatiecollectie") or {}).get(key) or []
+                if isinstance(i, dict) and i.get("label")]
+
+    def party(self, role: str) -> str:
+        return str((self.document.get(role) or {}).get("label") or "")
+
+    @property
+    def modified(self) -> str:
+        return str(self.hit_document.get("mutatiedatumtijd") or self.document.get("mutatiedatumtijd") or "")
 
     @property
     def search_text(self) -> str:
-        return f"{self.title} {self.description} {self.body[0]} {self.kind}".lower()
+        return " ".join([self.title, self.description, self.party("verantwoordelijke"),
+                         *self.labels("documentsoorten")]).lower()
 
 
 # --------------------------------------------------------------------------- data
 
 
-class _Gen:
-    def __init__(self, anchor: date) -> None:
-        self.anchor = anchor
-        self.rng = random.Random(SEED)
-        self.out: list[Publication] = []
-
-    def new_id(self, body: tuple[str, str, str, bool]) -> str:
-        style = self.rng.random()
-        if body[3] and style < 0.35:
-            return "ronl-" + uuid.UUID(int=self.rng.getrandbits(128)).hex
-        if style < 0.7:
-            return "oep-" + hashlib.sha1(str(self.rng.getrandbits(64)).encode()).hexdigest()
-        return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
-
-    def day(self) -> date:
-        newest = self.anchor - timedelta(days=STALLED_DAYS)
-        return newest - timedelta(days=int(650 * self.rng.random() ** 1.5))
-
-    def make(self, body: tuple[str, str, str, bool], category: str, kind: str, title: str, description: str,
-             published: date, theme: str) -> Publication:
-        modified = datetime.combine(published, datetime.min.time()) + timedelta(
-            hours=self.rng.randint(7, 18), minutes=self.rng.randint(0, 59), seconds=self.rng.randint(0, 59))
-        pub = Publication(
-            id=self.new_id(body), title=title, description=description, body=body, category=category, kind=kind,
-            theme=theme, published=published, created=published - timedelta(days=self.rng.randint(0, 20)),
-            modified=modified, version=2 if self.rng.random() < 0.1 else 1, pages=self.rng.randint(1, 240),
-            size=self.rng.randint(60_000, 9_000_000))
-        if body[3]:
-            pub.web_location = (f"https://www.rijksoverheid.nl/documenten/{kind}en/{published:%Y/%m/%d}/"
-                                f"{re.sub(r'[^a-z0-9]+', '-', title.lower()).strip('-')[:60]}")
-        self.out.append(pub)
-        return pub
-
-    def decisions(self) -> None:
-        for n in range(110):
-            body = self.rng.choice(BODIES)
-            topic = self.rng.choice(TOPICS)
-            published = self.day()
-            theme = self.rng.choice(THEMES)
-            title, description = f"Besluit op Woo-verzoek over {topic}", f"Besluit en inventarislijst over {topic}"
-            if n == 7:
-                body, published, topic = BODIES[8], self.anchor - timedelta(days=STALLED_DAYS + 3), "zaaksystemen"
-                title, description = XSS_TITLE, XSS_DESCRIPTION
-            main = self.make(body, "woo", "besluit", title, description, published, theme)
-            parts = [("inventarislijst", f"Inventarislijst bij Woo-besluit over {topic}",
-                      f"Inventarislijst van de documenten over {topic}")]
-            parts += [("bijlage", f"Documenten deel {k} bij Woo-besluit over {topic}",
-                       f"Openbaar gemaakte documenten over {topic}, deel {k}")
-                      for k in range(1, self.rng.randint(1, 4))]
-            for kind, part_title, part_description in parts:
-                part = self.make(body, "woo", kind, part_title, part_description, published, theme)
-                main.relations.append((HAS_ATTACHMENT, part.id))
-                part.relations.append((IS_ATTACHMENT, main.id))
-
-    def others(self) -> None:
-        keys = list(OTHER_KINDS)
-        for _ in range(120):
-            key = self.rng.choice(keys)
-            kind, title, description = OTHER_KINDS[key]
-            body = self.rng.choice(BODIES)
-            if key in ("agenda", "vergader") and body[1] == "Ministerie":
-                body = self.rng.choice(BODIES[8:15])
-            topic = self.rng.choice(TOPICS)
-            self.make(body, key, kind, title.format(t=topic), description.format(t=topic), self.day(),
-                      self.rng.choice(THEMES))
+def _url(relation: str) -> str:
+    return relation if relation.startswith("http") else DOCUMENT_PAGE + relation
 
 
-    def known(self) -> None:
-        """A publication quoted from a live answer in client code (berthubert/tkconv), used as the example."""
-        published = min(date(2026, 3, 21), self.anchor - timedelta(days=STALLED_DAYS))
-        pub = self.make(BODIES[0], "ontwerp", "kaart", "Kaart Oudemolen 10km",
-                        "Deze kaart toont het vervoersbeperkingsgebied 10 km in verband met een besmetting "
-                        "vogelgriep op een locatie in Oudemolen.", published, "natuur en milieu")
-        pub.id, pub.pages, pub.size, pub.version, pub.web_location = KNOWN_ID, 1, 985738, 1, None
-        pub.relations.append((IS_ATTACHMENT, "b2e91e90-a433-4985-91ed-5c1bffbc72a4"))
+def _relations(raw: Any) -> list[dict[str, Any]]:
+    """The recorded relations as a list, each `relation` a full link (PLOOI's tests also write bare ids)."""
+    rows = raw.get("documentrelaties") if isinstance(raw, dict) else raw
+    return [{**r, "relation": _url(str(r["relation"]))} for r in rows or [] if isinstance(r, dict)]
+
+
+def _ronl() -> list[Publication]:
+    name = "plooi_ronl_documents.json"
+    out = []
+    for row in json.loads((DATA / name).read_text(encoding="utf-8"))["records"]:
+        document = row["document"]
+        published = date.fromisoformat(str((document.get("geldigheid") or {}).get("begindatum")
+                                           or document["creatiedatum"])[:10])
+        files = [{**f, "id": f.get("url") or f.get("id")} for f in row.get("bestanden") or []]
+        detail = {"document": document, "plooiIntern": row["plooiIntern"],
+                  "documentrelaties": _relations(row.get("documentrelaties")),
+                  "versies": [{"nummer": 1, "openbaarmakingsdatum": published.isoformat(), "bestanden": files}]}
+        out.append(Publication(id=row["plooiIntern"]["dcnId"], detail=detail, published=published, origin=name))
+    return out
+
+
+def _quoted() -> Publication:
+    name = "tkconv_quoted_answer.json"
+    data = json.loads((DATA / name).read_text(encoding="utf-8"))
+    hit = data["hit"]
+    return Publication(id=KNOWN_ID, detail=data["detail"], origin=name, hit_document=hit["document"],
+                       published=date.fromisoformat(hit["document"]["openbaarmakingsdatum"]),
+                       hit_extra={k: v for k, v in hit.items() if k != "document"})
+
+
+def _sample() -> Publication:
+    """The one made-up record, marked as a sample in its title."""
+    body = {"type": "overheid:Gemeente", "id": "https://identifier.overheid.nl/tooi/id/gemeente/gm0513",
+            "label": "gemeente Gouda"}
+    document = {"pid": DOCUMENT_PAGE + "voorbeeld-0000-woo-xss", "verantwoordelijke": body, "publisher": body,
+                "omschrijvingen": [XSS_DESCRIPTION], "titelcollectie": {"officieleTitel": XSS_TITLE},
+                "classificatiecollectie": {"documentsoorten": [{"label": "besluit"}]}}
+    detail = {"document": document, "plooiIntern": {"dcnId": "voorbeeld-0000-woo-xss"}, "documentrelaties": [],
+              "versies": [{"nummer": 1, "openbaarmakingsdatum": "2024-01-15", "bestanden": []}]}
+    return Publication(id="voorbeeld-0000-woo-xss", detail=detail, published=date(2024, 1, 15))
 
 
 @lru_cache(maxsize=4)
 def build_publications(anchor: date) -> dict[str, Publication]:
-    """Every publication by id (deterministic for an anchor)."""
-    gen = _Gen(anchor)
-    gen.decisions()
-    gen.others()
-    gen.known()
-    return {p.id: p for p in gen.out}
+    """Every publication by id (real dates: the anchor changes nothing)."""
+    return {p.id: p for p in [*_ronl(), _quoted(), _sample()]}
+
+
+def provenance(anchor: date) -> Provenance:
+    """Served publications counted by the data file each comes from; the sample named."""
+    counts: dict[str, int] = {}
+    invented: list[str] = []
+    for pub in build_publications(anchor).values():
+        if pub.origin:
+            counts[pub.origin] = counts.get(pub.origin, 0) + 1
+        else:
+            invented.append(f"{pub.id}: {SAMPLE_WHY}")
+    return Provenance(recorded=counts, invented=tuple(invented), recorded_on=RECORDED_ON)
 
 
 # --------------------------------------------------------------------------- HTTP
@@ -253,9 +200,12 @@ def _dutch_date(value: str | None, name: str) -> date | str | None:
         return f"{name} moet de vorm dd-mm-jjjj hebben, niet {value!r}"
 
 
-def _facet(pub: Publication, name: str) -> str:
-    return {"documentsoort": pub.kind, "informatiecategorie": CATEGORIES[pub.category][0], "thema": pub.theme,
-            "organisatie": pub.body[0]}[name]
+def _facets(pub: Publication, name: str) -> list[str]:
+    """The facet values of a publication; `organisatie` counts the responsible body (documentation only)."""
+    if name == "organisatie":
+        return [pub.party("verantwoordelijke")] if pub.party("verantwoordelijke") else []
+    return pub.labels({"documentsoort": "documentsoorten", "informatiecategorie": "informatiecategorieen",
+                       "thema": "themas"}[name])
 
 
 async def _search(request: web.Request) -> web.Response:
@@ -281,7 +231,7 @@ async def _search(request: web.Request) -> web.Response:
     def keep(p: Publication) -> bool:
         if (isinstance(low, date) and p.published < low) or (isinstance(high, date) and p.published > high):
             return False
-        if any(_facet(p, name).lower() not in values for name, values in filters.items()):
+        if any(not {v.lower() for v in _facets(p, name)} & values for name, values in filters.items()):
             return False
         return all(w in p.search_text for w in words)
 
@@ -307,7 +257,8 @@ async def _search(request: web.Request) -> web.Response:
 def _counts(found: list[Publication], name: str) -> list[dict[str, Any]]:
     counts: dict[str, int] = {}
     for p in found:
-        counts[_facet(p, name)] = counts.get(_facet(p, name), 0) + 1
+        for value in _facets(p, name):
+            counts[value] = counts.get(value, 0) + 1
     return [{"naam": k, "aantal": v} for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
@@ -321,14 +272,16 @@ def _highlight(p: Publication, words: list[str]) -> str | None:
 
 
 def _hit(p: Publication, words: list[str]) -> dict[str, Any]:
-    doc: dict[str, Any] = {
-        "id": f"{p.id}_{p.version}", "pid": p.pid, "titel": p.title, "omschrijving": p.description,
-        "openbaarmakingsdatum": p.published.isoformat(), "publisher": p.body[0], "aanbieder": "Aanleverloket",
-        "mutatiedatumtijd": f"{p.modified:%Y-%m-%dT%H:%M:%S}.{p.size % 1000:03d}Z"}
-    if p.web_location:
-        doc["weblocatie"] = p.web_location
-    hit: dict[str, Any] = {"document": doc, "bestandsgrootte": f"{p.size / 1_048_576:.2f} MB",
-                           "aantalPaginas": p.pages, "bestandsType": "application/pdf"}
+    """A search hit: the recorded one where there is one, else read from the document as the quoted hit shows."""
+    doc = dict(p.hit_document) or {
+        "id": f"{p.id}_1", "pid": p.pid, "titel": p.title, "omschrijving": p.description or None,
+        "openbaarmakingsdatum": p.published.isoformat(), "publisher": p.party("publisher") or None,
+        "aanbieder": (p.detail.get("plooiIntern") or {}).get("aanbieder")}
+    doc = {k: v for k, v in doc.items() if v is not None}
+    hit: dict[str, Any] = {"document": doc, **p.hit_extra}
+    files = [f for f in p.detail["versies"][-1]["bestanden"] if f.get("gepubliceerd") is not False]
+    if files and "bestandsType" not in hit:
+        hit["bestandsType"] = files[0].get("mime-type")
     highlighted = _highlight(p, words)
     if highlighted:
         hit["highlightedText"] = highlighted
@@ -339,52 +292,7 @@ async def _detail(request: web.Request) -> web.Response:
     pub = request.app[PUBLICATIONS].get(request.match_info["id"])
     if pub is None:
         return _bad(f"Document {request.match_info['id']} niet gevonden", status=404)
-    body_label, body_type, body_id, _ = pub.body
-    body = {"type": f"overheid:{body_type}", "id": f"https://identifier.overheid.nl/tooi/id/{body_id}",
-            "label": body_label}
-    category, code = CATEGORIES[pub.category]
-    versions = []
-    for n in range(1, pub.version + 1):
-        stamp = pub.modified + timedelta(days=30 * (n - 1))
-        versions.append({
-            "nummer": n, "oorzaak": "aanlevering" if n == 1 else "correctie",
-            "openbaarmakingsdatum": (pub.published + timedelta(days=30 * (n - 1))).isoformat(),
-            "mutatiedatumtijd": f"{stamp:%Y-%m-%dT%H:%M:%S}.{pub.size % 997:03d}641713Z", "blokkades": [],
-            "bestanden": [{
-                "id": f"{pub.pid}/file", "gepubliceerd": True, "label": "file", "mime-type": "application/pdf",
-                "bestandsnaam": re.sub(r"[^A-Za-z0-9]+", "_", pub.title)[:60].strip("_") + ".pdf",
-                "mutatiedatumtijd": f"{stamp:%Y-%m-%dT%H:%M:%S}.515964209Z", "grootte": pub.size,
-                "paginas": pub.pages, "hash": hashlib.sha1(f"{pub.id}{n}".encode()).hexdigest()}]})
-    document: dict[str, Any] = {
-        "pid": pub.pid, "identifiers": ["nvt"], "verantwoordelijke": body, "medeverantwoordelijken": [],
-        "publisher": body, "opsteller": {"id": "https://identifier.overheid.nl/tooi/id/organisatie_onbekend",
-                                         "label": "Onbekend"},
-        "language": {"type": "eu:Taal", "id": "http://publications.europa.eu/resource/authority/language/NLD",
-                     "label": "Nederlands"},
-        "onderwerpen": [], "omschrijvingen": [pub.description],
-        "titelcollectie": {"officieleTitel": pub.title, "verkorteTitels": [], "alternatieveTitels": []},
-        "classificatiecollectie": {
-            "documentsoorten": [{"type": "overheid:Informatietype", "id": f"{KERN}c_{pub.kind[:8]}",
-                                 "label": pub.kind}],
-            "themas": [{"id": f"https://identifier.overheid.nl/tooi/def/thes/top/{pub.theme[:6]}", "label": pub.theme}],
-            "informatiecategorieen": [{"type": "woo:Informatiecategorie", "id": KERN + code, "label": category}],
-            "trefwoorden": [], "wooinformatiecategorie": []},
-        "creatiedatum": pub.created.isoformat(), "hasParts": [],
-        "documenthandelingen": [{"soortHandeling": {"id": KERN + "c_641ecd76", "label": "vaststelling"},
-                                 "atTime": f"{pub.modified:%Y-%m-%dT%H:%M:%S}.961Z", "wasAssociatedWith": body}],
-        "extraMetadata": [], "publicatiebestemming": ["rijksoverheid.nl"] if pub.web_location else [],
-        "mutatiedatumtijd": versions[-1]["mutatiedatumtijd"]}
-    if pub.web_location:
-        document["weblocatie"] = pub.web_location
-    return web.json_response({
-        "document": document,
-        "plooiIntern": {"dcnId": pub.id if pub.id.startswith(("oep-", "ronl-")) else f"plooi-api-{pub.id}",
-                        "aanbieder": "Aanleverloket", "extId": [pub.id], "sourceLabel": "plooi-api",
-                        "publicatiestatus": "gepubliceerd"},
-        "documentrelaties": [{"relation": f"https://open.overheid.nl/documenten/{other}", "role": role}
-                             for role, other in pub.relations],
-        "versies": versions,
-    })
+    return web.json_response(pub.detail)
 
 
 async def _file(request: web.Request) -> web.Response:
