@@ -97,7 +97,7 @@ def _p50(values: list[float]) -> float:
 async def _added_latency(ours: str, pid: int, replicas: str, calls: int) -> dict[str, float]:
     url = f"{ours}/{SLUG}/mcp"
     # A name search is one platform request (a party search first reads the party list: two).
-    arguments = {"name": "van Dam", "limit": 2}
+    arguments = {"name": "Wilders", "limit": 2}
     async with aiohttp.ClientSession() as http:
         upstream = await _upstream_url(http, url, arguments)
         if not upstream.startswith(f"http://{LOOPBACK}:"):
@@ -176,7 +176,7 @@ def profile(out: Path, *, calls: int) -> None:
             async with aiohttp.ClientSession() as http:
                 cpu_before = server_cpu_seconds(ours.pid)
                 for _ in range(calls):
-                    await _call(http, url, {"name": "van Dam", "limit": 2})
+                    await _call(http, url, {"name": "Wilders", "limit": 2})
                 return (server_cpu_seconds(ours.pid) - cpu_before) / calls * 1e6
 
         print(f"under the profiler: {asyncio.run(calls_one_at_a_time()):.0f} µs CPU per uncached call")

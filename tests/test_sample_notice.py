@@ -58,8 +58,8 @@ async def test_a_replica_answer_says_it_is_a_sample(sampled: tuple[LiveServer, S
         assert text.startswith("SAMPLE DATA:") and sample.recorded_on["wetten"] in text.splitlines()[0]
         note = result.meta[META_KEY]
         assert note["sample"] is True and note["recorded_on"] == sample.recorded_on["wetten"]
-        citation = result.structured_content["citation"]
-        assert citation["uri"].startswith("https://wetten.overheid.nl/")  # still where the real record lives
+        cited = result.structured_content["cited_chunks"]
+        assert cited and all(c["uri"].startswith("https://wetten.overheid.nl/") for c in cited)  # the real record
         caps = await c.call_tool("list_capabilities", {})
         assert caps.structured_content["sample_data"]["recorded_on"] == {"wetten": sample.recorded_on["wetten"]}
     if mode == "legacy":

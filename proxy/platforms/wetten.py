@@ -61,8 +61,9 @@ BWB_ID = re.compile(r"BWB[RV]\d{7}")
 KIND = re.compile(r"[A-Za-z][A-Za-z-]{0,40}")
 # Structural units of a BWB toestand, outermost first; `artikel` is where the text lives.
 _UNITS = ("boek", "deel", "titeldeel", "hoofdstuk", "afdeling", "paragraaf", "sub-paragraaf", "artikel", "bijlage")
-# dcterms.modified windows (days back) tried in turn by the load measurement.
-_LOAD_WINDOWS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+# dcterms.modified windows (days back) tried in turn by the load measurement. The live platform changes
+# versions daily; the last window finds the newest date of a source that stopped (or of an old sample).
+_LOAD_WINDOWS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 4096)
 
 
 def bwb_params(query: str, *, start: int, maximum: int) -> list[tuple[str, str]]:
