@@ -32,15 +32,6 @@ async def sampled(replicas: Replicas, tmp_path: Path) -> AsyncIterator[tuple[Liv
         yield live, sample
 
 
-@pytest.fixture
-async def stand_in(replicas: Replicas, tmp_path: Path) -> AsyncIterator[LiveServer]:
-    """UPSTREAM=real pointed at a stand-in: the same platforms' answers, not declared a sample."""
-    path = tmp_path / "registry.json"
-    shutil.copy(REGISTRY, path)
-    async with serve(path, replicas) as live:
-        yield live
-
-
 def test_every_replica_names_its_recording_date() -> None:
     sample = replica_sample(KEYS)
     assert set(sample.recorded_on) == set(KEYS) and all(sample.recorded_on.values())
@@ -75,7 +66,9 @@ async def test_health_says_the_installation_serves_a_sample(sampled: tuple[LiveS
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_a_stand_in_for_the_real_platforms_carries_no_sample_note(stand_in: LiveServer, mode: str) -> None:
+async def test_a_stand_in_for_the_real_platforms_carries_no_sample_note(server: LiveServer, mode: str) -> None:
+    """UPSTREAM=real pointed at a stand-in (conftest's `server`): the same answers, not declared a sample."""
+    stand_in = server
     slug, tool, arguments = CALL
     async with client(stand_in.url(slug), mode) as c:
         result = await c.call_tool(tool, arguments)
