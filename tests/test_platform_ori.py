@@ -16,6 +16,7 @@ import time
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -466,25 +467,55 @@ async def test_without_index_activity_the_last_import_dates_the_organisations(en
 # --------------------------------------------------------------------------- through the SDK client
 
 
-async def test_names_and_links_through_the_sdk_in_both_eras(server: LiveServer) -> None:
-    async with client(server.url("allebronnen"), "2026-07-28") as c:
-        found = await c.call_tool("ori_search_documents", {"query": "speelruimte", "organisation":
-                                                           "Krimpen aan den IJssel", "limit": 2})
-        assert not found.is_error, found.content[0].text
-        hit = found.structured_content["results"][0]
-        chunk = found.structured_content["cited_chunks"][hit["cited_chunk"]]  # citations are served as cited chunks
+ERAS = pytest.mark.parametrize(("mode", "slug", "prefix"), [("2026-07-28", "allebronnen", "ori_"),
+                                                            ("legacy", "openraadsinformatie", "")])
+
+
+async def _sdk_call(c: Any, tool: str, arguments: dict[str, Any]) -> Any:
+    result = await c.call_tool(tool, arguments)
+    assert not result.is_error, result.content[0].text
+    return result.structured_content
+
+
+@ERAS
+async def test_names_and_links_on_real_data_through_the_sdk(server: LiveServer, mode: str, slug: str,
+                                                            prefix: str) -> None:
+    """Issue 20 through the SDK client in both protocol eras: official names, the motion and Parlaeus links."""
+    async with client(server.url(slug), mode) as c:
+        found = await _sdk_call(c, prefix + "search_documents", {"query": "speelruimte",
+                                                                  "organisation": "Krimpen aan den IJssel"})
+        hit = found["results"][0]
+        chunk = found["cited_chunks"][hit["cited_chunk"]]  # citations are served as cited chunks
         assert hit["organisation_key"] == "krimpen_ad_ijssel" and chunk["uri"].startswith(ori.SITE + "?view=")
-        read = await c.call_tool("ori_read_document", {"id": MOTION_TEXT})
-        assert not read.is_error and read.structured_content["attached_to"]["id"] == MOTION
-        read = await c.call_tool("ori_read_document", {"id": "51225"})
-        assert read.is_error and "switched off on 1 November 2026" in read.content[0].text
-    async with client(server.url("openraadsinformatie"), "legacy") as c:
-        result = await c.call_tool("search_documents", {"query": '"a b"~3'})
-        assert result.is_error and "refused query" in result.content[0].text
-        named = await c.call_tool("search_documents", {"query": "begroting", "organisation": "'s-Hertogenbosch"})
-        assert not named.is_error and named.structured_content["organisation"]["key"] == "den_bosch"
-        read = await c.call_tool("read_document", {"id": MOTION_TEXT})
-        assert read.structured_content["meeting"]["date"] == "2026-07-07"
+        named = await _sdk_call(c, prefix + "search_documents", {"query": "begroting",
+                                                                  "organisation": "'s-Hertogenbosch"})
+        assert named["organisation"]["key"] == "den_bosch"
+        read = await _sdk_call(c, prefix + "read_document", {"id": MOTION_TEXT})
+        assert read["attached_to"]["id"] == MOTION and read["meeting"]["date"] == "2026-07-07"
+        meeting = (await _sdk_call(c, prefix + "upcoming_meetings", {"organisation": "Apeldoorn"}))["results"][0]
+        agenda = await _sdk_call(c, prefix + "read_meeting", {"id": meeting["id"]})
+        doc = await _sdk_call(c, prefix + "read_document", {"id": agenda["results"][0]["documents"][0]["id"]})
+        assert doc["meeting"]["id"] == meeting["id"] and doc["attached_to"]["kind"] == "agenda item"
+
+
+@ERAS
+async def test_paging_words_and_currency_on_real_data_through_the_sdk(server: LiveServer, mode: str, slug: str,
+                                                                      prefix: str) -> None:
+    """Issue 20 through the SDK client in both protocol eras: browsing without repeats, widened words, a
+    failing import, and the errors a Classic id and an unsupported query get."""
+    async with client(server.url(slug), mode) as c:
+        pages = [await _sdk_call(c, prefix + "search_documents", {"organisation": "Alkmaar", "kind": "motion",
+                                                                  "limit": 1, "offset": n}) for n in (0, 1)]
+        assert len({p["results"][0]["id"] for p in pages}) == 2 and pages[1]["precision"]["next_offset"] is None
+        widened = await _sdk_call(c, prefix + "search_meetings", {"query": "raadsvergadering stikstof"})
+        assert "OR any item with the word 'raad' or 'vergadering'" in widened["precision"]["matched"]
+        failing = await _sdk_call(c, prefix + "search_documents", {"query": "begroting",
+                                                                    "organisation": "Hof van Twente"})
+        assert failing["organisation"]["stalled"] and any("failing since" in n for n in failing["notes"])
+        old = await c.call_tool(prefix + "read_document", {"id": "51225"})
+        assert old.is_error and "switched off on 1 November 2026" in old.content[0].text
+        slop = await c.call_tool(prefix + "search_documents", {"query": '"a b"~3'})
+        assert slop.is_error and "refused query" in slop.content[0].text
 
 
 async def test_the_live_check_canaries_pass_and_name_a_drift(env: PlatformHarness) -> None:
