@@ -19,11 +19,7 @@ def _write(tmp_path: Path, data: object) -> Path:
     return path
 
 
-# ori_municipalities.json is a code list (CBS code → official name), read by proxy/platforms/_ori_names.py.
-CODE_LISTS = {"ori_municipalities.json"}
-
-
-@pytest.mark.parametrize("name", sorted(p.name for p in PLATFORMS.glob("*_*.json") if p.name not in CODE_LISTS))
+@pytest.mark.parametrize("name", sorted(p.name for p in PLATFORMS.glob("*_*.json")))
 def test_every_shipped_table_loads(name: str) -> None:
     table = Table.load(PLATFORMS / name, argument="x")
     assert table.entries and all(e.key and e.label for e in table.entries)

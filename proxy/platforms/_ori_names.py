@@ -2,13 +2,14 @@
 
 The platform's labels are made from its keys ("Den Bosch", "Hofvantwente", "Capelle Ad Ijssel", and the
 province of Groningen is labelled just "Groningen"), so a label alone misses the official names. Each
-municipality in the platform's catalogue carries its CBS code (`cbsId` in `/api/status`); the CBS table
-(`ori_municipalities.json`) gives the official name for that code, so "'s-Hertogenbosch", "Capelle aan den IJssel"
-and "Súdwest-Fryslân" resolve without a line per council. Names are compared compact: case, accents, spaces,
+municipality in the platform's catalogue carries its CBS code (`cbsId` in `/api/status`); the government's
+register (`proxy/platforms/_organisations.py`, from TOOI) gives the official and other names for that code (and for
+a province or water board, for its name), so "'s-Hertogenbosch", "Capelle aan den IJssel", "Súdwest-Fryslân" and
+"Friesland" resolve without a line per council. Names are compared compact: case, accents, spaces,
 hyphens and punctuation ignored ("Hof van Twente" = "Hofvantwente"), and a leading "'s-" may be left out.
 
-What the CBS table cannot give (exonyms, abbreviations, a province's other name) is in `ori_aliases.json`, keyed
-by the platform's source key; a test checks every key against the platform's real catalogue.
+What the register cannot give (names only this platform's organisations go by) is in `ori_aliases.json`, keyed by
+the platform's source key; a test checks every key against the platform's real catalogue.
 
 Tiers: a label, key, official name or alias is a full name; a name without its kind word ("Delfland" for
 "Hoogheemraadschap Van Delfland") or without its CBS qualifier ("Bergen" for "Bergen (NH.)") is a short name and
@@ -19,101 +20,29 @@ and says which other organisations share the name.
 from __future__ import annotations
 
 import difflib
-import json
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from proxy.errors import ToolInputError
+from proxy.platforms._organisations import QUALIFIER, REGISTER, GovOrg, Register, compact, kind_of, variants, words
 from proxy.platforms._resolve import Table
 
-__all__ = ["ALIASES", "KINDS", "MUNICIPALITIES", "Municipalities", "Organisation", "Resolved", "compact",
-           "load_aliases", "organisations_from", "resolve"]
+__all__ = ["ALIASES", "KINDS", "Organisation", "Resolved", "compact", "load_aliases", "organisations_from", "resolve",
+           "words"]
 
 KINDS = ("gemeente", "provincie", "waterschap")
-HERE = Path(__file__).parent
-ALIAS_FILE = HERE / "ori_aliases.json"
-MUNICIPALITY_FILE = HERE / "ori_municipalities.json"
-# Words in front of a name that say which kind of organisation is meant (longest first).
-KIND_WORDS: tuple[tuple[str, str], ...] = (
-    ("provinciale staten van", "provincie"), ("gemeenteraad van", "gemeente"), ("hoogheemraadschap van", "waterschap"),
-    ("gemeente", "gemeente"), ("gemeenteraad", "gemeente"), ("provincie", "provincie"), ("waterschap", "waterschap"),
-    ("hoogheemraadschap", "waterschap"), ("wetterskip", "waterschap"),
-)
-_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
-_ARTICLE = re.compile(r"^'?s[\s-]+", re.IGNORECASE)
-
-
-def _plain(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def words(text: str) -> str:
-    """Lower case, no accents, words separated by one space."""
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", _plain(text)).split())
-
-
-def compact(text: str) -> str:
-    """How names are compared: lower case, no accents, nothing but letters and digits."""
-    return re.sub(r"[^a-z0-9]+", "", _plain(text))
-
-
-def _kind_of(text: str) -> tuple[str | None, str]:
-    """(kind named by a leading kind word, the rest), e.g. 'Provincie Utrecht' → ('provincie', 'utrecht')."""
-    plain = words(text)
-    for word, kind in KIND_WORDS:
-        if plain.startswith(word + " "):
-            return kind, plain[len(word) + 1:]
-    return None, plain
-
-
-def _variants(name: str) -> set[str]:
-    """A name compact, and without a leading "'s-" ('s-Hertogenbosch → hertogenbosch)."""
-    out = {compact(name)}
-    if _ARTICLE.match(name.strip()):
-        out.add(compact(_ARTICLE.sub("", name.strip())))
-    return out - {""}
-
-
-# =========================================================================== tables
-
-
-@dataclass(frozen=True, slots=True)
-class Municipalities:
-    """CBS municipality codes with official names; former ones with their merger."""
-
-    current: Mapping[str, str]
-    former: Mapping[str, Mapping[str, str]]
-
-    def name(self, code: str | None) -> str | None:
-        if not code:
-            return None
-        return self.current.get(code) or (self.former.get(code) or {}).get("name")
-
-    @classmethod
-    def load(cls, path: Path = MUNICIPALITY_FILE) -> Municipalities:
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-            current = {str(k): str(v) for k, v in raw["current"].items()}
-            former = {str(k): {"name": str(v["name"]), "merged_on": str(v["merged_on"]), "into": str(v["into"])}
-                      for k, v in raw["former"].items()}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise ValueError(f"{path.name}: not a municipality table ({exc})") from exc
-        return cls(current, former)
+ALIAS_FILE = Path(__file__).with_name("ori_aliases.json")
 
 
 def load_aliases(path: Path = ALIAS_FILE) -> dict[str, str]:
     """The alias table as compact name → platform source key; a malformed file fails on import."""
     table = Table.load(path, argument="organisation")
-    return {form: entry.key for entry in table.entries for name in entry.names for form in _variants(name)}
+    return {form: entry.key for entry in table.entries for name in entry.names for form in variants(name)}
 
 
 ALIASES: Mapping[str, str] = load_aliases()
-MUNICIPALITIES = Municipalities.load()
 
 
 # =========================================================================== organisations
@@ -123,8 +52,9 @@ MUNICIPALITIES = Municipalities.load()
 class Organisation:
     """One organisation of the platform: `key` is what its `organization` parameter takes.
 
-    `official` is the CBS name for its code (municipalities only); `merged_on`/`successor` say where a merged
-    municipality's newer material is (`successor_key` when the platform imports the successor)."""
+    `gov` is the organisation of the government's register it is (by CBS code, else by kind and name), whose
+    official and other names it answers to; `merged_on`/`successor` say where a merged municipality's newer
+    material is (`successor_key` when the platform imports the successor)."""
 
     key: str
     label: str
@@ -132,10 +62,14 @@ class Organisation:
     supplier: str
     implemented: bool
     cbs: str | None = None
-    official: str | None = None
+    gov: GovOrg | None = None
     merged_on: str | None = None
     successor: str | None = None
     successor_key: str | None = None
+
+    @property
+    def official(self) -> str | None:
+        return self.gov.name if self.gov else None
 
     @property
     def name(self) -> str:
@@ -143,19 +77,19 @@ class Organisation:
         return self.official or self.label
 
     def full_forms(self, aliases: Mapping[str, str]) -> set[str]:
-        forms = _variants(self.label) | _variants(self.key)
-        if self.official:  # 'Bergen (NH.)' is also just 'Bergen', which makes 'Bergen' ambiguous, as it is
-            forms |= _variants(self.official) | _variants(_QUALIFIER.sub("", self.official))
+        forms = variants(self.label) | variants(self.key)
+        if self.gov:  # 'Bergen (NH.)' is also just 'Bergen', which makes 'Bergen' ambiguous, as it is
+            forms |= self.gov.full_forms() | variants(QUALIFIER.sub("", self.gov.name))
         return forms | {name for name, key in aliases.items() if key == self.key}
 
     def short_forms(self) -> set[str]:
         """The label without its kind word: 'Hoogheemraadschap Van Delfland' → 'delfland'."""
-        kind, rest = _kind_of(self.label)
-        return _variants(rest) if kind and rest else set()
+        kind, rest = kind_of(self.label)
+        return variants(rest) if kind and rest else set()
 
 
 def organisations_from(sources: Any, status: Mapping[str, Mapping[str, Any]],
-                       municipalities: Municipalities = MUNICIPALITIES) -> tuple[Organisation, ...]:
+                       register: Register = REGISTER) -> tuple[Organisation, ...]:
     """Organisations from a `/api/sources` reply joined with the `/api/status` rows (CBS code, merger)."""
     rows = sources.get("sources") if isinstance(sources, dict) else None
     if not isinstance(rows, list):
@@ -171,19 +105,26 @@ def organisations_from(sources: Any, status: Mapping[str, Mapping[str, Any]],
         key = str(row["key"])
         state = status.get(key) or {}
         code = str(state.get("cbsId") or "") or None
-        official = municipalities.name(code)
         label = str(row.get("label") or key)
-        # Several sources under one code (Amsterdam and its boroughs): the official name is the one labelled so.
-        if code and len(by_code.get(code, ())) > 1 and compact(label) != compact(official or ""):
-            official = None
-        heir = state.get("succeededBy") if isinstance(state.get("succeededBy"), dict) else {}
         kind = str(row.get("organizationType") or "")
+        kind = kind if kind in KINDS else "gemeente"
+        gov = register.by_cbs(code) if code else _by_name(register, kind, label)
+        # Several sources under one code (Amsterdam and its boroughs): the official name is the one labelled so.
+        if code and gov and len(by_code.get(code, ())) > 1 and compact(label) != compact(gov.name):
+            gov = None
+        heir = state.get("succeededBy") if isinstance(state.get("succeededBy"), dict) else {}
         out.append(Organisation(
-            key=key, label=label, kind=kind if kind in KINDS else "gemeente", supplier=str(row.get("supplier") or ""),
-            implemented=bool(row.get("implemented", True)), cbs=code, official=official,
+            key=key, label=label, kind=kind, supplier=str(row.get("supplier") or ""),
+            implemented=bool(row.get("implemented", True)), cbs=code, gov=gov,
             merged_on=state.get("discontinuedAt") if isinstance(state.get("discontinuedAt"), str) else None,
             successor=str(heir.get("label") or "") or None, successor_key=str(heir.get("sourceKey") or "") or None))
     return tuple(out)
+
+
+def _by_name(register: Register, kind: str, label: str) -> GovOrg | None:
+    """A province or water board (no CBS code) by its label: the one current organisation of that kind so named."""
+    _, found = register.matches(f"{kind} {label}", (kind,))
+    return found[0] if len(found) == 1 and not found[0].ended else None
 
 
 # =========================================================================== resolution
@@ -196,16 +137,16 @@ class Resolved:
 
 
 def resolve(name: str, organisations: Sequence[Organisation], aliases: Mapping[str, str] = ALIASES,
-            municipalities: Municipalities = MUNICIPALITIES) -> Resolved:
+            register: Register = REGISTER) -> Resolved:
     """An organisation as people write it ('Den Bosch', "'s-Hertogenbosch", 'Bergen (NH)', 'Provincie Groningen',
     'HHNK'), or its key. Ambiguous or unknown names raise a ToolInputError naming the candidates."""
     raw = name.strip()
     index = _index(organisations, aliases)
     if raw in index.keys:
         return _merged_note(Resolved(index.keys[raw]))
-    kind, rest = _kind_of(raw)
+    kind, rest = kind_of(raw)
     pool = [o for o in organisations if kind is None or o.kind == kind]
-    wanted = _variants(raw) | (_variants(rest) if kind else set())
+    wanted = variants(raw) | (variants(rest) if kind else set())
     found = index.find(wanted, kind, index.full)
     if not found:
         found = index.find(wanted, kind, index.short)
@@ -223,7 +164,7 @@ def resolve(name: str, organisations: Sequence[Organisation], aliases: Mapping[s
             resolved = Resolved(found[0], f"'{raw}' taken as the {found[0].kind} {found[0].name}; also called so: "
                                           f"{_listing(shared)}")
         return _merged_note(resolved)
-    raise ToolInputError(_unknown(raw, kind, wanted, pool, organisations, municipalities))
+    raise ToolInputError(_unknown(raw, kind, pool, organisations, register))
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,29 +214,26 @@ def _merged_note(resolved: Resolved) -> Resolved:
     return Resolved(org, "; ".join(n for n in (resolved.note, note) if n))
 
 
-def _unknown(raw: str, kind: str | None, wanted: set[str], pool: Sequence[Organisation],
-             organisations: Sequence[Organisation], municipalities: Municipalities) -> str:
+def _unknown(raw: str, kind: str | None, pool: Sequence[Organisation], organisations: Sequence[Organisation],
+             register: Register) -> str:
     """Why a name found nothing: a real municipality the platform does not hold, a merger, or a likely typo."""
     held = {o.cbs for o in organisations if o.cbs}
-    for code, official in municipalities.current.items():
-        if kind in (None, "gemeente") and code not in held and wanted & _variants(official):
-            merged = [o for o in organisations if code in (o.cbs, _code_into(o, municipalities))
-                      and o.merged_on]
-            if merged:
-                return (f"{official} (CBS {code}) is not in OpenBesluitvorming; it holds the municipalities that "
-                        f"merged into it, up to the merger: {_listing(merged)}")
-            return (f"{official} (CBS {code}) is a municipality that OpenBesluitvorming does not hold: its council "
-                    "documents are not in this source (list_organisations lists the 330 it holds)")
+    _, named = register.matches(raw, ("gemeente",)) if kind in (None, "gemeente") else (None, [])
+    for municipality in named:
+        if municipality.cbs in held:
+            continue
+        merged = [o for o in organisations if o.merged_on and o.gov and o.gov.successor == municipality.id]
+        if merged:
+            return (f"{municipality.name} (CBS {municipality.cbs}) is not in OpenBesluitvorming; it holds the "
+                    f"municipalities that merged into it, up to the merger: {_listing(merged)}")
+        return (f"{municipality.name} (CBS {municipality.cbs}) is a municipality that OpenBesluitvorming does not "
+                "hold: its council documents are not in this source (list_organisations lists the 330 it holds)")
     forms = {f: o for o in pool for f in o.full_forms(ALIASES) | o.short_forms()}
     close = difflib.get_close_matches(compact(raw), list(forms), n=4, cutoff=0.75)
     near = list(dict.fromkeys(forms[f] for f in close))
     hint = f"; did you mean {_listing(near)}?" if near else ""
     return (f"no organisation called '{raw}' in OpenBesluitvorming{hint} list_organisations lists all "
             f"{len(organisations)} with their keys")
-
-
-def _code_into(org: Organisation, municipalities: Municipalities) -> str | None:
-    return (municipalities.former.get(org.cbs or "") or {}).get("into")
 
 
 def _listing(orgs: Sequence[Organisation]) -> str:
