@@ -25,7 +25,7 @@ from proxy.caller import Caller
 from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.citing import cite_chunks
 from proxy.domainpolicy import apply_policy
-from proxy.emptied import explain_empty
+from proxy.emptied import SourceState, explain_empty
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.external import external_meta, fence
 from proxy.mcp_http import EncodedResult, UnknownToolError, encode_json
@@ -120,6 +120,19 @@ class ConnectorEndpoint:
     def _source(self, platform: str) -> str:
         return self.generation.registry.platforms[platform].title.nl
 
+    async def _source_state(self, platform: str | None) -> SourceState | None:
+        """Whether the source receives material and answered its last call, for an empty answer's hint."""
+        if platform is None:
+            return None
+        load = await self._store.load_status(platform)
+        availability = await self._store.availability(platform)
+        if not load and not availability:
+            return None
+        return SourceState(title=self._source(platform), receiving=(load or {}).get("receiving"),
+                           current_through=(load or {}).get("current_through"),
+                           available=availability["available"] if availability else None,
+                           last_error=availability.get("last_error") if availability else None)
+
     async def _build(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller
                      ) -> mcp_types.CallToolResult | EncodedResult:
         """Run the tool, then shape, check and encode its result."""
@@ -131,7 +144,10 @@ class ConnectorEndpoint:
                 async def again(changed: Mapping[str, Any]) -> dict[str, Any]:
                     return await self._run(tool, changed, caller)
 
-                data = cite_chunks(await explain_empty(data, arguments, tool.input_schema, again))
+                async def state() -> SourceState | None:
+                    return await self._source_state(tool.platform)
+
+                data = cite_chunks(await explain_empty(data, arguments, tool.input_schema, again, state))
         except ToolInputError as exc:
             return _error(tool.localise(f"{name}: {exc}"))
         except UpstreamError as exc:

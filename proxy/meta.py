@@ -37,6 +37,8 @@ async def list_capabilities(generation: Generation, store: StateStore, connector
             "source": key,
             "title": platform.title.nl,
             "current_through": load.get("current_through") if load else None,
+            # The same answer platform_status gives: a source can answer calls (available) and stand still.
+            "receiving": load.get("receiving") if load else None,
             "current_through_per_medium": (load or {}).get("current_through_per_medium", {}),
             "current_through_reason": None if load and load.get("current_through") else (
                 (load or {}).get("reason") or "not measured yet: the load-status measurement has not completed"),

@@ -24,6 +24,9 @@ _SOURCE_CAPABILITIES = {
         "source": {"type": "string"},
         "title": {"type": "string"},
         "current_through": NDATE,
+        "receiving": {"type": ["boolean", "null"],
+                      "description": "Whether it still receives new material, as platform_status says; a source can "
+                                     "be available (answers) and stand still."},
         "current_through_per_medium": {"type": "object", "additionalProperties": NDATE},
         "current_through_reason": _UNKNOWN_REASON,
         "limits": {
@@ -58,8 +61,8 @@ _SOURCE_CAPABILITIES = {
             "required": ["available", "last_live_call_utc", "last_error", "reason"],
         },
     },
-    "required": ["source", "title", "current_through", "current_through_reason", "limits", "attribution",
-                 "availability"],
+    "required": ["source", "title", "current_through", "receiving", "current_through_reason", "limits",
+                 "attribution", "availability"],
 }
 
 LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {

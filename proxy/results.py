@@ -20,7 +20,6 @@ __all__ = [
     "Citation",
     "TotalRelation",
     "citation",
-    "empty_hint",
     "is_result_list",
     "localised",
     "object_schema",
@@ -47,7 +46,7 @@ def precision(
 ) -> Precision:
     """Build a `precision` object; `total_relation` is what the platform itself says of its count.
 
-    `hint` says, for an empty list, why it is empty and what to send instead (see `empty_hint`).
+    `hint` says, for an empty list, why it is empty and what to send instead (see `proxy.emptied`).
     """
     if total_relation not in TOTAL_RELATIONS:
         raise ValueError(f"total_relation must be one of {TOTAL_RELATIONS}, got {total_relation!r}")
@@ -63,30 +62,6 @@ def precision(
         "next_offset": next_offset,
         **extra,  # type: ignore[typeddict-item]
     }
-
-
-def empty_hint(*, emptied_by: Mapping[str, Any], found_without: Mapping[str, str | None]) -> str:
-    """Why a filtered list came back empty: which filter emptied it and what to try.
-
-    `emptied_by` holds the filters sent; `found_without[name]` says what the same search without that
-    one filter found ("12", "at least 1"; None: nothing either). Name first the filter whose removal
-    finds something; else say that no single filter is to blame.
-    """
-    sent = ", ".join(f"{k}={v!r}" for k, v in emptied_by.items())
-    culprits = [(name, n) for name, n in found_without.items() if n]
-    if len(culprits) == 1:
-        name, n = culprits[0]
-        text = (f"{name}={emptied_by[name]!r} emptied this list: without it the same search finds {n}. Check "
-                f"the value of {name} (spelling, full name or abbreviation) or leave it out")
-    elif culprits:
-        parts = "; ".join(f"without {name}: {n}" for name, n in culprits)
-        text = f"nothing matches {sent} together ({parts}); widen or drop one of those filters"
-    elif found_without:
-        text = (f"nothing matches {sent}, and leaving out any one filter finds nothing either; try other words, "
-                "a wider period or fewer filters")
-    else:
-        text = f"nothing matches {sent}; try other or fewer words, another spelling or a wider period"
-    return text
 
 
 def citation(
