@@ -263,3 +263,14 @@ async def test_real_regulations_through_the_sdk(server: LiveServer, mode: str) -
         assert result.structured_content["valid_to"] == "2022-07-31"
         missing = await c.call_tool("read_article", {"identifier": "Awb", "article": "1:1"})
         assert missing.is_error and "no regulation BWBR0005537" in missing.content[0].text
+
+
+async def test_a_regulation_not_in_force_on_the_date_says_so_not_spelling(env: PlatformHarness) -> None:
+    """Issue 21: 'Woo' is the Wet open overheid, whose only recorded version ran 2022-05-01 to 2022-07-31; asked
+    for today, the hint names that period (the real cause) instead of the words."""
+    result = await env.call("search_regulations", title="Woo")
+    hint = result["precision"]["hint"]
+    assert result["results"] == [] and hint.startswith("nothing in force on ")
+    assert "Wet open overheid (BWBR0045754)" in hint and "2022-05-01 to 2022-07-31" in hint and "spelling" not in hint
+    found = await env.call("search_regulations", title="Woo", valid_on="2022-06-01")
+    assert [r["identifier"] for r in found["results"]] == ["BWBR0045754"]

@@ -247,10 +247,24 @@ async def _search(call: ToolCall) -> dict[str, Any]:
         words.append(f"the total ({reply.total}) counts the platform's records, one per version and zicht "
                      "generation, so it can exceed the number of regulations; next_offset counts records too")
     words.append("each regulation once, its newest zicht generation")
+    hint = await _out_of_force(call, clauses[:-1], on) if not results and offset == 0 else None
     return {"results": results, "valid_on": on,
             "precision": precision(total=total, total_relation=relation, returned=len(results),
                                    truncated=truncated, matched="; ".join(words), not_applied=not_applied,
-                                   next_offset=seen if truncated else None)}
+                                   next_offset=seen if truncated else None, hint=hint)}
+
+
+async def _out_of_force(call: ToolCall, clauses: list[str], on: str) -> str | None:
+    """An empty search whose regulations exist, but not in force on the date asked: that date is the cause."""
+    reply = await call.get("", _parser(call.ctx), params=bwb_params(" and ".join(clauses), start=1, maximum=10),
+                           headers=XML_ACCEPT)
+    versions = [record_fields(gzd) for gzd in reply.records]
+    if not versions:
+        return None
+    named = sorted({f"{v['title']} ({v['identifier']})" for v in versions})
+    spans = sorted(f"{v['valid_from'] or '…'} to {v['valid_to'] or 'now'}" for v in versions)
+    return (f"nothing in force on {on}: {'; '.join(named[:3])} exists, in versions valid {', '.join(spans[:4])}. "
+            "Pass valid_on with a date in one of those periods for that version's text")
 
 
 def ids_clause(ids: tuple[str, ...]) -> str:
