@@ -17,6 +17,7 @@ from proxy.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms import lokaal
 from proxy.platforms._sru import koop_params, reply_parser
 from proxy.replica.lokaal import SAMPLE_ORGANISATION, XSS_ABSTRACT, XSS_TITLE, build_publications
+from tests.conftest import MODES, LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -46,8 +47,9 @@ async def test_search_sends_the_documented_cql_and_maps_precision(env: PlatformH
     assert [(s.method, s.path) for s in env.requests] == [("GET", "/lokaal/sru")]
     assert env.requests[0].pairs == sru_query(
         startRecord="1", maximumRecords="5",
-        query=f'c.product-area=="officielepublicaties" AND {SCOPE} AND dt.creator="Bergeijk" AND '
-              'cql.textAndIndexes="asbest" AND dt.available>=2023-01-01 sortBy dt.available/sort.descending')
+        query='c.product-area=="officielepublicaties" AND w.publicatienaam=="Gemeenteblad" AND dt.creator=="Bergeijk" '
+              'AND w.organisatietype=="gemeente" AND cql.textAndIndexes="asbest" AND dt.available>=2023-01-01 '
+              'sortBy dt.available/sort.descending')
     assert env.requests[0].headers["Accept"] == "application/xml"
 
     expected = [p for p in PUBLICATIONS if p.creator == "Bergeijk" and p.available >= "2023-01-01"
@@ -173,7 +175,7 @@ async def test_measure_load_reports_each_organisations_newest_recorded_publicati
     assert report.per_medium["gmb"] == ANCHOR - timedelta(days=2)  # the marked sample
     assert report.per_medium["wsb"] is None  # no real Waterschapsblad record was recorded
     by_name = {(o.name, o.medium): o for o in report.organs}
-    assert set(by_name) == {(p.creator, "gmb") for p in PUBLICATIONS if p.available >= year_ago}
+    assert set(by_name) == {(p.creator, p.identifier.split("-")[0]) for p in PUBLICATIONS if p.available >= year_ago}
     assert by_name[(SAMPLE_ORGANISATION, "gmb")].organ == "gmb:gouda"
     sweep = env.requests[0].query
     assert sweep["facetLimit"] == "1000:dt.creator" and sweep["maximumRecords"] == "500"
@@ -203,9 +205,9 @@ def test_the_organisation_examples_name_real_publishers() -> None:
     described = lokaal.TOOLS[0].input_schema["properties"]["organisation"]["description"]
     for name in ("Gouda", "'s-Gravenhage"):
         assert name in described and name in _tooi_names("gemeente")
-    assert "Zuid-Holland" in described and "Zuid-Holland" in _tooi_names("provincie")
-    creators = {p.creator for p in PUBLICATIONS}
-    assert {"Gouda", "'s-Gravenhage", "Zuid-Holland"} <= creators
+    assert "provincie Utrecht" in described and "Utrecht" in _tooi_names("provincie")
+    creators = {(p.creator, p.organisation_type) for p in PUBLICATIONS}
+    assert {("Gouda", "gemeente"), ("'s-Gravenhage", "gemeente"), ("Utrecht", "provincie")} <= creators
 
 
 def test_no_generated_text_is_served_as_a_publication() -> None:
@@ -219,3 +221,93 @@ async def test_den_haag_is_found_under_the_name_it_publishes_with(env: PlatformH
     result = await env.call("search_publications", organisation="'s-Gravenhage", query="Korte Poten")
     assert [r["identifier"] for r in result["results"]] == ["gmb-2024-501922"]
     assert result["results"][0]["organisation"] == "'s-Gravenhage"
+
+
+# --------------------------------------------------------------------------- organisations and words (issue 21)
+
+
+def _ids(result: dict) -> set[str]:
+    return {r["identifier"] for r in result["results"]}
+
+
+UTRECHT_GMB = {p.identifier for p in PUBLICATIONS if (p.creator, p.publication_name) == ("Utrecht", "Gemeenteblad")}
+UTRECHT_PRB = {p.identifier for p in PUBLICATIONS if (p.creator, p.publication_name) == ("Utrecht", "Provinciaal blad")}
+
+
+def test_the_replica_matches_creators_as_koop_does() -> None:
+    """`=` is a phrase inside the name (the province's records come with "Utrecht"), `==` the whole name."""
+    from proxy.replica.sru_common import _koop_evaluation, evaluate, parse_cql
+
+    def hits(cql: str) -> set[str]:
+        return {p.identifier for p in PUBLICATIONS if evaluate(parse_cql(cql).root, p, _koop_evaluation())}
+
+    assert hits('dt.creator="Utrecht"') == UTRECHT_GMB | UTRECHT_PRB and UTRECHT_GMB and UTRECHT_PRB
+    assert hits('dt.creator=="Den Haag"') == set() and hits('dt.creator="gemeente Utrecht"') == set()
+    assert hits('dt.creator=="Utrecht" AND w.organisatietype=="provincie"') == UTRECHT_PRB
+
+
+async def test_gemeente_utrecht_finds_the_municipality_and_not_the_province(env: PlatformHarness) -> None:
+    # Before: dt.creator="gemeente Utrecht" found nothing (KOOP stores "Utrecht").
+    result = await env.call("search_publications", organisation="gemeente Utrecht", limit=50)
+    assert _ids(result) == UTRECHT_GMB
+    assert 'dt.creator=="Utrecht" AND w.organisatietype=="gemeente"' in env.requests[0].query["query"]
+    assert "read as the gemeente Utrecht (gm0344)" in result["precision"]["matched"]
+    province = await env.call("search_publications", organisation="provincie Utrecht", limit=50)
+    assert _ids(province) == UTRECHT_PRB  # Gedeputeerde Staten van Utrecht, in the Provinciaal blad
+    assert "in Provinciaal blad" in province["precision"]["matched"]
+
+
+async def test_utrecht_alone_is_the_municipality_and_says_what_else_it_could_mean(env: PlatformHarness) -> None:
+    # Before: dt.creator="Utrecht" mixed the province's Provinciaal blad into the municipality's records unsaid.
+    result = await env.call("search_publications", organisation="Utrecht", limit=50)
+    assert _ids(result) == UTRECHT_GMB
+    assert "it can also mean provincie Utrecht" in result["precision"]["matched"]
+
+
+async def test_den_haag_is_sent_as_the_name_the_municipality_publishes_under(env: PlatformHarness) -> None:
+    # Before: dt.creator="Den Haag" found no 's-Gravenhage record (live: only the Metropoolregio Rotterdam Den Haag).
+    expected = {p.identifier for p in PUBLICATIONS if p.creator == "'s-Gravenhage"}
+    for written in ("Den Haag", "gemeente Den Haag", "'s-Gravenhage", "s-Gravenhage"):
+        result = await env.call("search_publications", organisation=written, limit=50, ctx=env.context())
+        assert _ids(result) == expected, written
+        assert "creator exactly \"'s-Gravenhage\"" in result["precision"]["matched"], written
+        assert 'dt.creator=="\'s-Gravenhage"' in env.requests[-1].query["query"]
+
+
+async def test_names_outside_the_register_are_sent_whole_and_exact_and_near_misses_refused(
+        env: PlatformHarness) -> None:
+    result = await env.call("search_publications", organisation="Metropoolregio Rotterdam Den Haag")
+    assert 'dt.creator=="Metropoolregio Rotterdam Den Haag"' in env.requests[-1].query["query"]
+    assert "as written" in result["precision"]["matched"] and result["results"] == []
+    with pytest.raises(ToolInputError, match="did you mean gemeente Gouda"):
+        await env.call("search_publications", organisation="Goudaa")
+    with pytest.raises(ToolInputError, match=r"gemeente Bergen \(NH\).*gemeente Bergen \(L\)"):
+        await env.call("search_publications", organisation="Bergen")
+
+
+async def test_every_word_in_any_order_and_a_phrase_only_in_quotes(env: PlatformHarness) -> None:
+    # Before: the query went as one quoted phrase, so "bomen kappen" missed "het kappen van 15 bomen".
+    result = await env.call("search_publications", organisation="Den Haag", query="bomen kappen")
+    assert _ids(result) == {"gmb-2024-502209"}
+    assert 'cql.textAndIndexes="bomen" AND cql.textAndIndexes="kappen"' in env.requests[-1].query["query"]
+    assert "every word must occur, in any order" in result["precision"]["matched"]
+    kept = await env.call("search_publications", query='"kappen van 15 bomen" Madestein')
+    assert _ids(kept) == {"gmb-2024-502209"}
+    assert 'cql.textAndIndexes="kappen van 15 bomen"' in env.requests[-1].query["query"]
+    assert (await env.call("search_publications", query='"bomen kappen"'))["results"] == []
+    assert _ids(await env.call("search_publications", query="kappen cipres")) == {"gmb-2024-502519"}
+
+
+async def test_accents_and_case_are_ignored(env: PlatformHarness) -> None:
+    result = await env.call("search_publications", organisation="provincie Utrecht", query="BEEINDIGING veehouderij*")
+    assert "prb-2025-19903" in _ids(result)  # "beëindiging veehouderijlocaties"
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_organisations_and_words_through_the_sdk(server: LiveServer, mode: str) -> None:
+    async with client(server.url("lokalebekendmakingen"), mode) as c:
+        found = await c.call_tool("search_publications", {"organisation": "gemeente Den Haag", "query": "bomen kappen"})
+        assert not found.is_error, found.content[0].text
+        assert [r["identifier"] for r in found.structured_content["results"]] == ["gmb-2024-502209"]
+        province = await c.call_tool("search_publications", {"organisation": "provincie Utrecht", "limit": 50})
+        assert {r["identifier"] for r in province.structured_content["results"]} == UTRECHT_PRB

@@ -62,9 +62,10 @@ async def test_search_staatsblad_by_type_and_organisation(env: PlatformHarness) 
                             limit=50)
     query = env.requests[0].query["query"]
     assert query == ('c.product-area=="officielepublicaties" AND w.publicatienaam=="Staatsblad" AND '
-                     'dt.creator="Defensie" AND dt.type=="Wet" sortBy dt.available/sort.descending')
+                     'dt.creator=="Ministerie van Defensie" AND w.organisatietype=="ministerie" AND dt.type=="Wet" '
+                     'sortBy dt.available/sort.descending')
     expected = [p for p in PUBLICATIONS if p.publication_name == "Staatsblad" and p.type == "Wet"
-                and "defensie" in p.creator.lower()]
+                and p.creator == "Ministerie van Defensie"]
     assert result["precision"]["total"] == len(expected)
     ids = {r["identifier"] for r in result["results"]}
     assert {"stb-2025-252", "stb-2025-250"} <= ids  # the recorded Staatsblad records

@@ -174,7 +174,8 @@ async def test_organisations_by_abbreviation_or_part_of_the_name(env: PlatformHa
         result = await env.call("search_publications", organisation=written, limit=10, ctx=env.context())
         assert env.requests[-1].raw_path.endswith("&organisatie=ministerie%2520van%2520Financi%25C3%25ABn"), written
         assert result["precision"]["total"] == _count(fin) > 0, written
-        assert f"{written!r} read as {fin!r}" in result["precision"]["matched"]
+        said = f"{written!r} read as the {fin} (mnre1090), on open.overheid.nl {fin!r}"
+        assert said in result["precision"]["matched"]
     lvvn = await env.call("search_publications", organisation="LVVN")
     assert lvvn["precision"]["total"] == _count("ministerie van Landbouw, Visserij, Voedselzekerheid en Natuur") == 1
 

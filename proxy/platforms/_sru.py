@@ -22,9 +22,11 @@ XML is parsed only with defusedxml.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
@@ -41,6 +43,7 @@ from proxy.platforms._common import (
     page,
     parse_xml,
 )
+from proxy.platforms._organisations import REGISTER, GovOrg, compact, kind_of
 from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NSTR
 from proxy.toolkit import About, PlatformContext, ToolCall, ToolImpl
@@ -308,6 +311,18 @@ NEWEST_FIRST = "sortBy dt.available/sort.descending"
 
 
 @dataclass(frozen=True, slots=True)
+class OwnCreator:
+    """A publisher under its KOOP creator name that the government's register does not hold (the chambers)."""
+
+    creator: str
+    organisation_type: str
+    names: tuple[str, ...] = ()
+
+    def named(self, written: str) -> bool:
+        return compact(written) in {compact(n) for n in (self.creator, *self.names)}
+
+
+@dataclass(frozen=True, slots=True)
 class KoopSource:
     """One connector's slice of the KOOP repository: its gazettes and identifier families."""
 
@@ -319,6 +334,11 @@ class KoopSource:
     type_examples: str
     organisation_examples: str
     elsewhere: str  # where identifiers of the other KOOP connector belong
+    # Which kinds of organisation the register may read a name as, and the gazette each kind publishes in
+    # (lokaal: a gemeente in the Gemeenteblad); publishers KOOP names that the register does not hold.
+    organisation_kinds: tuple[str, ...] = ("gemeente", "provincie", "waterschap")
+    kind_media: Mapping[str, str] = field(default_factory=dict)
+    own_creators: tuple[OwnCreator, ...] = ()
 
     def scope(self, codes: Iterable[str] | None = None) -> str:
         chosen = list(codes or self.media)
@@ -423,11 +443,11 @@ def search_input_schema(source: KoopSource, extra: Mapping[str, Any]) -> dict[st
         "type": "object",
         "properties": {
             "query": {"type": "string", "maxLength": 500,
-                      "description": "Words to find in the text and metadata (cql.textAndIndexes)."},
+                      "description": f"Words to find in the text and metadata: {WORDS_RULE}."},
             "organisation": {"type": "string", "maxLength": 200,
-                             "description": "Issuing organisation as KOOP stores it, e.g. "
-                                            + source.organisation_examples
-                                            + "; matched as a case- and accent-insensitive phrase inside the name."},
+                             "description": "Issuing organisation as people write it, e.g. "
+                                            + source.organisation_examples + f"; {ORGANISATION_RULE}, the choice "
+                                            "said in precision.matched."},
             "media": {"type": "array", "items": {"enum": list(source.media)}, "uniqueItems": True,
                       "maxItems": len(source.media),
                       "description": "Gazettes to search (default: all of them): "
@@ -451,21 +471,119 @@ def search_input_schema(source: KoopSource, extra: Mapping[str, Any]) -> dict[st
 SEARCH_OUTPUT = result_list_schema(PUBLICATION_HIT)
 
 
+# --------------------------------------------------------------------------- organisations and words
+# KOOP matches `dt.creator=` as a phrase inside the name ("Den Haag" finds "Metropoolregio Rotterdam Den Haag",
+# "Utrecht" the province too) and `dt.creator==` as the whole name. So a name is read with the government's
+# register and sent as the exact creator name KOOP publishes under, with the kind (w.organisatietype) that tells a
+# gemeente from a provincie of the same name.
+
+ORGANISATION_RULE = ("read with the government's register of organisations and matched exactly as KOOP's "
+                     "creator name")
+WORDS_RULE = ("every word must occur, in any order; a phrase only in double quotes; case and accents ignored; "
+              "no stemming")
+MAX_TERMS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class CreatorChoice:
+    """What an organisation argument became: CQL clauses, how it matched in words, its own gazette (if any)."""
+
+    clauses: tuple[str, ...]
+    matched: str
+    medium: str | None = None
+
+
+def creator_names(org: GovOrg) -> tuple[str, ...]:
+    """The creator names KOOP publishes an organisation under, each matched exactly.
+
+    Gemeenten and provincies publish under their official name without the kind ("'s-Gravenhage", "Utrecht",
+    "Zuid-Holland"), ministries as "Ministerie van <name>" (real Staatsblad and Tractatenblad records), under
+    each official name the ministry had (an other name of three words or more, e.g. "Economische Zaken en
+    Klimaat"). For a waterschap no real record was found, so its name with and without the kind word is sent."""
+    if org.kind == "ministerie":
+        names = [org.name, *(n for n in org.other_names if len(n.split()) >= 3)]
+        return tuple(f"Ministerie van {n}" for n in dict.fromkeys(names))
+    if org.kind == "waterschap" and kind_of(org.name)[0] is None:
+        return org.name, f"Waterschap {org.name}"
+    return (org.name,)
+
+
+@lru_cache(maxsize=8)
+def _register_forms(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted({f for o in REGISTER.orgs if o.kind in kinds for f in o.full_forms() | o.short_forms()}))
+
+
+def read_organisation(source: KoopSource, written: str) -> CreatorChoice:
+    """The exact creator clause for an organisation as a person writes it (see `creator_names`).
+
+    A name the register does not hold (a joint arrangement, an agency) and that is not close to one it holds is
+    sent exactly as written; a near miss is refused with the register's candidates."""
+    own = next((o for o in source.own_creators if o.named(written)), None)
+    if own is not None:
+        return CreatorChoice((f"dt.creator=={cql_quote(own.creator)}",),
+                             f"organisation is exactly {own.creator!r} (KOOP's creator name)")
+    kinds = source.organisation_kinds
+    _, found = REGISTER.matches(written, kinds)
+    if not found and not difflib.get_close_matches(compact(written), _register_forms(kinds), n=1, cutoff=0.75):
+        return CreatorChoice((f"dt.creator=={cql_quote(written)}",),
+                             f"organisation is exactly {written!r} as written (not a {', '.join(kinds)} in the "
+                             "government's register, so matched as KOOP's creator name, whole and exact)")
+    choice = REGISTER.resolve(written, kinds)  # raises with the candidates when ambiguous or unknown
+    org = choice.org
+    names = creator_names(org)
+    creator = or_join(f"dt.creator=={cql_quote(n)}" for n in names)
+    clauses = (creator, f"w.organisatietype=={cql_quote(org.kind)}")
+    said = " or ".join(repr(n) for n in names)
+    matched = (f"organisation {written!r} read as the {org.full_name} ({org.id}): creator exactly {said}, "
+               f"organisation type {org.kind}")
+    if choice.note:
+        matched += f" ({choice.note})"
+    return CreatorChoice(clauses, matched, source.kind_media.get(org.kind))
+
+
+_PHRASE = re.compile(r'"([^"]*)"')
+
+
+def search_terms(text: str) -> tuple[list[str], list[str]]:
+    """(phrases the person put in double quotes, the other words), in the order written, without repeats."""
+    phrases = [" ".join(p.split()) for p in _PHRASE.findall(text) if p.strip()]
+    rest = _PHRASE.sub(" ", text).replace('"', " ")
+    words = [w for w in rest.split() if any(c.isalnum() for c in w)]
+    return list(dict.fromkeys(phrases)), list(dict.fromkeys(words))
+
+
+def text_clauses(text: str) -> tuple[list[str], str]:
+    """One `cql.textAndIndexes=` clause per word and per quoted phrase, ANDed: all words, any order.
+
+    KOOP's `=` on a term of several words is a phrase; on one word, that word. Its text index ignores case and
+    accents (KOOP's zoekservice folds both: LowerCase and ASCIIFolding filters in the Solr schema its PLOOI sources
+    disclose) and has no stemming ("boom" does not find "bomen")."""
+    phrases, words = search_terms(text)
+    terms = [*phrases, *words]
+    if len(terms) > MAX_TERMS:
+        raise ToolInputError(f"{len(terms)} search words and phrases; use at most {MAX_TERMS}, the ones that must "
+                             "occur (every word is required)")
+    clauses = [f"cql.textAndIndexes={cql_quote(t)}" for t in terms]
+    said = [*(f"the phrase {p!r}" for p in phrases), *(repr(w) for w in words)]
+    return clauses, f"text or metadata contain {' and '.join(said)} ({WORDS_RULE})"
+
+
 def build_search(source: KoopSource, call: ToolCall, extra_clauses: list[tuple[str, str]]) -> tuple[str, str]:
     """(CQL query, how it matches in words) for a publication search."""
     args = call.arguments
     clauses = [PRODUCT_AREA]
     words: list[str] = []
-    codes = list(args.get("media") or source.media)
+    organisation = str(args.get("organisation") or "").strip()
+    chosen = read_organisation(source, organisation) if organisation else None
+    codes = list(args.get("media") or ([chosen.medium] if chosen and chosen.medium else source.media))
     unknown = [c for c in codes if c not in source.media]
     if unknown:
         raise ToolInputError(f"unknown gazette code(s) {unknown}; use {', '.join(source.media)}")
     clauses.append(source.scope(codes))
     words.append("in " + ", ".join(source.medium_titles[c] for c in codes))
-    organisation = str(args.get("organisation") or "").strip()
-    if organisation:
-        clauses.append(f"dt.creator={cql_quote(organisation)}")
-        words.append(f"organisation name contains the phrase {organisation!r} (case- and accent-insensitive)")
+    if chosen:
+        clauses.extend(chosen.clauses)
+        words.append(chosen.matched)
     kind = str(args.get("publication_type") or "").strip()
     if kind:
         clauses.append(f"dt.type=={cql_quote(kind)}")
@@ -475,8 +593,10 @@ def build_search(source: KoopSource, call: ToolCall, extra_clauses: list[tuple[s
         words.append(word)
     query = str(args.get("query") or "").strip()
     if query:
-        clauses.append(f"cql.textAndIndexes={cql_quote(query)}")
-        words.append(f"text or metadata match {query!r} (KOOP full-text index)")
+        found, said = text_clauses(query)
+        clauses.extend(found)
+        if found:
+            words.append(said)
     start, end = date_range(call)
     if start:
         clauses.append(f"dt.available>={start.isoformat()}")

@@ -40,11 +40,12 @@ SOURCE = KoopSource(
     id_examples="gmb-2023-174296, prb-2024-1234, wsb-2024-567 or bgr-2024-89",
     type_examples="'omgevingsvergunning', 'verordening', 'beleidsregel', 'verkeersbesluit', 'kennisgeving' or "
                   "'ander besluit van algemene strekking'",
-    organisation_examples="'Gouda' or \"'s-Gravenhage\" (municipalities publish under their official name without "
-                          "'gemeente': Den Haag as 's-Gravenhage), 'Zuid-Holland' (provinces without 'provincie'); "
-                          "'Holland' also finds 'Zuid-Holland'",
+    organisation_examples="'Gouda', 'gemeente Den Haag' (published as 's-Gravenhage), 'provincie Utrecht', "
+                          "'HHNK'; a gemeenschappelijke regeling by its exact name",
     elsewhere="Staatscourant, Staatsblad, Kamerstukken and Handelingen are in the Officiële bekendmakingen "
               "connector (officielebekendmakingen).",
+    organisation_kinds=("gemeente", "provincie", "waterschap"),
+    kind_media={"gemeente": "gmb", "provincie": "prb", "waterschap": "wsb"},
 )
 
 # How far back an organisation counts as a publisher at all; the window within which it counts as

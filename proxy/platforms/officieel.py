@@ -16,6 +16,7 @@ from datetime import date
 from proxy.platforms._sru import (
     KOOP_SRU_ABOUT,
     KoopSource,
+    OwnCreator,
     cql_quote,
     koop_tools,
     newest_query,
@@ -46,10 +47,15 @@ SOURCE = KoopSource(
     id_examples="stcrt-2024-12345, stb-2025-252, trb-2024-80, kst-36200-1, blg-998035, h-tk-20202021-101-5, "
                 "kv-tk-2020Z13248 or nds-tk-2015D00006",
     type_examples="'Kamerstuk', 'Handeling', 'Wet', 'Regeling', 'Besluit' or 'Bijlage'",
-    organisation_examples="'Ministerie van Defensie' or 'Tweede Kamer der Staten-Generaal'; 'Defensie' also "
-                          "finds the ministry",
+    organisation_examples="'Defensie', 'BZK', 'ministerie van JenV', 'Tweede Kamer' or a gemeente in the "
+                          "Staatscourant ('Haarlem')",
     elsewhere="Gemeenteblad, Provinciaal blad, Waterschapsblad and Blad gemeenschappelijke regeling are in the "
               "Lokale bekendmakingen connector (lokalebekendmakingen).",
+    organisation_kinds=("ministerie", "gemeente", "provincie", "waterschap"),
+    own_creators=(
+        OwnCreator("Tweede Kamer der Staten-Generaal", "staten generaal", ("Tweede Kamer", "TK")),
+        OwnCreator("Eerste Kamer der Staten-Generaal", "staten generaal", ("Eerste Kamer", "EK", "Senaat")),
+    ),
 )
 
 DOSSIER_PROP = {

@@ -34,6 +34,7 @@ from urllib.parse import quote
 from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, page
+from proxy.platforms._organisations import REGISTER, Choice
 from proxy.platforms._resolve import Entry, Table, norm
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NDATE, NINT, NSTR, STRINGS
@@ -42,6 +43,11 @@ from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, To
 __all__ = ["PLATFORM", "TOOLS", "measure_load", "publication_id", "query_string", "resolve_organisation"]
 
 PAGE_SIZES = (10, 20, 50)
+# How open.overheid.nl reads `zoektekst` (its back end is PLOOI's Solr: LowerCase and ASCIIFolding filters on the text
+# fields, an edismax query); how several words combine and any phrase syntax are not documented, so the text is sent
+# as written and the rule says so.
+WORDS_RULE = ("how several words combine is the platform's own, undocumented rule; case and accents ignored; "
+              "quotes have no documented meaning")
 ACCEPT = {"Accept": "application/json"}
 DOCUMENT_PAGE = "https://open.overheid.nl/documenten/"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{5,150}$")
@@ -142,18 +148,43 @@ async def platform_organisations(call: ToolCall) -> list[tuple[str, int]]:
     return out
 
 
+def _same_body(choice: Choice, known: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The platform's names for the organisation the register chose (its label can be an earlier name, e.g.
+    'ministerie van Economische Zaken en Klimaat' for today's ministerie van Economische Zaken, mnre1045)."""
+    return [(name, count) for name, count in known if choice.org in REGISTER.matches(name)[1]]
+
+
+def _register_value(written: str, known: list[tuple[str, int]]) -> tuple[str, str] | None:
+    """(facet value, what it was read as) for a name the government's register holds; None when it holds none."""
+    if not REGISTER.matches(written)[1]:
+        return None
+    choice = REGISTER.resolve(written)  # several of one kind: refused with the candidates
+    org = choice.org
+    same = sorted(_same_body(choice, known), key=lambda kv: -kv[1])
+    value = same[0][0] if same else org.full_name
+    said = f"{written!r} read as the {org.full_name} ({org.id}), on open.overheid.nl {value!r}"
+    if known and not same:
+        said += "; not in the platform's current list of bodies"
+    return value, said + (f" ({choice.note})" if choice.note else "")
+
+
 async def resolve_organisation(call: ToolCall, written: str) -> tuple[str, str | None]:
     """The organisation name to filter on, and what it was read as (None when written exactly so).
 
-    People write 'BZK', 'ministerie van BZK' or 'Utrecht'; the platform filters on its exact label
-    ('ministerie van Binnenlandse Zaken en Koninkrijksrelaties'). Abbreviations come from a table kept
-    as data; every name is checked against the platform's own list. Several matches: the body with the
-    most publications, and the answer names the others; none: refused with the closest names."""
+    People write 'BZK', 'ministerie van BZK' or 'gemeente Den Haag'; the platform filters on its exact label
+    ('ministerie van Binnenlandse Zaken en Koninkrijksrelaties'). A name is read with the government's register
+    of organisations (the same reading as every other source) and mapped to the platform's own label of that
+    organisation (the `organisatie` facet); bodies outside the register (agencies, inspectorates) by the
+    abbreviation table kept as data or a part of their name: several matches, the body with the most publications,
+    and the answer names the others; none: refused with the closest names."""
     known = await platform_organisations(call)
     by_norm = {norm(name): name for name, _ in known}
     if norm(written) in by_norm:
         exact = by_norm[norm(written)]
         return exact, None if exact == written else f"{written!r} read as {exact!r}"
+    registered = _register_value(written, known)
+    if registered is not None:
+        return registered
     stripped = _MINISTRY_PREFIX.sub("", written).strip()
     entry = ABBREVIATIONS.find(written) or (ABBREVIATIONS.find(stripped) if stripped else None)
     if entry is not None:
@@ -225,7 +256,7 @@ async def _search_publications(call: ToolCall) -> dict[str, Any]:
     size = next(s for s in PAGE_SIZES if s >= limit)  # the platform serves only these page sizes
     sort = args.get("sort") or ("relevance" if text else "newest")
     pairs = [("zoektekst", text), ("start", str(offset)), ("aantalResultaten", str(size))]
-    matched = [f"full-text search for {text!r}, as open.overheid.nl matches and ranks it" if text
+    matched = [f"full-text search for {text!r} ({WORDS_RULE}; ranked by the platform)" if text
                else "no search words: every publication"]
     if sort in ("newest", "oldest"):
         pairs.append(("sort", "publicatiedatum"))
@@ -261,17 +292,18 @@ async def _search_publications(call: ToolCall) -> dict[str, Any]:
 
 SEARCH_INPUT = object_schema({
     "query": {"type": "string", "maxLength": 200,
-              "description": "Words to search for in the publications' text and metadata (the platform ranks)."},
+              "description": f"Words to search for in the publications' text and metadata: {WORDS_RULE}; ranked by "
+                             "the platform."},
     "information_category": {"type": "string", "maxLength": 120,
                              "description": "Woo information category, lower case as the platform labels it, e.g. "
                                             "'Woo-verzoeken en -besluiten', 'adviezen', 'convenanten', "
                                             "'onderzoeksrapporten', 'jaarplannen en jaarverslagen'."},
     "organisation": {"type": "string", "maxLength": 160,
-                     "description": "Publishing body as people write it: its name on open.overheid.nl ('gemeente "
-                                    "Utrecht', 'provincie Gelderland'), a ministry's abbreviation ('BZK', 'VWS', "
-                                    "'J&V', 'ministerie van OCW') or part of a name; checked against the platform's "
-                                    "own list, the choice said in precision.matched, an unknown name refused with "
-                                    "the closest."},
+                     "description": "Publishing body as people write it ('gemeente Den Haag', 'provincie "
+                                    "Gelderland', 'BZK', 'JenV', 'ministerie van OCW'); read with the government's "
+                                    "register of organisations and sent as the platform's own label for it (other "
+                                    "bodies by part of their name), the choice said in precision.matched, an unknown "
+                                    "name refused with the closest."},
     **date_range_props("Applies to the date of disclosure."),
     "sort": {"enum": ["relevance", "newest", "oldest"],
              "description": "Order: by relevance (default with search words) or by date of disclosure (newest is "

@@ -14,8 +14,10 @@ Data: real KOOP records only, with their real ids, organisations and dates (prov
 
 * `wetsuite_records.json`: four records from WetSuite's test files (Bergeijk, Rheden and Reimerswaal in the
   Gemeenteblad, Zuid-Holland in the Provinciaal blad), three with the text of their recorded page;
-* `basgroot_history_records.json`: 26 Gemeenteblad records of Gouda (December 2025) and 's-Gravenhage
-  (November 2024) as a public client stored them from KOOP's SRU (title, type, date, description).
+* `basgroot_history_records.json`: 34 Gemeenteblad records of Gouda (December 2025), 's-Gravenhage (November
+  2024) and Utrecht (December 2025), and 4 Provinciaal blad records of the province of Utrecht that the same
+  client's Utrecht file holds (the name "Utrecht" is both), as it stored them from KOOP's SRU (title, type, date,
+  description).
 
 No real Waterschapsblad or Blad gemeenschappelijke regeling record was found, so those gazettes are empty
 here. Where a text was not recorded, the XML document holds only the record's title and description. One
@@ -47,6 +49,11 @@ RECORDED_ON = "2025-12-04"
 SAMPLE_WHY = "script/img payloads for the site's inertness test; no real record carries them (title says 'Voorbeeld')"
 _GEMEENTEBLAD = {"publication_name": "Gemeenteblad", "organisation_type": "gemeente",
                  "creator_scheme": "OVERHEID.Gemeente"}
+# A client's file of one place name can hold the province's Provinciaal blad next to the municipality's
+# Gemeenteblad (basgroot's Utrecht file does): the id's gazette says which organisation published it.
+_GAZETTE_OF_PREFIX = {"gmb": _GEMEENTEBLAD,
+                      "prb": {"publication_name": "Provinciaal blad", "organisation_type": "provincie",
+                              "creator_scheme": "OVERHEID.Provincie"}}
 
 
 def _wetsuite() -> list[Publication]:
@@ -61,15 +68,16 @@ def _wetsuite() -> list[Publication]:
 
 
 def _basgroot() -> list[Publication]:
-    """Gemeenteblad records kept as a client stored them; the gzd fields they lack follow from their id."""
+    """Gemeenteblad and Provinciaal blad records kept as a client stored them; the gzd fields they lack follow
+    from their id."""
     name = "basgroot_history_records.json"
     out = []
     for row in json.loads((DATA / name).read_text(encoding="utf-8"))["records"]:
-        _, year, number = row["identifier"].split("-")
+        prefix, year, number = row["identifier"].split("-")
         out.append(Publication(
             identifier=row["identifier"], title=row["title"], type=row["type"], creator=row["creator"],
-            area=f"gmb/{year}", date=row["available"], available=row["available"], modified=row["available"],
-            year=year, number=number, abstract=row["abstract"], origin=name, **_GEMEENTEBLAD))
+            area=f"{prefix}/{year}", date=row["available"], available=row["available"], modified=row["available"],
+            year=year, number=number, abstract=row["abstract"], origin=name, **_GAZETTE_OF_PREFIX[prefix]))
     return out
 
 

@@ -4,7 +4,8 @@ Real service: the keyless API behind https://open.overheid.nl, base
 `https://open.overheid.nl/overheid/openbaarmakingen/api/v0` (undocumented; the request and answer
 shapes follow research §6 and client code that calls the live service). Served at the same paths:
 
-* `GET /zoek`: `zoektekst` (every word must occur; ranked by occurrences, title first), `start`
+* `GET /zoek`: `zoektekst` (every word must occur, case and accents ignored as PLOOI's Solr schema folds them;
+  ranked by occurrences, title first), `start`
   (offset), `aantalResultaten` (only 10, 20 or 50; anything else is 400 `{"detail": …}`), `sort`
   (`publicatiedatum`, newest first unless `order=asc`; `laatst-gewijzigd`), `publicatiedatumVan` /
   `publicatiedatumTot` (DD-MM-YYYY, inclusive) and the filters `documentsoort`,
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
@@ -62,6 +64,13 @@ RECORDED_ON = "2026-03-21"
 XSS_TITLE = "Voorbeeld (geen echte publicatie): Besluit op Woo-verzoek over <script>alert(1)</script> in zaaksystemen"
 XSS_DESCRIPTION = "Besluit en inventarislijst <img src=x onerror=alert(1)> over zaaksystemen van de gemeente"
 SAMPLE_WHY = "script/img payloads for the inertness test; no real record carries them (title says 'Voorbeeld')"
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, as the platform's Solr text fields index (LowerCase and ASCIIFolding filters in
+    PLOOI's schema.xml)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass
@@ -104,8 +113,8 @@ class Publication:
 
     @property
     def search_text(self) -> str:
-        return " ".join([self.title, self.description, self.party("verantwoordelijke"),
-                         *self.labels("documentsoorten")]).lower()
+        return fold(" ".join([self.title, self.description, self.party("verantwoordelijke"),
+                              *self.labels("documentsoorten")]))
 
 
 # --------------------------------------------------------------------------- data
@@ -223,7 +232,7 @@ async def _search(request: web.Request) -> web.Response:
     for checked in (low, high):
         if isinstance(checked, str):
             return _bad(checked)
-    words = [w for w in q.get("zoektekst", "").lower().split() if w]
+    words = [w for w in fold(q.get("zoektekst", "")).split() if w]
     # The site double-encodes filter values; aiohttp decoded once, so decode once more.
     filters = {name: {unquote(v).lower() for v in q.getall(name, [])}
                for name in ("documentsoort", "informatiecategorie", "thema", "organisatie") if name in q}
@@ -241,7 +250,7 @@ async def _search(request: web.Request) -> web.Response:
     elif sort == "laatst-gewijzigd":
         found.sort(key=lambda p: (p.modified, p.id), reverse=True)
     elif words:
-        found.sort(key=lambda p: (-sum(3 * p.title.lower().count(w) + p.search_text.count(w) for w in words),
+        found.sort(key=lambda p: (-sum(3 * fold(p.title).count(w) + p.search_text.count(w) for w in words),
                                   -p.published.toordinal(), p.id))
     else:
         found.sort(key=lambda p: (p.published, p.id), reverse=True)
