@@ -69,7 +69,8 @@ def _found(data: Mapping[str, Any]) -> str | None:
 
 def _day(result: Mapping[str, Any]) -> str | None:
     """A result's date: its `date`, else the first field named like a date that holds one."""
-    keys = ["date", *sorted(k for k in result if "date" in k and k != "date"), "published", "modified", "start"]
+    keys = ["date", *sorted(k for k in result if "date" in k and k != "date"), "started", "start", "published",
+            "modified", "valid_from"]
     for key in keys:
         value = result.get(key)
         if isinstance(value, str) and _DAY.match(value):

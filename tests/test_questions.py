@@ -2,8 +2,9 @@
 alone, and the facts the answer must contain, run through the SDK client against the replicas.
 
 It reports how many questions are answered in one call, in two, or not at all, and holds: every question
-answered, at least 80 % in one call, every content result with `cited_chunks`, every citation `uri` a
-page for people, and every tool an error or a result's own notes name on the address asked.
+answered, at least 85 % in one call, every content result with `cited_chunks`, every citation `uri` a
+page for people, every tool an error or a result's own notes name on the address asked, and every empty answer's
+hint naming the cause the question knows (`cause`: standing, period, filter or words; see proxy/emptied.py).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 from mcp import Client
 
 from proxy.generation import load_generation
-from tests.conftest import LiveServer, client
+from tests.conftest import Replicas, client, serve, write_registry
 from tests.people_pages import not_for_people
 
 QUESTIONS = json.loads((Path(__file__).with_name("questions.json")).read_text(encoding="utf-8"))["questions"]
@@ -30,6 +31,16 @@ _STEP = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
 _CATALOG = load_generation(Path(__file__).resolve().parent.parent / "registry.json").catalog
 TOOL_NAMES = {t.name for c in _CATALOG.connectors.values() for t in c.tools}
 _IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_])[a-z][a-z0-9_]*_[a-z0-9_]+(?![A-Za-z0-9_])")
+# How each cause of an empty answer opens its hint (proxy/emptied.py, and the adapters that set their own).
+CAUSES = (("standing", re.compile(r"^.+ (stands still|did not answer at its last call)")),
+          ("period", re.compile(r"^nothing (in the period|in force on) ")),
+          ("filter", re.compile(r"^(\S+=.+ emptied this list|nothing matches .+ together)")),
+          ("words", re.compile(r"^nothing holds ")))
+
+
+def hint_cause(hint: str) -> str | None:
+    """Which cause an empty answer's hint names."""
+    return next((cause for cause, pattern in CAUSES if pattern.match(hint)), None)
 
 
 def _resolve(value: Any, earlier: list[Any]) -> Any:
@@ -89,6 +100,10 @@ async def _ask(question: Mapping[str, Any], c: Client, listed: Mapping[str, Any]
         seen.append(json.dumps(data, ensure_ascii=False))
         if step["tool"] not in META_TOOLS:
             _check_citations(step["tool"], data, outcome)
+        hint = (data.get("precision") or {}).get("hint") if isinstance(data, dict) else None
+        if hint and hint_cause(hint) != question.get("cause"):
+            outcome.problems.append(f"{step['tool']}: the hint names cause {hint_cause(hint)!r}, the question "
+                                    f"knows {question.get('cause')!r}: {hint[:200]}")
         haystack = "\n".join(seen).lower()
         if "facts" in question and all(f.lower() in haystack for f in question["facts"]):
             outcome.calls_needed = n
@@ -117,8 +132,18 @@ def test_the_checker_knows_api_addresses_from_pages() -> None:
     assert not_for_people("https://www.tweedekamer.nl/kamerleden_en_commissies/alle_kamerleden/dam-van-p") is None
 
 
+def test_the_hint_causes_are_told_apart() -> None:
+    assert hint_cause("Open Overheid stands still: its newest material is from 2026-03-21.") == "standing"
+    assert hint_cause("nothing in the period 2024-01-01 to 2024-12-31: the same search …") == "period"
+    assert hint_cause("nothing in force on 2026-12-01: Wet open overheid (BWBR0045754) exists") == "period"
+    assert hint_cause("organisation='BZK' emptied this list: without it …") == "filter"
+    assert hint_cause("nothing holds query='parkeren' (how words match here: …)") == "words"
+    assert hint_cause("check the spelling") is None
+    assert {q.get("cause") for q in QUESTIONS} >= {"period", "filter", "words"}
+
+
 def test_the_suite_is_big_and_wide_enough() -> None:
-    assert len(QUESTIONS) >= 40
+    assert len(QUESTIONS) >= 80
     addresses = {q["address"] for q in QUESTIONS}
     assert addresses >= {"openraadsinformatie", "lokalebekendmakingen", "officielebekendmakingen", "tweedekamer",
                          "wetten", "rechtspraak", "openoverheid", "allebronnen"}
@@ -128,9 +153,17 @@ def test_the_suite_is_big_and_wide_enough() -> None:
     assert any("refusal" in q for q in QUESTIONS)
 
 
-async def test_the_question_suite(server: LiveServer, capsys: pytest.CaptureFixture[str]) -> None:
+def _unhurried(data: dict[str, Any]) -> None:
+    """The suite asks 90 questions from one client in seconds; the per-client rate share (tested on its own in
+    test_upstream.py) would answer the later ones "try again in N s", which says nothing about the answers."""
+    for platform in data["platforms"].values():
+        platform.setdefault("limits", {})["requests_per_minute"] = 6000
+
+
+async def test_the_question_suite(replicas: Replicas, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     outcomes: list[Outcome] = []
     async with contextlib.AsyncExitStack() as stack:
+        server = await stack.enter_async_context(serve(write_registry(tmp_path, _unhurried), replicas))
         clients: dict[str, tuple[Client, dict[str, Any]]] = {}
         for question in QUESTIONS:
             slug = question["address"]
@@ -144,9 +177,9 @@ async def test_the_question_suite(server: LiveServer, capsys: pytest.CaptureFixt
     two = sum(o.calls_needed == 2 and not o.problems for o in outcomes)
     failed = [o for o in outcomes if o.calls_needed is None or o.problems]
     with capsys.disabled():
-        print(f"\nquestion suite: {len(outcomes)} questions: {one} answered in one call, {two} in two, "
-              f"{len(failed)} not answered")
+        print(f"\nquestion suite: {len(outcomes)} questions: {one} answered in one call "
+              f"({one / len(outcomes):.0%}), {two} in two, {len(failed)} not answered")
         for o in failed:
             print(f"  FAILED {o.id}: {'; '.join(o.problems)}")
     assert not failed, [(o.id, o.problems) for o in failed]
-    assert one >= 0.8 * len(outcomes), f"only {one} of {len(outcomes)} questions answered in one call"
+    assert one >= 0.85 * len(outcomes), f"only {one} of {len(outcomes)} questions answered in one call"
