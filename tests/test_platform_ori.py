@@ -22,6 +22,7 @@ import pytest
 
 from proxy.caller import SYSTEM_CALLER
 from proxy.errors import ToolInputError, UpstreamRateLimited
+from proxy.generation import load_generation
 from proxy.platforms import _ori_names as names
 from proxy.platforms import ori
 from proxy.platforms._organisations import REGISTER
@@ -186,6 +187,21 @@ async def test_a_motion_reads_with_its_outcome(env: PlatformHarness) -> None:
     assert result["motion"]["proposers"] == ["Claudia Schipper-Heijmans", "Henri de Raad"]
     assert result["motion"]["vote_summary"].startswith("Stemmen voor: 23")
     assert result["meeting"]["date"] == "2026-07-07"
+
+
+async def test_a_motion_search_promises_no_outcome_its_hits_do_not_carry(env: PlatformHarness) -> None:
+    # Issue 21: `kind` promised motions "met uitslag", yet a search hit holds no outcome (the platform's search
+    # index has none; reading every hit's entity would spend a page's worth of the 60-a-minute rate per search).
+    found = await env.call("search_documents", query="geitenhouderijen", organisation="Altena", kind="motion")
+    assert [r.path for r in env.requests if "/entities/" in r.path] == []
+    assert found["results"] and all("result" not in hit for hit in found["results"])
+    catalog = load_generation(Path(__file__).parents[1] / "registry.json").catalog
+    tool = catalog.connectors["openraadsinformatie"].tool("search_documents")
+    assert tool is not None
+    words = (tool.words.params["kind"].nl, tool.words.params["kind"].en,
+             ori.SEARCH_DOCUMENTS_INPUT["properties"]["kind"]["description"])
+    assert not any(w.endswith(("met uitslag.", "with outcome.", "with their outcome.")) for w in words), words
+    assert all("read_document" in w and "read_meeting" in w for w in words)
 
 
 async def test_read_meeting_gives_the_agenda_and_motions(env: PlatformHarness) -> None:

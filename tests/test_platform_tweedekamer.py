@@ -16,6 +16,7 @@ from proxy.loadstatus import status_from_report
 from proxy.platforms import tweedekamer
 from proxy.platforms._odata import day_start, quote, words_filter
 from proxy.replica.tweedekamer import DATA, ROLL_CALL, build_store
+from tests.conftest import LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 KEY = "tweedekamer"
@@ -67,7 +68,7 @@ async def test_search_documents_sends_odata_query_and_reports_exact_count(env: P
                    "Datum ge 2025-06-01T00:00:00+02:00 and Datum lt 2026-11-30T00:00:00+01:00",
         "$orderby": "Datum desc,Id desc",
         "$select": "Id,DocumentNummer,Soort,Titel,Onderwerp,Datum,Vergaderjaar,GewijzigdOp",
-        "$expand": "Zaak($filter=Verwijderd eq false;$select=Id,Nummer)",
+        "$expand": tweedekamer.DOCUMENT_CASES_EXPAND,
         "$top": "3",
         "$skip": "1",
         "$count": "true",
@@ -173,8 +174,7 @@ async def test_search_cases_finds_the_recorded_motions(env: PlatformHarness) -> 
                             date_to="2025-12-31", limit=50)
     request = env.only_request()
     assert request.path == f"{ODATA}/Zaak"
-    assert request.query["$expand"] == ("Document($filter=Verwijderd eq false;$select=Id,DocumentNummer;"
-                                        "$orderby=Datum asc;$top=1)")
+    assert request.query["$expand"] == tweedekamer.CASE_EXPAND
     assert "GestartOp ge 2025-01-01T00:00:00+01:00 and GestartOp lt 2026-01-01T00:00:00+01:00" in \
         request.query["$filter"]
     numbers = {r["number"] for r in result["results"]}
@@ -244,6 +244,79 @@ async def test_case_votes_refuses_a_document_number(env: PlatformHarness) -> Non
         await env.call("case_votes", case="2025D12345")
 
 
+# --------------------------------------------------------------------------- outcome and submitters (issue 21)
+
+SUBMITTED = "(Relatie eq 'Indiener' or Relatie eq 'Medeindiener')"
+OUTCOMES = "Verwijderd eq false and (startswith(BesluitSoort,'Stemmen') or BesluitSoort eq 'Overgenomen')"
+
+
+def test_the_list_expansions_ask_for_outcome_and_submitters_in_the_same_request() -> None:
+    actors = f"ZaakActor($filter=Verwijderd eq false and {SUBMITTED};$select=ActorNaam,ActorFractie,Relatie)"
+    decisions = (f"Besluit($filter={OUTCOMES};$select=Id,BesluitSoort,BesluitTekst,StemmingsSoort,GewijzigdOp;"
+                 "$orderby=GewijzigdOp desc")
+    case = ("Document($filter=Verwijderd eq false;$select=Id,DocumentNummer;$orderby=Datum asc;$top=1),"
+            f"{actors},{decisions};$expand=Agendapunt($select=Id;$expand=Activiteit($select=Id,Datum)))")
+    document = f"Zaak($filter=Verwijderd eq false;$select=Id,Nummer;$expand={actors},{decisions}))"
+    assert (case, document) == (tweedekamer.CASE_EXPAND, tweedekamer.DOCUMENT_CASES_EXPAND)
+
+
+async def test_case_lists_say_whether_a_motion_was_voted_on_its_outcome_and_submitters(env: PlatformHarness) -> None:
+    # Issue 21: the assistant picked the only motions never voted on; each row now says so, in one request.
+    found = await env.call("search_cases", kind="Motie", query="stikstof")
+    assert len(env.requests) == 1
+    [motion] = found["results"]  # the real motion Thijssen on nitrogen, rejected on 2 October 2025
+    assert (motion["number"], motion["voted"], motion["outcome"]) == ("2025Z18621", True, "Verworpen.")
+    assert motion["outcome_kind"] == "Stemmen - verworpen" and motion["decided_on"] == "2025-10-02"
+    assert motion["submitters"] == [{"name": "J. Thijssen", "party": "GroenLinks-PvdA", "role": "Indiener"}]
+    assert motion["citation"]["text"].endswith("— Verworpen.; ingediend door J. Thijssen (GroenLinks-PvdA)")
+    roll_call = (await env.call("search_cases", query="medische evacuatie"))["results"]
+    dobbe = next(r for r in roll_call if r["number"] == "2025Z18247")
+    assert (dobbe["outcome"], dobbe["decided_on"]) == ("Verworpen. (72-74)", "2025-10-01")
+    assert [a["role"] for a in dobbe["submitters"]] == ["Indiener"] + ["Medeindiener"] * 8
+    pending = (await env.call("search_cases", query="plasticafdracht"))["results"]
+    assert pending and all(r["voted"] is False and r["outcome"] is None for r in pending)
+    assert {"name": "I. Kostic", "party": "PvdD", "role": "Indiener"} in pending[0]["submitters"]
+
+
+async def test_document_lists_carry_their_motion_case_outcome_and_submitters(env: PlatformHarness) -> None:
+    found = await env.call("search_documents", kind="Motie", query="dierrechten")
+    assert len(env.requests) == 1
+    [document] = found["results"]  # the real motion Holman, rejected
+    assert (document["number"], document["cases"]) == ("2025D41525", ["2025Z17800"])
+    assert (document["voted"], document["outcome"]) == (True, "Verworpen.")
+    assert document["submitters"] == [{"name": "H. Holman", "party": "NSC", "role": "Indiener"}]
+
+
+async def test_search_cases_by_submitting_party_filters_on_the_party_id(env: PlatformHarness) -> None:
+    # ZaakActor writes NSC as "NSC", its Fractie row as "Nieuw Sociaal Contract": the filter uses the Fractie id.
+    store = _store()
+    nsc = next(f for f in _live(store.rows["Fractie"]) if f["Afkorting"] == "Nieuw Sociaal Contract")
+    found = await env.call("search_cases", party="NSC", kind="Motie", limit=50)
+    fractions, cases = env.requests
+    assert fractions.path == f"{ODATA}/Fractie" and cases.path == f"{ODATA}/Zaak"
+    assert cases.query["$filter"] == (
+        "Verwijderd eq false and Soort eq 'Motie' and ZaakActor/any(a:a/Verwijderd eq false and "
+        f"a/Fractie_Id eq {nsc['Id']} and (a/Relatie eq 'Indiener' or a/Relatie eq 'Medeindiener'))")
+    submitted = {a["Zaak_Id"] for a in store.rows["ZaakActor"] if a["Fractie_Id"] == nsc["Id"]
+                 and a["Relatie"] in ("Indiener", "Medeindiener")}
+    assert found["precision"]["total"] == len(submitted) == len(found["results"]) > 20
+    assert all(any(a["party"] == "NSC" for a in r["submitters"]) for r in found["results"])
+    assert "submitted or co-submitted by a member of Nieuw Sociaal Contract" in found["precision"]["matched"]
+    d66 = await env.call("search_cases", party="d66", limit=50)
+    assert "2025Z16470" in {r["number"] for r in d66["results"]}  # Rooderkerk c.s., adopted
+    with pytest.raises(ToolInputError, match="party 'Partij X'"):
+        await env.call("search_cases", party="Partij X")
+
+
+async def test_a_title_word_written_with_accents_also_matches_without(env: PlatformHarness) -> None:
+    await env.call("search_cases", query="Oekraïne")
+    assert env.only_request().query["$filter"] == (
+        "Verwijderd eq false and (contains(tolower(Titel),'oekraïne') or contains(tolower(Onderwerp),'oekraïne') or "
+        "contains(tolower(Titel),'oekraine') or contains(tolower(Onderwerp),'oekraine'))")
+    found = await env.call("search_cases", query="één", limit=50)
+    assert {"een", "één"} <= {w for r in found["results"] for w in str(r["subject"]).lower().split()}
+
+
 # --------------------------------------------------------------------------- search_members
 
 
@@ -252,7 +325,7 @@ async def test_search_members_by_party_with_current_party_expanded(env: Platform
     parties, request = env.requests  # the party is checked against the platform's own Fractie list first
     assert parties.path == f"{ODATA}/Fractie"
     assert parties.query == {"$filter": "Verwijderd eq false", "$orderby": "DatumInactief asc,Afkorting asc",
-                             "$select": "Afkorting,NaamNL,NaamEN,DatumInactief", "$top": "250"}
+                             "$select": "Id,Afkorting,NaamNL,NaamEN,DatumInactief", "$top": "250"}
     assert request.path == f"{ODATA}/Persoon"
     assert request.query["$filter"] == (
         "Verwijderd eq false and Functie eq 'Tweede Kamerlid' and FractieZetelPersoon/any(f:f/Verwijderd eq false "
@@ -330,12 +403,27 @@ async def test_search_members_by_name_includes_former_members_on_request(env: Pl
     target = next(p for p in people if p["Functie"] == "Oud Kamerlid")
     current = await env.call("search_members", name=target["Achternaam"])
     everyone = await env.call("search_members", name=target["Achternaam"], current_only=False, limit=50)
-    assert env.only_request().query["$filter"].startswith(
+    assert env.requests[-1].query["$filter"].startswith(
         "Verwijderd eq false and (Functie eq 'Tweede Kamerlid' or Functie eq 'Oud Kamerlid') and ")
     assert target["Id"] not in {r["id"] for r in current["results"]}
     assert target["Id"] in {r["id"] for r in everyone["results"]}
     former = next(r for r in everyone["results"] if r["id"] == target["Id"])
     assert former["role"] == "Oud Kamerlid"
+
+
+@pytest.mark.parametrize(("written", "current", "name"), [
+    ("Yesilgoz", True, "Dilan Yeşilgöz-Zegerius"), ("kostic", True, "Ines Kostić"), ("Kroger", True, "Suzanne Kröger"),
+    ("Dogukan Ergin", True, "Doğukan Ergin"), ("Gundogan", False, "Nilüfer Gündoğan"),
+    ("Yeşilgöz", True, "Dilan Yeşilgöz-Zegerius")])
+async def test_member_names_match_with_accents_folded(env: PlatformHarness, written: str, current: bool,
+                                                      name: str) -> None:
+    # Issue 21: OData cannot fold accents, so "Yesilgoz" missed "Yeşilgöz"; the member list gives the spelling.
+    found = await env.call("search_members", name=written, current_only=current)
+    assert name in [r["name"] for r in found["results"]]
+    assert found["precision"]["matched"].startswith("all name words, any order, any case, accents folded")
+    listing, search = env.requests
+    assert listing.query["$select"] == "Achternaam,Roepnaam,Voornamen" and listing.query["$top"] == "250"
+    assert "'" + name.split()[-1].lower().split("-")[0] + "'" in search.query["$filter"]
 
 
 # --------------------------------------------------------------------------- load status
@@ -478,3 +566,23 @@ def test_every_kind_table_target_is_a_recorded_soort(table: Any, entity: str) ->
     recorded = set(_recorded("soorten.json")[entity])
     missing = {entry.key for entry in table.entries} - recorded
     assert not missing, f"{entity} kinds not in the recorded Soort values: {missing}"
+
+
+# --------------------------------------------------------------------------- through the SDK client (issue 21)
+
+
+@pytest.mark.parametrize(("mode", "slug", "prefix"), [("2026-07-28", "allebronnen", "tk_"),
+                                                      ("legacy", "tweedekamer", "")])
+async def test_outcomes_parties_and_folded_names_through_the_sdk(server: LiveServer, mode: str, slug: str,
+                                                                 prefix: str) -> None:
+    async with client(server.url(slug), mode) as c:
+        found = await c.call_tool(prefix + "search_cases", {"query": "stikstof", "kind": "moties"})
+        assert not found.is_error, found.content[0].text
+        [motion] = found.structured_content["results"]
+        assert (motion["voted"], motion["outcome"], motion["submitters"][0]["party"]) == (
+            True, "Verworpen.", "GroenLinks-PvdA")
+        d66 = await c.call_tool(prefix + "search_cases", {"party": "D66", "limit": 50})
+        assert not d66.is_error and all(any(a["party"] == "D66" for a in r["submitters"])
+                                        for r in d66.structured_content["results"])
+        member = await c.call_tool(prefix + "search_members", {"name": "Yesilgoz"})
+        assert [r["name"] for r in member.structured_content["results"]] == ["Dilan Yeşilgöz-Zegerius"]

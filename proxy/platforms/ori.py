@@ -462,7 +462,8 @@ SEARCH_DOCUMENTS_INPUT = _input({
     "organisation": ORGANISATION_PROP,
     **DATE_PROPS,
     "kind": {"enum": ["document", "motion"], "default": "document",
-             "description": "Documents (raadsstukken, attachments), or motions and amendments with their outcome."},
+             "description": "Documents (raadsstukken, attachments), or motions and amendments; a search hit carries no "
+                            "outcome: read_document gives a motion's, read_meeting those of a whole meeting."},
     "sort": SORT_PROP,
     **PAGE_PROPS,
 }, [])

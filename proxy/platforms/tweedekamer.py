@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,6 @@ from proxy.platforms._odata import (
     quote,
     read_page,
     words,
-    words_filter,
 )
 from proxy.platforms._resolve import Entry, Table, norm
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
@@ -130,11 +129,34 @@ def _list_precision(result: ODataPage, *, offset: int, returned: int, matched: s
                      next_offset=offset + returned if truncated else None)
 
 
+def fold(text: str) -> str:
+    """`text` lower-cased without its accents, as people type it: 'Yeşilgöz' → 'yesilgoz', 'Yıldız' → 'yildiz'."""
+    plain = unicodedata.normalize("NFKD", text.lower().translate(UNACCENTED))
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
+# Letters that Unicode does not decompose into a plain letter and an accent.
+UNACCENTED = str.maketrans({"ı": "i", "ø": "o", "ł": "l", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe"})
+# The one matching rule of every search word here, as the descriptions and `matched` say it.
+WORD_RULE = "all words, any order, any case, as substrings (no stemming)"
+
+
+def spellings(term: str) -> list[str]:
+    """A search word as written and, when written with accents, without them: 'curaçao' also finds 'curacao'."""
+    return list(dict.fromkeys((term, fold(term))))
+
+
+def spelled_filter(fields: Sequence[str], terms: Sequence[Sequence[str]]) -> list[str]:
+    """One clause per word: one of its spellings occurs (case-insensitively) in at least one of `fields`."""
+    return ["(" + " or ".join(f"contains(tolower({f}),{quote(w)})" for w in forms for f in fields) + ")"
+            for forms in terms]
+
+
 def _matched(terms: list[str], fields: str, extra: list[str]) -> str:
     parts = []
     if terms:
-        parts.append(f"every word ({', '.join(terms)}) occurs, case-insensitively, as a substring of {fields} "
-                     "(OData contains; no stemming, no relevance ranking)")
+        parts.append(f"{WORD_RULE}: every word ({', '.join(terms)}) occurs in {fields}; a word written with accents "
+                     "also matches without them (OData contains, no relevance ranking)")
     parts.extend(extra)
     return "; ".join(parts) if parts else "no search terms: all records"
 
@@ -146,7 +168,7 @@ def _titled_search(call: ToolCall, date_field: str, kinds: Table) -> tuple[list[
     start, end = date_range(call)
     terms = words(call.arguments.get("query"))
     kind_filters, extra = _kind_filter(call, kinds)
-    filters = [NOT_DELETED, *words_filter(("Titel", "Onderwerp"), terms), *kind_filters,
+    filters = [NOT_DELETED, *spelled_filter(("Titel", "Onderwerp"), [spellings(t) for t in terms]), *kind_filters,
                *_date_filters(date_field, start, end)]
     if start or end:
         extra.append(f"{date_field} from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
@@ -163,7 +185,7 @@ def _listing(result: ODataPage, items: list[dict[str, Any]], *, offset: int, mat
 DROP_TITLED = "fewer words in query (keep the most specific ones), or leave out kind or the date range"
 
 TITLE_WORDS_PROP = {"type": "string", "maxLength": 200,
-                    "description": "Words that must all occur in the title or subject (substring match, any case)."}
+                    "description": f"Words in the title or subject: {WORD_RULE}; 'Oekraïne' also finds 'Oekraine'."}
 
 
 # --------------------------------------------------------------------------- links and shared pieces
@@ -203,6 +225,63 @@ def _titled_fields(row: Mapping[str, Any], number: str | None) -> dict[str, Any]
             "subject": row.get("Onderwerp")}
 
 
+# --------------------------------------------------------------------------- outcome and submitters
+
+SUBMITTER_ROLES = ("Indiener", "Medeindiener")
+SUBMITTING = "(" + " or ".join(f"Relatie eq {quote(r)}" for r in SUBMITTER_ROLES) + ")"
+# The submitters of a case as the Gegevensmagazijn links them (ZaakActor); ActorFractie is the party as vote rows
+# write it ("NSC", where the Fractie's own Afkorting is "Nieuw Sociaal Contract").
+SUBMITTERS_EXPAND = f"ZaakActor($filter={NOT_DELETED} and {SUBMITTING};$select=ActorNaam,ActorFractie,Relatie)"
+# Decisions that settle a motion or amendment: a vote ("Stemmen - aangenomen/verworpen/aangehouden/ingetrokken/
+# uitstellen") or its adoption without one ("Overgenomen"); procedural ones ("Ingediend") say nothing of the outcome.
+OUTCOME_FILTER = f"{NOT_DELETED} and (startswith(BesluitSoort,'Stemmen') or BesluitSoort eq 'Overgenomen')"
+OUTCOME_SELECT = "$select=Id,BesluitSoort,BesluitTekst,StemmingsSoort,GewijzigdOp;$orderby=GewijzigdOp desc"
+
+SUBMITTER = object_schema({"name": NSTR, "party": NSTR, "role": {**NSTR, "description": "Indiener or Medeindiener."}})
+OUTCOME_ITEM = {
+    "voted": {"type": "boolean", "description": "A vote was held on it (case_votes gives the votes per party)."},
+    "outcome": {**NSTR, "description": "BesluitTekst of its last vote or settling decision, e.g. Aangenomen., "
+                                       "Verworpen., Aangehouden., Ingetrokken.; null when none was taken."},
+    "outcome_kind": {**NSTR, "description": "BesluitSoort, e.g. Stemmen - aangenomen."},
+    "submitters": {"type": "array", "items": SUBMITTER, "description": "Submitter and co-submitters, with party."},
+}
+
+
+def _submitters(cases: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The submitter first, then the co-submitters, each once, from the cases' ZaakActor rows."""
+    seen: dict[tuple[Any, Any], dict[str, Any]] = {}
+    for zaak in cases:
+        for actor in _rows(zaak.get("ZaakActor")):
+            if actor.get("Relatie") in SUBMITTER_ROLES:
+                seen.setdefault((actor.get("ActorNaam"), actor.get("ActorFractie")), {
+                    "name": actor.get("ActorNaam"), "party": actor.get("ActorFractie"), "role": actor.get("Relatie")})
+    return sorted(seen.values(), key=lambda a: SUBMITTER_ROLES.index(a["role"]))
+
+
+def _decision_day(besluit: Mapping[str, Any]) -> str:
+    point = besluit.get("Agendapunt") if isinstance(besluit.get("Agendapunt"), dict) else {}
+    meeting = point.get("Activiteit") if isinstance(point.get("Activiteit"), dict) else {}
+    return _iso(meeting.get("Datum")) or ""
+
+
+def _outcome(cases: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Whether the cases were voted on and what the last settling decision says, as the platform words it."""
+    decisions = [b for zaak in cases for b in _rows(zaak.get("Besluit"))]
+    last = max(decisions, key=lambda b: (_decision_day(b), str(b.get("GewijzigdOp") or "")), default={})
+    return {"voted": any(b.get("StemmingsSoort") for b in decisions), "outcome": last.get("BesluitTekst"),
+            "outcome_kind": last.get("BesluitSoort"), "submitters": _submitters(cases)}
+
+
+def _outcome_text(outcome: Mapping[str, Any]) -> str:
+    """The outcome and submitters for a citation: ' — Aangenomen.; ingediend door D.A. Ergin (DENK)'."""
+    said = outcome["outcome"] or ("" if outcome["voted"] else "niet in stemming geweest")
+    names = ", ".join(f"{a['name']} ({a['party']})" if a["party"] else str(a["name"]) for a in outcome["submitters"])
+    parts = [said] if said else []
+    if names:
+        parts.append(f"ingediend door {names}")
+    return f" — {'; '.join(parts)}" if parts else ""
+
+
 # --------------------------------------------------------------------------- search_documents
 
 DOCUMENT_SELECT = ("Id", "DocumentNummer", "Soort", "Titel", "Onderwerp", "Datum", "Vergaderjaar", "GewijzigdOp")
@@ -218,6 +297,7 @@ DOCUMENT_ITEM = {
     "cases": {**STRINGS, "description": "Numbers of the cases (zaken) it belongs to."},
     "url": {"type": "string", "description": "The document file on tweedekamer.nl."},
 }
+DOCUMENT_LIST_ITEM = {**DOCUMENT_ITEM, **OUTCOME_ITEM}
 
 
 def _document_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -239,14 +319,25 @@ def _document_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, An
     }
 
 
+# A document's outcome and submitters are its case's (a motion's document belongs to the motion's case).
+DOCUMENT_CASES_EXPAND = (f"Zaak($filter={NOT_DELETED};$select=Id,Nummer;$expand={SUBMITTERS_EXPAND},"
+                         f"Besluit($filter={OUTCOME_FILTER};{OUTCOME_SELECT}))")
+
+
+def _document_list_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
+    item = _document_item(ctx, row)
+    outcome = _outcome(_rows(row.get("Zaak")))
+    item["citation"]["text"] += _outcome_text(outcome)
+    return {**item, **outcome}
+
+
 async def _search_documents(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     filters, matched = _titled_search(call, "Datum", DOCUMENT_KINDS)
-    params = _params(filters, orderby="Datum desc,Id desc", select=DOCUMENT_SELECT,
-                     expand=f"Zaak($filter={NOT_DELETED};$select=Id,Nummer)", top=limit, skip=offset,
-                     drop=DROP_TITLED)
+    params = _params(filters, orderby="Datum desc,Id desc", select=DOCUMENT_SELECT, expand=DOCUMENT_CASES_EXPAND,
+                     top=limit, skip=offset, drop=DROP_TITLED)
     result = await call.get("/Document", read_page, params=params, headers=ACCEPT)
-    items = [_document_item(call.ctx, row) for row in result.rows]
+    items = [_document_list_item(call.ctx, row) for row in result.rows]
     return _listing(result, items, offset=offset, matched=matched + "; newest first", notes=notes)
 
 
@@ -259,7 +350,7 @@ SEARCH_DOCUMENTS_INPUT = object_schema({
     **DATE_RANGE_PROPS,
     **PAGE_PROPS,
 }, required=[])
-SEARCH_DOCUMENTS_OUTPUT = result_list_schema(DOCUMENT_ITEM)
+SEARCH_DOCUMENTS_OUTPUT = result_list_schema(DOCUMENT_LIST_ITEM)
 
 
 # --------------------------------------------------------------------------- read_document
@@ -467,27 +558,58 @@ CASE_LIST_ITEM = {
     "cabinet_appraisal": {**NSTR, "description": "Kabinetsappreciatie of a motion, e.g. Oordeel Kamer, Ontraden."},
     "session_year": NSTR,
     "document_number": {**NSTR, "description": "Its first document (read_document accepts it)."},
+    **OUTCOME_ITEM,
+    "decided_on": {**NDATE, "description": "Date of the meeting that took that decision."},
 }
+CASE_EXPAND = (f"Document($filter={NOT_DELETED};$select=Id,DocumentNummer;$orderby=Datum asc;$top=1),"
+               f"{SUBMITTERS_EXPAND},Besluit($filter={OUTCOME_FILTER};{OUTCOME_SELECT};"
+               "$expand=Agendapunt($select=Id;$expand=Activiteit($select=Id,Datum)))")
+
+
+def _submitted_by(fractie_id: str) -> str:
+    """Cases submitted or co-submitted by a member of the party: by its Fractie_Id, since ActorFractie writes
+    some parties otherwise than their Afkorting ('NSC' for 'Nieuw Sociaal Contract')."""
+    return (f"ZaakActor/any(a:a/Verwijderd eq false and a/Fractie_Id eq {fractie_id} and "
+            f"{SUBMITTING.replace('Relatie', 'a/Relatie')})")
+
+
+async def _party_filter(call: ToolCall) -> tuple[list[str], list[str]]:
+    written = str(call.arguments.get("party") or "").strip()
+    if not written:
+        return [], []
+    entry, notes = await resolve_party_entry(call, written, current=False)
+    fractie_id = str(entry.extra.get("id") or "")
+    if not GUID_RE.match(fractie_id):
+        raise ToolInputError(f"the Gegevensmagazijn lists no id for party {entry.key}; search without party and "
+                             "read the submitters of each case")
+    return [_submitted_by(fractie_id)], [*notes, f"submitted or co-submitted by a member of {entry.key} (ZaakActor "
+                                                 "Indiener or Medeindiener)"]
+
+
+def _case_list_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
+    docs = _rows(row.get("Document"))
+    document_number = docs[0].get("DocumentNummer") if docs else None
+    item = _case_item(ctx, row, document_number)
+    outcome = _outcome([row])
+    last = max(_rows(row.get("Besluit")), key=lambda b: (_decision_day(b), str(b.get("GewijzigdOp") or "")),
+               default={})
+    item["citation"]["text"] += _outcome_text(outcome)
+    return {**item, "settled": row.get("Afgedaan"), "cabinet_appraisal": row.get("Kabinetsappreciatie"),
+            "session_year": row.get("Vergaderjaar"), "document_number": document_number, **outcome,
+            "decided_on": _decision_day(last) or None}
 
 
 async def _search_cases(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     filters, matched = _titled_search(call, "GestartOp", CASE_KINDS)
-    expand = f"Document($filter={NOT_DELETED};$select=Id,DocumentNummer;$orderby=Datum asc;$top=1)"
-    params = _params(filters, orderby="GestartOp desc,Id desc", select=CASE_SELECT, expand=expand, top=limit,
-                     skip=offset, drop=DROP_TITLED)
+    drop = DROP_TITLED + (", or party" if call.arguments.get("party") else "")
+    _params(filters, drop=drop)  # a filter over the node limit is refused before the party list is read
+    party_filters, party_matched = await _party_filter(call)
+    params = _params([*filters, *party_filters], orderby="GestartOp desc,Id desc", select=CASE_SELECT,
+                     expand=CASE_EXPAND, top=limit, skip=offset, drop=drop)
     result = await call.get("/Zaak", read_page, params=params, headers=ACCEPT)
-    items = []
-    for row in result.rows:
-        docs = _rows(row.get("Document"))
-        document_number = docs[0].get("DocumentNummer") if docs else None
-        items.append({
-            **_case_item(call.ctx, row, document_number),
-            "settled": row.get("Afgedaan"),
-            "cabinet_appraisal": row.get("Kabinetsappreciatie"),
-            "session_year": row.get("Vergaderjaar"),
-            "document_number": document_number,
-        })
+    items = [_case_list_item(call.ctx, row) for row in result.rows]
+    matched = "; ".join([matched, *party_matched]) if party_matched else matched
     return _listing(result, items, offset=offset, matched=matched + "; most recently started first", notes=notes)
 
 
@@ -496,6 +618,9 @@ SEARCH_CASES_INPUT = object_schema({
     "kind": {"type": "string", "maxLength": 80,
              "description": "Soort of the case as people write it, e.g. 'Motie', 'Amendement', 'wetsvoorstel', "
                             "'Initiatiefwetgeving', 'kamervragen', 'Brief regering'."},
+    "party": {"type": "string", "maxLength": 60,
+              "description": "Cases submitted or co-submitted by a member of this party, as people write it: 'D66', "
+                             "'GL-PvdA', 'NSC'."},
     **date_range_props("Applies to the start date (GestartOp)."),
     **PAGE_PROPS,
 }, required=[])
@@ -789,20 +914,68 @@ def name_parts(terms: Sequence[str]) -> tuple[list[str], list[str]]:
     return plain, prefixes
 
 
-def _name_filters(terms: Sequence[str]) -> tuple[list[str], str]:
-    """Filters and their description for the name as people write it, tussenvoegsel included."""
+NAME_RULE = "all name words, any order, any case, accents folded"
+
+
+def spelled_as(term: str, names: Iterable[str]) -> list[str]:
+    """`term` as written and as `names` spell it: 'yesilgoz' is 'yeşilgöz' in 'Yeşilgöz-Zegerius'. OData cannot
+    fold accents, so each spelling the member list holds is sent."""
+    wanted = fold(term)
+    forms = dict.fromkeys([term])
+    for name in names:
+        low = name.lower()
+        starts, at = {}, 0
+        for index, char in enumerate(low):
+            starts.setdefault(at, index)
+            at += len(fold(char))
+        starts[at] = len(low)
+        joined = "".join(fold(char) for char in low)
+        found = joined.find(wanted)
+        while found >= 0:
+            end = found + len(wanted)
+            if found in starts and end in starts:
+                forms[low[starts[found]:starts[end]]] = None
+            found = joined.find(wanted, found + 1)
+    return list(forms)
+
+
+def _name_filters(terms: Sequence[str], names: Sequence[str] = ()) -> tuple[list[str], str]:
+    """Filters and their description for the name as people write it, tussenvoegsel included; each word also in
+    the spellings that `names` (the member list) gives it."""
     plain, prefixes = name_parts(terms)
+    forms = [spelled_as(term, names) for term in plain]
     # A tussenvoegsel is its own field; some rows carry it inside Achternaam instead.
-    filters = [*words_filter(NAME_FIELDS, plain),
+    filters = [*spelled_filter(NAME_FIELDS, forms),
                *(f"(tolower(Tussenvoegsel) eq {quote(p)} or contains(tolower(Achternaam),{quote(p)}))"
                  for p in prefixes)]
     parts = []
     if plain:
-        parts.append(f"every name word ({', '.join(plain)}) occurs, case-insensitively, in Achternaam, Roepnaam or "
-                     "Voornamen")
+        spelled = [f"{f[0]!r} as {' or '.join(repr(x) for x in f[1:])}" for f in forms if len(f) > 1]
+        parts.append(f"{NAME_RULE}: every name word ({', '.join(plain)}) occurs in Achternaam, Roepnaam or Voornamen"
+                     + (f" (spelled as the member list has it: {', '.join(spelled)})" if spelled else ""))
     if prefixes:
         parts.append("the tussenvoegsel is " + " and ".join(repr(p) for p in prefixes) + " (any case)")
     return filters, "; ".join(parts)
+
+
+MEMBERS_IN_SCOPE = {True: "Functie eq 'Tweede Kamerlid'",
+                    False: "(Functie eq 'Tweede Kamerlid' or Functie eq 'Oud Kamerlid')"}
+# Pages of the member list read to learn how names are spelled: every sitting member fits in one; the former
+# members since 2008 in a few (the upstream cache keeps them).
+NAME_LIST_PAGES = 12
+
+
+async def member_names(call: ToolCall, *, current: bool) -> list[str]:
+    """Every name field of the members in scope, as the platform spells them."""
+    names: list[str] = []
+    for number in range(NAME_LIST_PAGES):
+        params = _params([NOT_DELETED, MEMBERS_IN_SCOPE[current]], orderby="Id asc", select=NAME_FIELDS,
+                         top=PAGE_MAX, skip=number * PAGE_MAX, count=number == 0)
+        result = await call.get("/Persoon", read_page, params=params, headers=ACCEPT)
+        names.extend(str(row.get(f)) for row in result.rows for f in NAME_FIELDS if row.get(f))
+        if len(result.rows) < PAGE_MAX:
+            break
+    return names
 
 
 PARTY_NAMES = Table.load(Path(__file__).with_name("tweedekamer_parties.json"), argument="party")
@@ -819,7 +992,7 @@ async def platform_parties(call: ToolCall) -> Table:
     """The Gegevensmagazijn's own parties (fracties), current ones first, with the names people use for them:
     Afkorting, NaamNL, NaamEN and the hand-kept names of `tweedekamer_parties.json`."""
     params = _params([NOT_DELETED], orderby="DatumInactief asc,Afkorting asc",
-                     select=("Afkorting", "NaamNL", "NaamEN", "DatumInactief"), top=PAGE_MAX, count=False)
+                     select=("Id", "Afkorting", "NaamNL", "NaamEN", "DatumInactief"), top=PAGE_MAX, count=False)
     rows = (await call.get("/Fractie", read_page, params=params, headers=ACCEPT)).rows
     rows.sort(key=lambda row: row.get("DatumInactief") is not None)  # sitting parties first
     claimed: set[str] = set()
@@ -833,19 +1006,25 @@ async def platform_parties(call: ToolCall) -> Table:
                              *(kept.names if kept else ())) if n.strip() and norm(n) not in claimed]
         claimed.update(norm(n) for n in (abbreviation, *names))
         entries.append(Entry(key=abbreviation, label=str(row.get("NaamNL") or abbreviation), names=tuple(names),
-                             extra={"sitting": row.get("DatumInactief") is None}))
+                             extra={"sitting": row.get("DatumInactief") is None, "id": row.get("Id")}))
     return Table("party (fractie)", "party", entries)
 
 
 async def resolve_party(call: ToolCall, written: str, *, current: bool) -> tuple[str, list[str]]:
-    """The party abbreviation (Afkorting) to filter on, and notes on how `written` was read.
+    """The party abbreviation (Afkorting) to filter on, and notes on how `written` was read."""
+    entry, notes = await resolve_party_entry(call, written, current=current)
+    return entry.key, notes
+
+
+async def resolve_party_entry(call: ToolCall, written: str, *, current: bool) -> tuple[Entry, list[str]]:
+    """The platform's party (Fractie) that `written` names, and notes on how it was read.
 
     People write 'VVD', 'vvd', 'Partij voor de Vrijheid', 'GL-PvdA' or 'Groen'; the filter needs the
     Afkorting. Names are checked against the platform's own Fractie list: one partial match (or one sitting
     party among several) is taken and said; several sitting ones, or none, are refused naming candidates."""
     parties = await platform_parties(call)
     if not parties.entries:
-        return written, []  # no list to check against: send it as written
+        return Entry(key=written, label=written, names=()), []  # no list to check against: send it as written
     several = parties.partial(written)
     sitting = [e for e in several if e.extra.get("sitting")]
     entry = parties.find(written)
@@ -864,7 +1043,7 @@ async def resolve_party(call: ToolCall, written: str, *, current: bool) -> tuple
         successor = [e.key for e in sitting if e is not entry]
         notes.append(f"{entry.key} no longer sits in the Kamer: send current_only false for its former members"
                      + (f", or party {successor[0]} for the sitting party" if successor else ""))
-    return entry.key, notes
+    return entry, notes
 
 
 async def _search_members(call: ToolCall) -> dict[str, Any]:
@@ -873,10 +1052,7 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
     terms = words(args.get("name"))
     current = bool(args.get("current_only", True))
     name_filters, name_matched = _name_filters(terms)
-    filters = [NOT_DELETED, "Functie eq 'Tweede Kamerlid'" if current
-               else "(Functie eq 'Tweede Kamerlid' or Functie eq 'Oud Kamerlid')", *name_filters]
-    extra = [name_matched] if name_matched else []
-    extra.append("current members only (Functie is Tweede Kamerlid)" if current else "current and former members")
+    filters = [NOT_DELETED, MEMBERS_IN_SCOPE[current], *name_filters]
     expand = (f"FractieZetelPersoon($filter={NOT_DELETED};$select=Functie,Van,TotEnMet;$orderby=Van desc;"
               "$expand=FractieZetel($select=Id;$expand=Fractie($select=Id,Afkorting,NaamNL)))")
     seat_now = "f/TotEnMet eq null and " if current else ""
@@ -891,6 +1067,12 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
 
     party = str(args.get("party") or "").strip()
     params = params_for(party)  # a filter over the node limit is refused before anything is sent
+    if terms:
+        name_filters, name_matched = _name_filters(terms, await member_names(call, current=current))
+        filters = [NOT_DELETED, MEMBERS_IN_SCOPE[current], *name_filters]
+        params = params_for(party)
+    extra = [name_matched] if name_matched else []
+    extra.append("current members only (Functie is Tweede Kamerlid)" if current else "current and former members")
     if party:
         party, read_as = await resolve_party(call, party, current=current)
         params = params_for(party)
@@ -904,9 +1086,8 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
 
 SEARCH_MEMBERS_INPUT = object_schema({
     "name": {"type": "string", "maxLength": 120,
-             "description": "The name as people write it, e.g. 'Van der Plas', 'Eric van der Burg' or a surname; "
-                            "each word must occur (any case), a tussenvoegsel (van der, de) as the member's "
-                            "tussenvoegsel."},
+             "description": "The name as people write it, e.g. 'Van der Plas', 'Eric van der Burg', 'Yesilgoz'; "
+                            f"{NAME_RULE}; a tussenvoegsel (van der, de) as the member's tussenvoegsel."},
     "party": {"type": "string", "maxLength": 60,
               "description": "Party (fractie) as people write it: abbreviation or name, e.g. 'VVD', 'GL-PvdA', "
                              "'Partij voor de Vrijheid'."},

@@ -16,7 +16,8 @@ https://opendata.tweedekamer.nl/documentatie/odata-api). Served at the same path
 The records are real Gegevensmagazijn rows recorded on 2–4 October 2025 (`data/tweedekamer/`, provenance in its
 SOURCES.md): the plenary votes of June–October 2025 whose agenda item names one case, one complete roll call
 (hoofdelijke stemming, 150 members, 1 October 2025), the decisions, agenda items, meetings, cases and documents
-they link to, 100 more motions of those weeks, the parties as the platform names them (NSC's Afkorting is
+they link to, 100 more motions of those weeks, the submitters (ZaakActor) and documents of 114 of those cases from
+the recorded motion pages, the parties as the platform names them (NSC's Afkorting is
 "Nieuw Sociaal Contract"), the members and real soft-deleted rows. Real dates stay as recorded, so "the last
 30 days" of the anchor finds nothing real; the source reads as stalled since the recording.
 
@@ -157,7 +158,12 @@ TYPES = (
         "Vergaderjaar": STR, "Volgnummer": INT, "HuidigeBehandelstatus": STR, "Afgedaan": BOOL,
         "GrootProject": BOOL, **CHANGE, "Kabinetsappreciatie": STR,
     }, {"Document": many_link("Document", "zaak_document"), "Besluit": many_link("Besluit", "zaak_besluit"),
-        "Agendapunt": many_link("Agendapunt", "zaak_agendapunt")}),
+        "Agendapunt": many_link("Agendapunt", "zaak_agendapunt"), "ZaakActor": many_back("ZaakActor", "Zaak_Id")}),
+    EntityType("ZaakActor", {
+        "Id": GUID, "Zaak_Id": GUID, "ActorNaam": STR, "ActorFractie": STR, "ActorAfkorting": STR, "Functie": STR,
+        "Relatie": STR, "SidActor": STR, "Persoon_Id": GUID, "Fractie_Id": GUID, "Commissie_Id": GUID, **CHANGE,
+    }, {"Zaak": one("Zaak", "Zaak_Id"), "Persoon": one("Persoon", "Persoon_Id"),
+        "Fractie": one("Fractie", "Fractie_Id")}),
     EntityType("Besluit", {
         "Id": GUID, "Agendapunt_Id": GUID, "StemmingsSoort": STR, "BesluitSoort": STR, "BesluitTekst": STR,
         "Opmerking": STR, "Status": STR, "AgendapuntZaakBesluitVolgorde": INT, **CHANGE,
@@ -206,7 +212,7 @@ TYPES = (
 
 # --------------------------------------------------------------------------- real records
 
-SET_FILES = ("Fractie", "Persoon", "Stemming", "Besluit", "Agendapunt", "Activiteit", "Zaak", "Document")
+SET_FILES = ("Fractie", "Persoon", "Stemming", "Besluit", "Agendapunt", "Activiteit", "Zaak", "ZaakActor", "Document")
 
 
 def _read(name: str) -> Any:
