@@ -91,3 +91,101 @@ def test_a_malformed_register_is_refused(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"organisations": [{"id": "gm1"}]}), encoding="utf-8")
     with pytest.raises(ValueError, match=r"organisations\.json: not an organisation register"):
         Register.load(bad)
+
+
+# --------------------------------------------------------------------------- per source
+
+# As people write them → what each source is sent: ORI's source key, KOOP's exact creator name with its kind (the
+# lokale and officiële bekendmakingen), open.overheid.nl's organisation value. None: that source holds no such body.
+PER_SOURCE = [
+    ("Utrecht", "utrecht", ("Utrecht", "gemeente"), "gemeente Utrecht"),
+    ("gemeente Utrecht", "utrecht", ("Utrecht", "gemeente"), "gemeente Utrecht"),
+    ("Provincie Utrecht", "provincie-utrecht", ("Utrecht", "provincie"), "provincie Utrecht"),
+    ("Den Haag", "den_haag", ("'s-Gravenhage", "gemeente"), "gemeente 's-Gravenhage"),
+    ("'s-Gravenhage", "den_haag", ("'s-Gravenhage", "gemeente"), "gemeente 's-Gravenhage"),
+    ("gemeente Den Haag", "den_haag", ("'s-Gravenhage", "gemeente"), "gemeente 's-Gravenhage"),
+    ("Den Bosch", "den_bosch", ("'s-Hertogenbosch", "gemeente"), "gemeente 's-Hertogenbosch"),
+    ("'s-Hertogenbosch", "den_bosch", ("'s-Hertogenbosch", "gemeente"), "gemeente 's-Hertogenbosch"),
+    ("Hof van Twente", "hofvantwente", ("Hof van Twente", "gemeente"), "gemeente Hof van Twente"),
+    ("Capelle a/d IJssel", "capelle_ad_ijssel", ("Capelle aan den IJssel", "gemeente"),
+     "gemeente Capelle aan den IJssel"),
+    ("Súdwest-Fryslân", "sudwest_fryslan", ("Súdwest-Fryslân", "gemeente"), "gemeente Súdwest-Fryslân"),
+    ("Bergen (NH)", "bergen_nh", ("Bergen (NH)", "gemeente"), "gemeente Bergen (NH)"),
+    ("Groningen", "groningen", ("Groningen", "gemeente"), "gemeente Groningen"),
+    ("Provincie Groningen", "provincie_groningen", ("Groningen", "provincie"), "provincie Groningen"),
+    ("Friesland", "fryslan", ("Fryslân", "provincie"), "provincie Fryslân"),
+    ("Noord-Holland", "noord-holland", ("Noord-Holland", "provincie"), "provincie Noord-Holland"),
+    ("Zuid-Holland", "zuid_holland", ("Zuid-Holland", "provincie"), "provincie Zuid-Holland"),
+    ("Beemster", "beemster", ("Beemster", "gemeente"), "gemeente Beemster"),
+    ("Weesp", "weesp", ("Weesp", "gemeente"), "gemeente Weesp"),
+    ("HHNK", "hoogheemraadschap_hollands_noorderkwartier", ("Hoogheemraadschap Hollands Noorderkwartier",
+                                                             "waterschap"),
+     "waterschap Hoogheemraadschap Hollands Noorderkwartier"),
+    ("Delfland", "hoogheemraadschap_van_delfland", ("Hoogheemraadschap van Delfland", "waterschap"),
+     "waterschap Hoogheemraadschap van Delfland"),
+    ("Waterschap Aa en Maas", "aa-en-maas", ("Aa en Maas", "waterschap"), "waterschap Aa en Maas"),
+    ("AGV", "waterschap_amstel_gooi_en_vecht", ("Amstel, Gooi en Vecht", "waterschap"),
+     "waterschap Amstel, Gooi en Vecht"),
+    ("Gouda", "gouda", ("Gouda", "gemeente"), "gemeente Gouda"),
+    ("Amsterdam", "amsterdam", ("Amsterdam", "gemeente"), "gemeente Amsterdam"),
+    ("Rotterdam", "rotterdam", ("Rotterdam", "gemeente"), "gemeente Rotterdam"),
+    ("Maastricht", "maastricht", ("Maastricht", "gemeente"), "gemeente Maastricht"),
+    ("Alphen aan den Rijn", None, ("Alphen aan den Rijn", "gemeente"), "gemeente Alphen aan den Rijn"),
+    ("Land van Cuijk", None, ("Land van Cuijk", "gemeente"), "gemeente Land van Cuijk"),
+    ("BZK", None, ("Ministerie van Binnenlandse Zaken en Koninkrijksrelaties", "ministerie"),
+     "ministerie van Binnenlandse Zaken en Koninkrijksrelaties"),
+    ("ministerie van BZK", None, ("Ministerie van Binnenlandse Zaken en Koninkrijksrelaties", "ministerie"),
+     "ministerie van Binnenlandse Zaken en Koninkrijksrelaties"),
+    ("JenV", None, ("Ministerie van Justitie en Veiligheid", "ministerie"), "ministerie van Justitie en Veiligheid"),
+    ("Defensie", None, ("Ministerie van Defensie", "ministerie"), "ministerie van Defensie"),
+    ("Financiën", None, ("Ministerie van Financiën", "ministerie"), "ministerie van Financiën"),
+    ("OCW", None, ("Ministerie van Onderwijs, Cultuur en Wetenschap", "ministerie"),
+     "ministerie van Onderwijs, Cultuur en Wetenschap"),
+    ("VWS", None, ("Ministerie van Volksgezondheid, Welzijn en Sport", "ministerie"),
+     "ministerie van Volksgezondheid, Welzijn en Sport"),
+    ("LNV", None, ("Ministerie van Landbouw, Visserij, Voedselzekerheid en Natuur", "ministerie"),
+     "ministerie van Landbouw, Visserij, Voedselzekerheid en Natuur"),
+    ("Economische Zaken", None, ("Ministerie van Economische Zaken", "ministerie"), "ministerie van Economische Zaken"),
+    ("IenW", None, ("Ministerie van Infrastructuur en Waterstaat", "ministerie"),
+     "ministerie van Infrastructuur en Waterstaat"),
+    ("Asiel en Migratie", None, ("Ministerie van Asiel en Migratie", "ministerie"), "ministerie van Asiel en Migratie"),
+]
+
+
+def _ori_organisations() -> tuple[object, ...]:
+    from datetime import date
+
+    from proxy.platforms import _ori_names
+    from proxy.replica import ori
+
+    anchor = date(2026, 11, 30)
+    sources = {"sources": [{"key": o.key, "label": o.label, "supplier": o.supplier, "organizationType": o.kind,
+                            "implemented": o.implemented} for o in ori._ORGS]}
+    return _ori_names.organisations_from(sources, {o.key: ori._state(o, anchor) for o in ori._ORGS})
+
+
+def test_each_source_is_sent_the_value_it_matches_exactly() -> None:
+    from proxy.platforms import _ori_names, _sru, officieel, woo
+
+    orgs = _ori_organisations()
+    assert len(PER_SOURCE) >= 40
+    for name, ori_key, (creator, kind), woo_value in PER_SOURCE:
+        if ori_key:
+            assert _ori_names.resolve(name, orgs).organisation.key == ori_key, name  # type: ignore[arg-type]
+        else:
+            with pytest.raises(ToolInputError, match="not in OpenBesluitvorming|does not hold|holds councils"):
+                _ori_names.resolve(name, orgs)  # type: ignore[arg-type]
+        clauses = _sru.read_organisation(officieel.SOURCE, name).clauses
+        assert f'dt.creator=="{creator}"' in clauses[0] and clauses[1] == f'w.organisatietype=="{kind}"', name
+        value = woo._register_value(name, [])
+        assert value is not None and value[0] == woo_value, name
+
+
+def test_a_name_of_two_kinds_is_refused_alike_everywhere() -> None:
+    from proxy.platforms import _ori_names, _sru, officieel, woo
+
+    for attempt in (lambda: _ori_names.resolve("Limburg", _ori_organisations()),  # type: ignore[arg-type]
+                    lambda: _sru.read_organisation(officieel.SOURCE, "Limburg"),
+                    lambda: woo._register_value("Limburg", [])):
+        with pytest.raises(ToolInputError, match="Limburg"):
+            attempt()
