@@ -223,3 +223,54 @@ async def test_real_families_through_the_sdk(server: LiveServer, mode: str) -> N
             result = await c.call_tool("read_publication", {"identifier": identifier})
             assert not result.is_error, result.content[0].text
             assert result.structured_content["identifier"] == identifier
+
+
+# --------------------------------------------------------------------------- organisations and words (issue 21)
+
+
+def _ids(result: dict) -> set[str]:
+    return {r["identifier"] for r in result["results"]}
+
+
+async def test_a_ministry_by_its_abbreviation_is_sent_as_its_creator_name(env: PlatformHarness) -> None:
+    # Before: dt.creator="BZK" found nothing (KOOP publishes under the ministry's full name).
+    name = "Ministerie van Binnenlandse Zaken en Koninkrijksrelaties"
+    bzk = {p.identifier for p in PUBLICATIONS if p.creator == name}
+    result = await env.call("search_publications", organisation="BZK", limit=50)
+    assert _ids(result) == bzk and len(bzk) == 3
+    assert ('dt.creator=="Ministerie van Binnenlandse Zaken en Koninkrijksrelaties" AND '
+            'w.organisatietype=="ministerie"') in env.requests[-1].query["query"]
+    assert "read as the ministerie van Binnenlandse Zaken en Koninkrijksrelaties (mnre1034)" in \
+        result["precision"]["matched"]
+
+
+async def test_a_ministry_is_found_under_each_official_name_it_had(env: PlatformHarness) -> None:
+    result = await env.call("search_publications", organisation="Economische Zaken en Klimaat", limit=50)
+    assert _ids(result) == {"stb-2025-247"}
+    assert ('(dt.creator=="Ministerie van Economische Zaken" OR '
+            'dt.creator=="Ministerie van Economische Zaken en Klimaat")') in env.requests[-1].query["query"]
+
+
+async def test_a_municipality_in_the_staatscourant_and_the_chambers(env: PlatformHarness) -> None:
+    # Before: dt.creator="gemeente Haarlem" found nothing (KOOP stores "Haarlem").
+    assert _ids(await env.call("search_publications", organisation="gemeente Haarlem")) == {"stcrt-2021-100"}
+    senate = await env.call("search_publications", organisation="Eerste Kamer", limit=50)
+    searched = set(officieel.SOURCE.media.values())
+    assert _ids(senate) == {p.identifier for p in PUBLICATIONS if p.creator == "Eerste Kamer der Staten-Generaal"
+                            and p.publication_name in searched}
+    assert 'dt.creator=="Eerste Kamer der Staten-Generaal"' in env.requests[-1].query["query"]
+
+
+async def test_every_word_in_any_order(env: PlatformHarness) -> None:
+    # Before: "begrotingsstaat wijziging" went as one phrase and missed "tot wijziging van de begrotingsstaat".
+    result = await env.call("search_publications", media=["stb"], query="begrotingsstaat wijziging Defensie", limit=50)
+    assert _ids(result) == {"stb-2025-252"}
+    assert "every word must occur, in any order" in result["precision"]["matched"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_organisations_and_words_through_the_sdk(server: LiveServer, mode: str) -> None:
+    async with client(server.url("officielebekendmakingen"), mode) as c:
+        found = await c.call_tool("search_publications", {"organisation": "BZK", "query": "begrotingsstaat wijziging"})
+        assert not found.is_error, found.content[0].text
+        assert {r["identifier"] for r in found.structured_content["results"]} == {"stb-2025-240", "stb-2025-241"}

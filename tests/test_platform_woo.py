@@ -220,3 +220,42 @@ async def test_real_publications_through_the_sdk(server: LiveServer, mode: str) 
         result = await c.call_tool("read_publication", {"id": WOB_DECISION})
         assert not result.is_error, result.content[0].text
         assert result.structured_content["publication"]["responsible"] == "ministerie van Financiën"
+
+
+# --------------------------------------------------------------------------- organisations and words (issue 21)
+
+
+async def test_a_ministry_is_found_under_the_label_the_platform_has_for_it(env: PlatformHarness) -> None:
+    # Before: 'EZ' became 'ministerie van Economische Zaken', which no publication carries: nothing was found. The
+    # platform labels mnre1045's publications with its earlier name.
+    ezk = "ministerie van Economische Zaken en Klimaat"
+    for written in ("EZ", "Economische Zaken", "ministerie van Economische Zaken"):
+        result = await env.call("search_publications", organisation=written, ctx=env.context())
+        assert result["precision"]["total"] == _count(ezk) == 1, written
+        assert env.requests[-1].raw_path.endswith("&organisatie=ministerie%2520van%2520Economische%2520Zaken%2520en"
+                                                  "%2520Klimaat"), written
+        assert f"(mnre1045), on open.overheid.nl {ezk!r}" in result["precision"]["matched"]
+
+
+async def test_a_municipality_as_people_write_it(env: PlatformHarness) -> None:
+    result = await env.call("search_publications", organisation="Gouda")
+    assert [r["title"] for r in result["results"]] == [XSS_TITLE]  # the marked sample is Gouda's
+    assert "read as the gemeente Gouda (gm0513)" in result["precision"]["matched"]
+    with pytest.raises(ToolInputError, match=r"gemeente Bergen \(NH\)"):
+        await env.call("search_publications", organisation="Bergen")
+
+
+async def test_words_ignore_accents_and_the_rule_is_said(env: PlatformHarness) -> None:
+    folded = await env.call("search_publications", query="financien wob-verzoek")
+    accented = await env.call("search_publications", query="Financiën Wob-verzoek")
+    assert [r["id"] for r in folded["results"]] == [r["id"] for r in accented["results"]] != []
+    assert "case and accents ignored" in folded["precision"]["matched"]
+    assert woo.WORDS_RULE in woo.TOOLS[0].input_schema["properties"]["query"]["description"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_organisations_through_the_sdk(server: LiveServer, mode: str) -> None:
+    async with client(server.url("openoverheid"), mode) as c:
+        found = await c.call_tool("search_publications", {"organisation": "EZ"})
+        assert not found.is_error, found.content[0].text
+        assert [r["title"] for r in found.structured_content["results"]] == ["Kamerbrief gebruiksnorm brouwgerst"]
