@@ -219,7 +219,7 @@ def _unknown(raw: str, kind: str | None, pool: Sequence[Organisation], organisat
     """Why a name found nothing: a real municipality the platform does not hold, a merger, or a likely typo."""
     held = {o.cbs for o in organisations if o.cbs}
     _, bodies = register.matches(raw, ("ministerie",))
-    if bodies and kind is None:
+    if bodies and kind in (None, "ministerie"):
         return (f"'{raw}' is the {bodies[0].full_name}: OpenBesluitvorming holds councils, provinces and water "
                 "boards only; a ministry's publications are in Officiële bekendmakingen and Open Overheid")
     _, named = register.matches(raw, ("gemeente",)) if kind in (None, "gemeente") else (None, [])
