@@ -34,6 +34,7 @@ EXTRA_NAMES: dict[str, list[str]] = {
     "ws0616": ["Rijnland"],
     "ws0636": ["HDSR", "De Stichtse Rijnlanden"],
     "ws0656": ["HHSK", "Schieland en de Krimpenerwaard"],
+    "mnre1045": ["EZK"],
 }
 
 
@@ -82,6 +83,8 @@ def main() -> None:
         target = next((m for m in ministries.values() if m["full_name"] == e["key"] and not m["ended"]), None)
         if target:
             target["other_names"] += [n for n in e["names"] if n not in target["other_names"]]
+    for ministry in ministries.values():
+        ministry["other_names"] += EXTRA_NAMES.get(ministry["id"], [])
     rows += sorted(ministries.values(), key=lambda m: m["id"])
     for row in rows:
         row["other_names"] = list(dict.fromkeys(n for n in row["other_names"] if n != row["name"]))

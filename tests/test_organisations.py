@@ -34,7 +34,8 @@ NAMES = [
     ("JenV", "mnre1058"), ("J&V", "mnre1058"), ("ministerie van Justitie en Veiligheid", "mnre1058"),
     ("VWS", "mnre1025"), ("OCW", "mnre1109"), ("Financiën", "mnre1090"), ("Financien", "mnre1090"),
     ("Defensie", "mnre1018"), ("LNV", "mnre1153"), ("ministerie van Landbouw, Natuur en Voedselkwaliteit", "mnre1153"),
-    ("Economische Zaken", "mnre1045"), ("IenW", "mnre1130"), ("Asiel en Migratie", "mnre1162"),
+    ("Economische Zaken", "mnre1045"), ("EZK", "mnre1045"), ("ministerie van EZK", "mnre1045"),
+    ("IenW", "mnre1130"), ("Asiel en Migratie", "mnre1162"),
 ]
 
 
@@ -173,7 +174,7 @@ def test_each_source_is_sent_the_value_it_matches_exactly() -> None:
         if ori_key:
             assert _ori_names.resolve(name, orgs).organisation.key == ori_key, name  # type: ignore[arg-type]
         else:
-            with pytest.raises(ToolInputError, match="not in OpenBesluitvorming|does not hold|holds councils"):
+            with pytest.raises(ToolInputError, match=r"not in OpenBesluitvorming|does not hold|holds councils"):
                 _ori_names.resolve(name, orgs)  # type: ignore[arg-type]
         clauses = _sru.read_organisation(officieel.SOURCE, name).clauses
         assert f'dt.creator=="{creator}"' in clauses[0] and clauses[1] == f'w.organisatietype=="{kind}"', name

@@ -501,7 +501,9 @@ def creator_names(org: GovOrg) -> tuple[str, ...]:
     each official name the ministry had (an other name of three words or more, e.g. "Economische Zaken en
     Klimaat"). For a waterschap no real record was found, so its name with and without the kind word is sent."""
     if org.kind == "ministerie":
-        names = [org.name, *(n for n in org.other_names if len(n.split()) >= 3)]
+        # An earlier official name has three words or more, and is not an abbreviation spelt out ('J en V').
+        names = [org.name, *(n for n in org.other_names if len(n.split()) >= 3
+                             and sum(len(w) > 2 for w in n.split()) >= 2)]
         return tuple(f"Ministerie van {n}" for n in dict.fromkeys(names))
     if org.kind == "waterschap" and kind_of(org.name)[0] is None:
         return org.name, f"Waterschap {org.name}"
