@@ -20,7 +20,7 @@ validation ladder, header checks, error-code → HTTP status table). Behaviour m
 We always answer requests with `application/json` (the spec lets the server choose). The one
 server message we push is `notifications/tools/list_changed`, on a legacy session's GET stream
 (SSE) when a registry reload changed the tools; the stateless era has no such stream, so there the
-capability stays false and clients re-list as its `ttlMs` says.
+capability stays false and clients re-list as its `ttlMs` says (`LISTING_TTL_MS`, scope public).
 """
 
 from __future__ import annotations
@@ -76,6 +76,8 @@ from proxy.hostmatch import matches
 from proxy.trace import TRACE_META_KEY, TraceSigner
 
 __all__ = [
+    "LISTING_CACHE_SCOPE",
+    "LISTING_TTL_MS",
     "SESSION_ID_HEADER",
     "EncodedResult",
     "Endpoint",
@@ -240,6 +242,13 @@ _ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_N
 _PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
 _DEFAULT_LEGACY_VERSION: Final = types.DEFAULT_NEGOTIATED_VERSION  # spec: assume 2025-03-26 without a header
 _SHAPE_MESSAGE: Final = "Body must be a single JSON-RPC request or notification object"
+# tools/list and server/discover say the same to every client (no sign-in, nothing per caller) and change
+# only when a maintainer reloads the registry (a file edit or SIGHUP, rare: days apart). So a shared cache may
+# keep them (`public`), and five minutes bounds how long a stateless client, which hears no list_changed,
+# goes on with the list from before a reload; within a conversation it re-lists at most every five minutes
+# instead of on every turn. A connector switched off answers 404 at once, whatever a client cached.
+LISTING_TTL_MS: Final = 300_000
+LISTING_CACHE_SCOPE: Final = "public"
 
 
 def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> bytes:
@@ -437,6 +446,8 @@ class McpHttp:
                     supported_versions=list(MODERN_PROTOCOL_VERSIONS),
                     capabilities=stateless,
                     instructions=identity.instructions,
+                    ttl_ms=LISTING_TTL_MS,
+                    cache_scope=LISTING_CACHE_SCOPE,
                 ),
             )
             for version in MODERN_PROTOCOL_VERSIONS
@@ -750,7 +761,9 @@ class McpHttp:
         cached = cache.tools_list.get(version)
         if cached is None:
             try:
-                cached = self._wire("tools/list", version, types.ListToolsResult(tools=list(endpoint.list_tools())))
+                listing = types.ListToolsResult(tools=list(endpoint.list_tools()), ttl_ms=LISTING_TTL_MS,
+                                                cache_scope=LISTING_CACHE_SCOPE)
+                cached = self._wire("tools/list", version, listing)
             except Exception:
                 # A broken endpoint, or a tool the era's schema cannot carry (an array-root
                 # outputSchema on 2025): the SDK fails the whole list the same way.

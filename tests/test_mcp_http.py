@@ -14,6 +14,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from proxy.mcp_http import (
+    LISTING_TTL_MS,
     EncodedResult,
     Endpoint,
     TransportSettings,
@@ -191,7 +192,8 @@ async def test_modern_results_carry_the_2026_envelope(server: RunningServer, htt
     status, body, _ = await post(http, server.url(), modern_headers("tools/list"), modern_body("tools/list", rid=2))
     assert status == 200 and body is not None and body["id"] == 2
     result = body["result"]
-    assert (result["resultType"], result["ttlMs"], result["cacheScope"]) == ("complete", 0, "private")
+    # The same list for every client until a reload: a shared cache may keep it for LISTING_TTL_MS.
+    assert (result["resultType"], result["ttlMs"], result["cacheScope"]) == ("complete", LISTING_TTL_MS, "public")
     assert types.SERVER_INFO_META_KEY in result["_meta"]
     types.ListToolsResult.model_validate(result)
 
