@@ -24,7 +24,7 @@ import mcp_types
 from proxy.citing import cited_output_schema
 from proxy.errors import CatalogError
 from proxy.meta_schemas import META_SCHEMAS
-from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Connector, Registry, Text, ToolWords
+from proxy.registry import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES, Connector, Registry, Text, ToolWords
 from proxy.results import NAMED_SHAPE, is_result_list
 from proxy.toolkit import About, PlatformPlugin, ToolImpl
 
@@ -49,9 +49,13 @@ class CatalogTool:
     # description or an error names is one this address has.
     renames: Mapping[str, str] = field(default_factory=dict)
 
+    # search and fetch: run by the server over every source at the address; their answers are external data.
+    cross: bool = False
+
     @property
     def meta(self) -> bool:
-        return self.impl is None
+        """About this installation (list_capabilities and the like), run by the server, not external data."""
+        return self.impl is None and not self.cross
 
     @property
     def description(self) -> Text:
@@ -374,7 +378,7 @@ def build_catalog(registry: Registry, plugins: Mapping[str, PlatformPlugin] | No
         if connector.platform is not None:
             source_tools[connector.slug] = _source_tools(registry, i, connector, impls.get(connector.platform, ()))
 
-    meta = tuple(_meta_tool(registry.meta_tools[name]) for name in META_TOOL_NAMES)
+    meta = tuple(_meta_tool(registry.meta_tools[name]) for name in (*CROSS_TOOL_NAMES, *META_TOOL_NAMES))
     built: dict[str, CatalogConnector] = {}
     enabled_sources = [c for c in registry.enabled_connectors() if not c.aggregate]
     for connector in registry.enabled_connectors():
@@ -451,7 +455,7 @@ def _schema_problem(schema_json: str) -> str | None:
 
 def _aggregate_tools(registry: Registry, sources: Sequence[Connector],
                      source_tools: Mapping[str, tuple[CatalogTool, ...]]) -> tuple[CatalogTool, ...]:
-    owners: dict[str, str] = {name: "meta tool" for name in META_TOOL_NAMES}
+    owners: dict[str, str] = {name: "meta tool" for name in (*CROSS_TOOL_NAMES, *META_TOOL_NAMES)}
     tools = []
     for connector in sources:
         assert connector.platform is not None
@@ -493,9 +497,10 @@ def _localised(schema: Any, localise: Callable[[str], str]) -> Any:
 def _meta_tool(words: ToolWords) -> CatalogTool:
     input_schema, output_schema = META_SCHEMAS[words.name]
     _check_bounded(f"proxy/meta_schemas.py: tool '{words.name}'", input_schema)
+    cross = words.name in CROSS_TOOL_NAMES
     return CatalogTool(name=words.name, title=words.title, words=words, platform=None,
                        input_schema=_worded(f"meta_tools.{words.name}.params", input_schema, words),
-                       output_schema=output_schema, impl=None, open_world=False)
+                       output_schema=output_schema, impl=None, open_world=cross, cross=cross)
 
 
 def _worded(where: str, schema: Mapping[str, Any], words: ToolWords) -> Mapping[str, Any]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 import mcp_types
 
-from proxy import meta
+from proxy import crosssearch, meta
 from proxy.caller import Caller
 from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.citing import cite_chunks
@@ -34,7 +34,7 @@ from proxy.results import localised
 from proxy.sample import SampleData
 from proxy.schemacheck import SchemaCheck
 from proxy.state import StateStore
-from proxy.toolkit import ToolCall
+from proxy.toolkit import ToolCall, ToolImpl
 from proxy.trace import TraceSigner
 
 if TYPE_CHECKING:
@@ -120,6 +120,26 @@ class ConnectorEndpoint:
     def _source(self, platform: str) -> str:
         return self.generation.registry.platforms[platform].title.nl
 
+    async def _cross(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
+        """search / fetch over the sources at this address, each through its own tools (`proxy.crosssearch`)."""
+        generation = self.generation
+        platforms = [p for p in self.connector.platforms if p in crosssearch.SOURCES]
+
+        async def run(platform: str, tool: str, args: Mapping[str, Any]) -> dict[str, Any]:
+            impl = _platform_tool(generation, platform, tool)
+            call = ToolCall(tool=tool, arguments=args, caller=caller, ctx=generation.context(platform))
+            return await impl.handler(call)
+
+        async def standing(platform: str) -> bool | None:
+            load = await self._store.load_status(platform)
+            return None if not load or load.get("receiving") is None else not load["receiving"]
+
+        if name == "search":
+            titles = {p: self._source(p) for p in platforms}
+            return await crosssearch.search(platforms, titles, arguments, run, standing,
+                                            deadline=crosssearch.DEADLINE_SECONDS)
+        return await crosssearch.fetch(platforms, arguments, run)
+
     async def _source_state(self, platform: str | None) -> SourceState | None:
         """Whether the source receives material and answered its last call, for an empty answer's hint."""
         if platform is None:
@@ -185,6 +205,8 @@ class ConnectorEndpoint:
 
     async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
         generation = self.generation
+        if tool.cross:
+            return await self._cross(tool.name, arguments, caller)
         if tool.impl is None:
             if tool.name == "list_capabilities":
                 return await meta.list_capabilities(generation, self._store, self.connector, self._sample)
@@ -199,6 +221,10 @@ class ConnectorEndpoint:
 
 
 _SCALARS = (str, int, float, bool, type(None))
+
+
+def _platform_tool(generation: Generation, platform: str, name: str) -> ToolImpl:
+    return next(t for t in generation.catalog.plugins[platform].tools if t.name == name)
 
 
 def _arguments_key(arguments: Mapping[str, Any]) -> Hashable:

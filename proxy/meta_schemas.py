@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from proxy.schema_atoms import NDATE, NSTR
+from proxy.results import CITATION_SCHEMA, object_schema, result_list_schema
+from proxy.schema_atoms import NBOOL, NDATE, NINT, NSTR
 from proxy.shapes import CallRecord, SourceStatus, schema_of
 from proxy.trace import TRACE_META_KEY
 
@@ -123,7 +124,57 @@ PLATFORM_STATUS_OUTPUT: dict[str, Any] = {
     "required": ["stalled_after_days", "sources"],
 }
 
+_SOURCE_KEYS = {"type": "array", "maxItems": 12, "items": {"type": "string", "maxLength": 24}}
+_DAY = {"type": "string", "format": "date", "maxLength": 10}
+
+SEARCH_INPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "minLength": 1, "maxLength": 300},
+        "organisation": {"type": "string", "minLength": 2, "maxLength": 120},
+        "date_from": _DAY,
+        "date_to": _DAY,
+        "sources": _SOURCE_KEYS,
+        "exclude": _SOURCE_KEYS,
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+    },
+    "required": ["query"],
+    "additionalProperties": False,
+}
+SEARCH_OUTPUT: dict[str, Any] = result_list_schema({
+    "id": {"type": "string", "description": "Pass to fetch: '<source>:<the source's own id>'."},
+    "title": {"type": "string"},
+    "url": {"type": "string", "description": "The page a person opens."},
+    "source": {"type": "string"},
+    "source_title": {"type": "string"},
+    "date": NSTR,
+    "text": {"type": "string", "description": "A short passage: why it matched."},
+}, extra={"sources": {"type": "object", "additionalProperties": object_schema({
+    "title": {"type": "string"}, "asked": {"type": "boolean"}, "answered": {"type": "boolean"}, "found": NINT,
+    "returned": {"type": "integer"}, "cut_off": {"type": "boolean"}, "stands_still": NBOOL, "note": NSTR,
+}), "description": "Per source key: asked (or why not), answered, found, cut off by the deadline, stands still."}})
+FETCH_INPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "minLength": 3, "maxLength": 400},
+        "offset": {"type": "integer", "minimum": 0, "maximum": 10_000_000, "default": 0},
+        "length": {"type": "integer", "minimum": 100, "maximum": 20_000, "default": 8000},
+    },
+    "required": ["id"],
+    "additionalProperties": False,
+}
+FETCH_OUTPUT: dict[str, Any] = object_schema({
+    "id": {"type": "string"}, "title": {"type": "string"}, "text": {"type": "string"},
+    "url": {"type": "string", "description": "The page a person opens."}, "source": {"type": "string"},
+    "metadata": {"type": "object", "description": "The source's own fields of this record."},
+    "citation": CITATION_SCHEMA,
+    "offset": {"type": "integer"}, "length": {"type": "integer"}, "total_length": {"type": "integer"},
+    "next_offset": NINT,
+}, required=["id", "title", "text", "url", "source", "metadata"])
+
 META_SCHEMAS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "search": (SEARCH_INPUT, SEARCH_OUTPUT),
+    "fetch": (FETCH_INPUT, FETCH_OUTPUT),
     "list_capabilities": (
         {"type": "object", "properties": {}, "additionalProperties": False},
         LIST_CAPABILITIES_OUTPUT,

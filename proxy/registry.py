@@ -25,6 +25,7 @@ from proxy.schemacheck import SchemaCheck
 
 __all__ = [
     "AGGREGATE_NAME_MAX",
+    "CROSS_TOOL_NAMES",
     "META_TOOL_NAMES",
     "SCHEMA_PATH",
     "Attribution",
@@ -50,6 +51,8 @@ __all__ = [
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "registry.schema.json"
 META_TOOL_NAMES: tuple[str, ...] = ("list_capabilities", "list_platform_calls", "platform_status")
+# Served by the server itself on every address, over every source there: one search, one read (OpenAI's contract).
+CROSS_TOOL_NAMES: tuple[str, ...] = ("search", "fetch")
 # Clients prepend `mcp__<server>__` and reject names over 64 characters.
 AGGREGATE_NAME_MAX = 48
 LANGUAGES: tuple[str, ...] = ("nl", "en")

@@ -112,10 +112,11 @@ class SiteData:
         return self._by_platform.get(key)
 
     def content_tools(self, connector: CatalogConnector) -> tuple[CatalogTool, ...]:
-        return tuple(t for t in connector.tools if not t.meta)
+        """The source's own tools (search and fetch, on every address, are listed with the general ones)."""
+        return tuple(t for t in connector.tools if t.impl is not None)
 
     def meta_tools(self, connector: CatalogConnector) -> tuple[CatalogTool, ...]:
-        return tuple(t for t in connector.tools if t.meta)
+        return tuple(t for t in connector.tools if t.impl is None)
 
     def aggregate_sources(self, aggregate: CatalogConnector) -> tuple[
             tuple[str, CatalogConnector, tuple[tuple[CatalogTool, CatalogTool], ...]], ...]:

@@ -14,10 +14,11 @@ import aiohttp
 import pytest
 
 from proxy.external import unfence
-from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, load_registry
+from proxy.registry import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES, load_registry
 from tests.conftest import MODES, REGISTRY, LiveServer, Replicas, client, serve, write_registry
 
 SHIPPED = load_registry(REGISTRY)
+SERVER_TOOLS = (*CROSS_TOOL_NAMES, *META_TOOL_NAMES)  # on every address, run by the server itself
 SOURCE_SLUGS = [c.slug for c in SHIPPED.connectors if not c.aggregate]
 
 
@@ -35,7 +36,7 @@ async def test_every_connector_lists_titled_read_only_tools_and_answers_meta_too
         async with client(server.url(connector.slug), mode) as c:
             tools = (await c.list_tools()).tools
             names = [t.name for t in tools]
-            assert [n for n in names if n in META_TOOL_NAMES] == list(META_TOOL_NAMES)
+            assert [n for n in names if n in SERVER_TOOLS] == list(SERVER_TOOLS)
             for tool in tools:
                 assert tool.title, tool.name
                 assert tool.annotations and tool.annotations.read_only_hint is True, tool.name
@@ -59,11 +60,11 @@ async def test_alle_bronnen_serves_every_source_tool_prefixed_once(server: LiveS
         tools = {t.name: t for t in (await c.list_tools()).tools}
     expected = {f"{SHIPPED.platforms[conn.platform].prefix}_{t.name}" for conn in SOURCE_CONNECTORS
                 for t in conn.tools if conn.platform}
-    assert set(tools) == expected | set(META_TOOL_NAMES)
+    assert set(tools) == expected | set(SERVER_TOOLS)
     assert len(tools) <= 40  # some clients send only the first 40 tools
     for name, tool in tools.items():
         assert re.fullmatch(r"[a-z0-9_]+", name) and len(name) <= AGGREGATE_NAME_MAX
-        if name not in META_TOOL_NAMES:
+        if name not in SERVER_TOOLS:
             platform = next(p for p in SHIPPED.platforms.values() if name.startswith(p.prefix + "_"))
             assert tool.title.startswith(f"{platform.title.nl}: ")
 
@@ -104,7 +105,7 @@ async def test_disabled_connectors_are_absent(replicas: Replicas, tmp_path: Path
             names = {t.name for t in (await c.list_tools()).tools}
             caps = structured(await c.call_tool("list_capabilities", {}))
     served = {SHIPPED.platforms[c.platform].prefix for c in enabled if c.platform}
-    assert {n.split("_", 1)[0] for n in names if n not in META_TOOL_NAMES} == served
+    assert {n.split("_", 1)[0] for n in names if n not in SERVER_TOOLS} == served
     assert {s["source"] for s in caps["sources"]} == {c.platform for c in enabled if c.platform}
 
 

@@ -21,7 +21,7 @@ from tests.people_pages import not_for_people
 
 CATALOG = build_catalog(load_registry(REGISTRY))
 SOURCE_TOOLS = [(c.slug, t) for c in CATALOG.connectors.values() if not c.connector.aggregate
-                for t in c.tools if not t.meta]
+                for t in c.tools if t.impl is not None]
 AGGREGATE = CATALOG.connectors["allebronnen"]
 
 
@@ -74,7 +74,7 @@ async def test_every_prefixed_copy_on_alle_bronnen(server: LiveServer) -> None:
     async with client(server.url("allebronnen"), "legacy") as c:
         listed = {t.name: t for t in (await c.list_tools()).tools}
         for tool in AGGREGATE.tools:
-            if tool.meta:
+            if tool.impl is None:
                 continue
             assert tool.impl is not None and tool.impl.example is not None
             platform = CATALOG.registry.platforms[tool.platform or ""]
@@ -245,7 +245,7 @@ async def test_a_result_outside_its_output_schema_is_refused_every_time(server: 
     served = runtime.endpoint("wetten")
     assert served is not None
     live = served.connector
-    tool = next(t for t in live.tools if not t.meta)
+    tool = next(t for t in live.tools if t.impl is not None)
     answers = [{"wrong": True}, {"wrong": True}]
 
     async def handler(call: Any) -> dict[str, Any]:
