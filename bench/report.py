@@ -44,6 +44,8 @@ def write_results(results: Mapping[str, Any], out: Path, *, quick: bool) -> Path
     ]
     lines += _calls_section(results["calls"])
     lines += _upstream_section(results["upstream"])
+    if "search" in results:
+        lines += _search_section(results["search"])
     lines += _site_section(results["site"])
     lines += _memory_section(results["memory"])
     lines += _toolslist_section(results["toolslist"])
@@ -117,6 +119,59 @@ def _upstream_section(upstream: Mapping[str, Any]) -> list[str]:
         f"wall time {flight['wall_ms']:.0f} ms.",
         "",
     ]
+
+
+def _search_section(bench: Mapping[str, Any]) -> list[str]:
+    search, sequential = bench["search"], bench["sequential"]
+    sources = bench["per_source"]
+    tools = ", ".join(f"`{t}`" for t in bench["sequential_tools"])
+    longest = max(sources, key=lambda k: (sources[k]["requests_p50"], sources[k]["p50_ms"]))
+    chain = sources[longest]["requests_p50"]
+    latency = bench["replica_latency_ms"]
+    lines = [
+        "## search on Alle Bronnen against each source in turn",
+        "",
+        f"{bench['questions']} questions ({len(bench['queries'])} fixed queries held in several sources: "
+        f"{', '.join(repr(q) for q in bench['queries'])}; rounds: {bench['rounds']}), one at a time, the two ways "
+        f"interleaved; every replica answers after {latency} ms; cache {bench['cache']}, so each question pays "
+        f"every platform request it needs. **search**: one `search {{\"query\": Q, \"limit\": {bench['limit']}}}` "
+        "on `/allebronnen/mcp`. **One after another**: what an assistant without `search` calls on the same "
+        f"address, each free-text source's own search tool in turn with the arguments `search` sends it ({tools}); "
+        "rechtspraak has no free text, so neither way asks it.",
+        "",
+        "![search against one source after another](search.png)",
+        "",
+        "| way of asking | tool calls | p50 ms | p99 ms | platform requests (p50 / p99) | proxy CPU ms per question |",
+        "|---|---:|---:|---:|---:|---:|",
+        f"| `search` | 1 | {search['p50_ms']:.1f} | {search['p99_ms']:.1f} | {search['requests_p50']:.0f} / "
+        f"{search['requests_p99']:.0f} | {search['cpu_ms_per_question']:.1f} |",
+        f"| one after another | {len(bench['sequential_tools'])} | {sequential['p50_ms']:.1f} | "
+        f"{sequential['p99_ms']:.1f} | {sequential['requests_p50']:.0f} / {sequential['requests_p99']:.0f} | "
+        f"{sequential['cpu_ms_per_question']:.1f} |",
+        "",
+        f"- **one after another ÷ search: {bench['ratio_p50']:.2f}× at p50, {bench['ratio_p99']:.2f}× at p99**; "
+        f"sources that answered per search (p50): {bench['sources_answered_p50']:.0f} of "
+        f"{len(bench['sequential_tools'])}.",
+        "",
+        "| source | its own tool alone: platform requests | p50 ms |",
+        "|---|---:|---:|",
+        *(f"| {key} | {v['requests_p50']:.0f} | {v['p50_ms']:.1f} |" for key, v in sources.items()),
+        "",
+        f"What bounds it: `search` asks every source at once and waits for the slowest, so it cannot answer "
+        f"before its slowest source alone: the one needing the most platform requests one after the other "
+        f"({longest}: {chain:.0f}, {chain * latency:.0f} ms of replica latency; the slowest source's own tool per "
+        f"question, p50 {bench['slowest_source_alone_p50_ms']:.1f} ms); it spends "
+        f"{search['p50_ms'] - bench['slowest_source_alone_p50_ms']:.1f} ms above it at p50 on starting the "
+        "sources, merging and encoding. One after another cannot beat the sum of every source's chain "
+        f"({sequential['requests_p50']:.0f} requests × {latency} ms = {sequential['requests_p50'] * latency:.0f} ms) "
+        f"plus {len(bench['sequential_tools'])} MCP round trips. So at any fixed platform latency the ratio tends to "
+        f"(sum of the chains) ÷ (the longest chain) = {sequential['requests_p50'] / chain:.1f}×; a source that "
+        "needs more requests in a row, or a slower platform, lowers it, and more sources raise it. Both ways send "
+        "the same platform requests: `search` runs each source's own tool, no more. The sequential figure is a "
+        "floor for an assistant: it leaves out the model's own turn between tool calls, which costs seconds each.",
+        "",
+    ]
+    return lines
 
 
 def _site_section(site: Mapping[str, Any]) -> list[str]:
@@ -206,8 +261,28 @@ def _compact(value: Any) -> str:
 # ─── plots ─────────────────────────────────────────────────────────────────────────────────────
 
 
+def _plot_search(bench: Mapping[str, Any], out: Path, plt: Any) -> Path:
+    """search.png: p50 per query of one `search` and of the sources' own tools one after another."""
+    queries = list(bench["per_query"])
+    fig, ax = plt.subplots(figsize=(8, 4), constrained_layout=True)
+    for i, (name, label) in enumerate((("search", "search (1 call)"),
+                                       ("sequential", f"one after another ({len(bench['sequential_tools'])} calls)"))):
+        ax.bar([x + i * 0.4 for x in range(len(queries))], [bench["per_query"][q][name] for q in queries], 0.4,
+               label=label)
+    ax.set_xticks([x + 0.2 for x in range(len(queries))], queries)
+    ax.set_ylabel("p50 wall time (ms)")
+    ax.set_ylim(0, 1.3 * max(v for q in queries for v in bench["per_query"][q].values()))  # room for the legend
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(f"Alle Bronnen, every replica {bench['replica_latency_ms']} ms, cache off")
+    path = out / "search.png"
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
 def plot(results: Mapping[str, Any], out: Path) -> list[Path]:
-    """calls.png (calls/s and p50 per server, clients and era) and site.png (build time, largest page)."""
+    """calls.png (calls/s and p50 per server, clients and era), search.png (search against one source after
+    another) and site.png (build time, largest page)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -238,6 +313,9 @@ def plot(results: Mapping[str, Any], out: Path) -> list[Path]:
     fig.savefig(path, dpi=90)
     plt.close(fig)
     written.append(path)
+
+    if "search" in results:
+        written.append(_plot_search(results["search"], out, plt))
 
     site = results["site"]["rows"]
     fig, ax = plt.subplots(figsize=(7, 4), constrained_layout=True)

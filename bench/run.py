@@ -21,18 +21,20 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import bench_calls, bench_memory, bench_site, bench_toolslist, bench_upstream  # noqa: E402
+from bench import bench_calls, bench_memory, bench_search, bench_site, bench_toolslist, bench_upstream  # noqa: E402
 from bench.report import plot, write_results  # noqa: E402
 
 FULL: dict[str, dict[str, Any]] = {
     "calls": {"calls": 1500, "rounds": 2, "clients": (1, 8, 64)},
     "upstream": {"calls": 200, "fanout": 100},
+    "search": {"rounds": 20},
     "site": {"sizes": (50, 200, 500), "repeats": 1},
     "memory": {"sessions": 10_000},
 }
 QUICK: dict[str, dict[str, Any]] = {
     "calls": {"calls": 40, "rounds": 1, "clients": (1, 8)},
     "upstream": {"calls": 5, "fanout": 20},
+    "search": {"rounds": 1},
     "site": {"sizes": (3,), "repeats": 1},
     "memory": {"sessions": 64},
 }
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     results["calls"] = bench_calls.run(**plan["calls"], progress=say)
     say("added latency and single-flight")
     results["upstream"] = bench_upstream.run(**plan["upstream"])
+    say("search on Alle Bronnen against each source in turn")
+    results["search"] = bench_search.run(**plan["search"])
     say("tools/list sizes")
     results["toolslist"] = bench_toolslist.run()
     say("memory of legacy sessions")

@@ -1,7 +1,8 @@
 """The benchmark harness keeps working: `bench/run.py --quick` runs every part for real (servers,
 load generator, site builds, plots) with tiny counts and writes RESULTS.md. Its figures are not
 judged here (speed targets live in bench/RESULTS.md, never in timed asserts); what it reports
-about behaviour is: identical concurrent searches share one upstream call, every server answered.
+about behaviour is: identical concurrent searches share one upstream call, every server answered, and `search`
+on Alle Bronnen reached every free-text source with the same platform requests as asking each in turn.
 """
 
 from __future__ import annotations
@@ -30,16 +31,21 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
     assert all(r["calls_per_s"] > 0 and r["x_bare"] > 0 for r in rows)
     assert results["upstream"]["single_flight"]["upstream_calls"] == 1
     assert results["memory"]["sessions"] == 64
+    search = results["search"]
+    assert search["sources_answered_p50"] == len(search["sequential_tools"]) == 6
+    assert search["search"]["requests_p50"] == search["sequential"]["requests_p50"] > 0
     slugs = {r["slug"] for r in results["toolslist"]["addresses"]}
     assert {"tweedekamer", "allebronnen"} <= slugs
     assert [r["connectors"] for r in results["site"]["rows"]][1:] == [4]
 
     text = (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
-    for heading in ("## A cached real tool call", "## In front of a slow platform", "## Site build",
+    for heading in ("## A cached real tool call", "## In front of a slow platform",
+                    "## search on Alle Bronnen against each source in turn", "## Site build",
                     "## Memory of legacy sessions", "## tools/list per address"):
         assert heading in text
     assert "quick mode" in text and "× bare" in text and "added p50" in text
-    for plot in ("calls.png", "site.png"):
+    assert "one after another ÷ search" in text
+    for plot in ("calls.png", "search.png", "site.png"):
         assert (tmp_path / plot).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
