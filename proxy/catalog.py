@@ -196,12 +196,17 @@ def _strip(node: Any, *, root: bool = False, depth: int = 0, max_depth: int = _L
         return {"type": "object", "title": node[NAMED_SHAPE]}
     nullable = _nullable_object(node)
     if nullable is not None:
-        # {"anyOf": [null, {object}]} says the same as an object whose type also allows null, in fewer bytes.
+        # {"anyOf": [null, {object}]}: the object's fields without a type, which lets null through too.
         listed = _strip(nullable, depth=depth, max_depth=max_depth)
-        return {**listed, "type": ["object", "null"]}
+        return {key: value for key, value in listed.items() if key != "type"}
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in _UNLISTED_KEYWORDS or (key == "additionalProperties" and value is False):
+            continue
+        if key == "type" and isinstance(value, list):
+            # One type per field or none: Copilot Studio truncates a schema at a list of types (documented for
+            # inputs, unsettled for outputs: proxy.client_profiles), so a field that may also be null is listed
+            # without a type. That still accepts everything the full schema accepts; the site shows the type.
             continue
         if key == "required" and (not root or set(value) == set(node.get("properties", {}))):
             continue  # at the root, "every field is always sent" is said once, in the server instructions
