@@ -69,18 +69,23 @@ def client_snippets(name: str, url: str) -> ClientSnippets:
 Block = tuple[str, str, dict[str, str]]
 
 
-def client_tabs(snippets: ClientSnippets, address: str) -> list[tuple[str, list[Block]]]:
-    """The client tabs of a connection page, in order: name and blocks (see `Block`)."""
+def client_tabs(snippets: ClientSnippets, address: str, tool_count: int) -> list[tuple[str, list[Block]]]:
+    """The client tabs of a connection page, in order: name and blocks (see `Block`). Each ends with the tools that
+    client will use here and a first question that checks the connection."""
+    every: list[Block] = [("p", "client_tools_all", {"count": str(tool_count)}), ("p", "first_question", {})]
     return [
         ("Claude Desktop", [("p", "claude_desktop", {}), ("p", "claude_desktop_config", {}),
-                            ("json", snippets.claude_desktop, {}), ("p", "claude_desktop_paths", {})]),
-        ("Claude Code", [("p", "claude_code", {}), ("bash", snippets.claude_code, {})]),
-        ("ChatGPT", [("p", "chatgpt", {}), ("text", address, {}), ("p", "chatgpt_use", {})]),
+                            ("json", snippets.claude_desktop, {}), ("p", "claude_desktop_paths", {}), *every]),
+        ("Claude Code", [("p", "claude_code", {}), ("bash", snippets.claude_code, {}), *every]),
+        ("ChatGPT", [("p", "chatgpt", {}), ("text", address, {}), ("p", "chatgpt_use", {}),
+                     ("p", "chatgpt_tools", {"count": str(tool_count)}), ("p", "first_question_chatgpt", {})]),
         ("VS Code", [("p", "vscode_install", {"link": snippets.vscode_install}), ("p", "vscode", {}),
-                     ("json", snippets.vscode, {}), ("p", "vscode_cli", {}), ("bash", snippets.vscode_cli, {})]),
+                     ("json", snippets.vscode, {}), ("p", "vscode_cli", {}), ("bash", snippets.vscode_cli, {}),
+                     *every]),
         ("Cursor", [("p", "cursor_install", {"link": snippets.cursor_install}), ("p", "cursor", {}),
-                    ("json", snippets.cursor, {})]),
-        ("Copilot Studio", [("p", "copilot_studio", {}), ("text", address, {}), ("p", "copilot_studio_use", {})]),
+                    ("json", snippets.cursor, {}), *every]),
+        ("Copilot Studio", [("p", "copilot_studio", {}), ("text", address, {}), ("p", "copilot_studio_use", {}),
+                            *every]),
         ("MCP Inspector", [("p", "inspector", {}), ("bash", snippets.inspector, {}), ("text", address, {}),
                            ("p", "inspector_cli", {}), ("bash", snippets.inspector_cli, {})]),
     ]

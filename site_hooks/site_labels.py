@@ -234,6 +234,28 @@ LABELS: Mapping[str, Text] = {
         "Turn on generative orchestration for the agent: it then decides by itself when to use a tool. The tools are "
         "then listed with the agent and can each be switched off.",
     ),
+    "client_tools_all": _t(
+        "Deze assistent gebruikt alle {count} tools van dit adres en kiest zelf welke een vraag nodig heeft.",
+        "This assistant uses all {count} tools of this address and picks the ones a question needs.",
+    ),
+    "chatgpt_tools": _t(
+        "Deep research en bedrijfskennis gebruiken alleen `search` (alle bronnen hier tegelijk) en `fetch` (een "
+        "resultaat lezen); in een gesprek in ontwikkelaarsmodus zijn alle {count} tools beschikbaar.",
+        "Deep research and company knowledge use only `search` (every source here at once) and `fetch` (read a "
+        "result); in a developer-mode chat all {count} tools are available.",
+    ),
+    "first_question": _t(
+        "Vraag als eerste: *Welke bronnen kun je via BesluitBron raadplegen en hoe actueel zijn ze?* Het antwoord "
+        "noemt de bronnen van dit adres met hun datum: dan werkt de verbinding.",
+        "Ask first: *Which sources can you consult through BesluitBron, and how current are they?* The answer names "
+        "this address's sources with their dates: then the connection works.",
+    ),
+    "first_question_chatgpt": _t(
+        "Vraag als eerste: *Zoek met BesluitBron naar begroting en geef de bronnen met hun links.* Het antwoord "
+        "citeert stukken met een link naar de pagina van de bron: dan werkt de verbinding.",
+        "Ask first: *Search BesluitBron for begroting and give the sources with their links.* The answer cites "
+        "documents with a link to the source's page: then the connection works.",
+    ),
     "inspector": _t(
         "Start de Inspector, kies *Transport Type* **Streamable HTTP**, plak het adres en klik **Connect**:",
         "Start the Inspector, choose *Transport Type* **Streamable HTTP**, paste the address and click "

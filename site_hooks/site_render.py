@@ -172,7 +172,7 @@ class Renderer:
         here = connector_src(slug)
         url = self.data.url(slug)
         return self._render("connector.md.j2", here, c=connector, url=url, public=is_public_https(url),
-                            tabs=client_tabs(client_snippets(slug, url), url))
+                            tabs=client_tabs(client_snippets(slug, url), url, len(connector.tools)))
 
     def platform_page(self, key: str) -> str:
         """The page of a source platform; names its connector's address only when that is enabled."""

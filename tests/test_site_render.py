@@ -154,7 +154,7 @@ def test_slot_links_resolve_like_markdown_links() -> None:
 def test_client_tabs_are_what_the_markdown_extensions_make() -> None:
     """clients.html.j2 writes the tabs as HTML; they must equal pymdownx' rendering of the same tabs."""
     address = "https://besluitbron.example/wetten/mcp"
-    tabs = client_tabs(client_snippets("wetten", address), address)
+    tabs = client_tabs(client_snippets("wetten", address), address, 8)
     assert [name for name, _ in tabs] == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor",
                                           "Copilot Studio", "MCP Inspector"]
     for lang in LANGUAGES:
@@ -226,7 +226,7 @@ def test_connector_page_names_its_address_and_tools(data: SiteData) -> None:
         assert f"# {c.connector.title.en}\n" in page
         assert f'data-address="{data.url(c.slug)}"' in slots and f'data-clipboard-text="{data.url(c.slug)}"' in slots
         for tool in c.tools:
-            if c.connector.aggregate and not tool.meta:  # a row of its source's table, not a section
+            if c.connector.aggregate and tool.impl is not None:  # a row of its source's table, not a section
                 assert f'<tr id="tool-{tool.name}" data-tool="{tool.name}">' in slots
             else:
                 assert f"{{: #tool-{tool.name} data-tool=\"{tool.name}\" }}" in page
@@ -398,3 +398,17 @@ def test_status_snapshot_parses_the_status_shape() -> None:
 def test_status_snapshot_rejects_other_shapes(bad: object) -> None:
     with pytest.raises(StatusSnapshotError):
         parse_status_snapshot(bad)
+
+
+def test_each_client_tab_says_which_tools_it_uses_and_what_to_ask_first() -> None:
+    """Issue 22: ChatGPT's research modes use only search and fetch; the others every tool; each tab ends with a
+    first question that checks the connection."""
+    address = "https://besluitbron.example/allebronnen/mcp"
+    tabs = dict(client_tabs(client_snippets("allebronnen", address), address, 28))
+    keys = {name: [value for kind, value, _ in blocks if kind == "p"] for name, blocks in tabs.items()}
+    assert keys["ChatGPT"][-2:] == ["chatgpt_tools", "first_question_chatgpt"]
+    assert "`search`" in LABELS["chatgpt_tools"]["nl"] and "`fetch`" in LABELS["chatgpt_tools"]["en"]
+    for name in ("Claude Desktop", "Claude Code", "VS Code", "Cursor", "Copilot Studio"):
+        assert keys[name][-2:] == ["client_tools_all", "first_question"], name
+    counted = next(v for k, value, v in tabs["Cursor"] if value == "client_tools_all")
+    assert counted == {"count": "28"}
