@@ -137,7 +137,11 @@ def _search_section(bench: Mapping[str, Any]) -> list[str]:
         f"every platform request it needs. **search**: one `search {{\"query\": Q, \"limit\": {bench['limit']}}}` "
         "on `/allebronnen/mcp`. **One after another**: what an assistant without `search` calls on the same "
         f"address, each free-text source's own search tool in turn with the arguments `search` sends it ({tools}); "
-        "rechtspraak has no free text, so neither way asks it.",
+        "rechtspraak has no free text, so neither way asks it. Open Raadsinformatie's own rate limit (60 units "
+        f"refilled at 1 per second, which its replica applies too) is raised to {bench['ori_bucket_units']:,} units: "
+        "at this pace it would run dry within a minute and then pace ORI for both ways alike, which measures ORI's "
+        "budget, not the fan-out. On the real platform it holds any installation to about one ORI search a second "
+        "either way; `search` spends no more of it (one ORI request per question, as the table shows).",
         "",
         "![search against one source after another](search.png)",
         "",

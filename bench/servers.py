@@ -2,7 +2,8 @@
 
     python bench/servers.py ROLE --port N [--core C] [role options]
 
-  replicas     the offline platform replicas (`proxy/replica/`), latency switchable over HTTP
+  replicas     the offline platform replicas (`proxy/replica/`), latency switchable over HTTP; `--ori-bucket N`
+               gives Open Raadsinformatie's rate-limit bucket N units instead of the platform's 60
   besluitbron  the real application (`proxy.app.create_app`) pointed at `--replicas URL`
   bare         the ceiling: a plain aiohttp handler that answers the very same result bytes
                BesluitBron answered (read from `--answer FILE`), with the request's id spliced in
@@ -46,6 +47,7 @@ def main() -> int:
     parser.add_argument("--registry", default=str(ROOT / "registry.json"))
     parser.add_argument("--answer", help="bare/sdk/fastmcp: the answer file")
     parser.add_argument("--profile", help="besluitbron: write a cProfile of the whole run here")
+    parser.add_argument("--ori-bucket", type=float, help="replicas: units in ORI's rate-limit bucket (refill 1/s)")
     args = parser.parse_args()
     if args.core is not None:
         pin(args.core)
@@ -99,9 +101,22 @@ def _replicas(args: argparse.Namespace) -> web.Application:
         return web.json_response({"platforms": counts, "requests": requests})
 
     app = create_replicas_app(list(load_registry(Path(args.registry)).platforms), anchor=date.today())
+    if args.ori_bucket is not None:
+        _ori_rate(app).reset(capacity=args.ori_bucket)
     app.middlewares.append(count)
     app.router.add_get("/_bench/requests", report)
     return app
+
+
+def _ori_rate(app: web.Application) -> Any:
+    """The Open Raadsinformatie replica's token bucket, found through the sub-application mounted at /ori."""
+    from proxy.replica.ori import RATE
+
+    for resource in app.router.resources():
+        info = resource.get_info()
+        if info.get("prefix") == "/ori":
+            return info["app"][RATE]
+    raise RuntimeError("the replicas serve no Open Raadsinformatie at /ori")
 
 
 def _besluitbron(args: argparse.Namespace) -> web.Application:
