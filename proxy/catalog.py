@@ -22,6 +22,7 @@ import jsonschema
 import mcp_types
 
 from proxy.citing import cited_output_schema
+from proxy.crosssearch import SOURCES
 from proxy.errors import CatalogError
 from proxy.meta_schemas import META_SCHEMAS
 from proxy.registry import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES, Connector, Registry, Text, ToolWords
@@ -87,7 +88,8 @@ class CatalogTool:
             output_schema=listed_output_schema(self.served_output_schema, depth=1 if self.meta else _LISTED_DEPTH),
             # readOnlyHint true makes destructive/idempotent moot (the spec reads them only when it is false);
             # openWorldHint defaults to true, so only a closed tool says so.
-            annotations=mcp_types.ToolAnnotations(read_only_hint=True,
+            # Claude's directory reads the title from the annotations too.
+            annotations=mcp_types.ToolAnnotations(title=self.title.nl, read_only_hint=True,
                                                   open_world_hint=None if self.open_world else False),
         )
 
@@ -383,7 +385,8 @@ def build_catalog(registry: Registry, plugins: Mapping[str, PlatformPlugin] | No
         if connector.platform is not None:
             source_tools[connector.slug] = _source_tools(registry, i, connector, impls.get(connector.platform, ()))
 
-    meta = tuple(_meta_tool(registry.meta_tools[name]) for name in (*CROSS_TOOL_NAMES, *META_TOOL_NAMES))
+    cross = tuple(_meta_tool(registry.meta_tools[name]) for name in CROSS_TOOL_NAMES)
+    meta = tuple(_meta_tool(registry.meta_tools[name]) for name in META_TOOL_NAMES)
     built: dict[str, CatalogConnector] = {}
     enabled_sources = [c for c in registry.enabled_connectors() if not c.aggregate]
     for connector in registry.enabled_connectors():
@@ -393,7 +396,9 @@ def build_catalog(registry: Registry, plugins: Mapping[str, PlatformPlugin] | No
         else:
             tools = source_tools[connector.slug]
             platforms = (connector.platform,) if connector.platform else ()
-        served = (*tools, *meta)
+        # search and fetch where a source here has a search or read route (a remote server's tools have none).
+        routed = any(p in SOURCES for p in platforms)
+        served = (*tools, *(cross if routed else ()), *meta)
         built[connector.slug] = CatalogConnector(connector=connector, tools=served, platforms=platforms,
                                                  by_name=MappingProxyType({t.name: t for t in served}))
     return Catalog(registry=registry, connectors=MappingProxyType(built), plugins=MappingProxyType(dict(plugins)),
