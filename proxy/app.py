@@ -1,4 +1,4 @@
-"""The aiohttp application: MCP endpoints per enabled connector, /health, /status and the site.
+"""The aiohttp application: MCP endpoints per enabled connector, /health, /ready, /metrics, /status and the site.
 
 `create_app(config)` is the one factory used by `python -m proxy serve`, the tests and the bench.
 Routes are fixed (`/{slug}/mcp` and friends); which slugs answer is looked up in the current
@@ -27,6 +27,8 @@ from proxy.discovery import icons
 from proxy.discovery_http import add_discovery_routes, browser_redirect, served_elsewhere
 from proxy.loadstatus import measure_generation, run_measurements, stored_status
 from proxy.mcp_http import McpHttp, ServerIdentity, TransportSettings, handler_args
+from proxy.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from proxy.metrics import Metrics
 from proxy.registry import ServerSettings
 from proxy.runtime import Runtime
 from proxy.sample import SampleData
@@ -41,6 +43,8 @@ RUNTIME = web.AppKey("runtime", Runtime)
 CONFIG = web.AppKey("config", "Config")
 MCP = web.AppKey("mcp", McpHttp)
 RETIRED_SITES = web.AppKey("retired_sites", list[Path])
+METRICS = web.AppKey("metrics", Metrics)
+STARTED = web.AppKey("started", list[bool])  # one flag, set once start-up (remote listings included) is done
 
 
 @dataclass(frozen=True)
@@ -76,8 +80,9 @@ class Config:
 def create_app(config: Config) -> web.Application:
     """Build the application; raises RegistryError/CatalogError if the registry cannot be served."""
     store = _make_store(config.redis_url, config.trace_key_file)
+    metrics = Metrics()
     runtime = Runtime(store=store, base_urls=config.base_urls, signer=TraceSigner(config.trace_secret or None),
-                      sample=config.sample)
+                      sample=config.sample, metrics=metrics)
     server = runtime.apply(runtime.load(config.registry_path), config.site_dir).server
 
     app = web.Application(
@@ -93,10 +98,15 @@ def create_app(config: Config) -> web.Application:
         settings=transport_settings(server, config),
         sessions=store,
         signer=runtime.signer,
+        metrics=metrics,
     )
     app[MCP] = mcp
+    app[METRICS] = metrics
+    app[STARTED] = []
     app[RETIRED_SITES] = []
     app.router.add_get("/health", health)
+    app.router.add_get("/ready", ready)
+    app.router.add_get("/metrics", metrics_page)
     app.router.add_get("/status", status)
     app.router.add_route("*", "/{slug}/mcp", browser_redirect(mcp.handle, lambda: runtime.generation.catalog))
     add_discovery_routes(app, lambda: runtime.generation.catalog)
@@ -149,6 +159,47 @@ async def health(request: web.Request) -> web.Response:
     if sample:
         body["sample_data"] = sample.describe(runtime.generation.served_platforms)
     return web.json_response(body)
+
+
+async def ready(request: web.Request) -> web.Response:
+    """Readiness for a load balancer or orchestrator: 503 naming each failed check, else 200.
+
+    Checks: the registry is applied (start-up done), the site is built when one is served, and Redis
+    answers when it is configured (a process serving on its own state must not take shared traffic)."""
+    app = request.app
+    checks = {"registry": _registry_check(app), "site": _site_check(app), "redis": await _redis_check(app)}
+    failed = [name for name, check in checks.items() if not check["ok"]]
+    body = {"status": "not ready" if failed else "ready", "failed": failed, "checks": checks}
+    return web.json_response(body, status=503 if failed else 200, headers={"Cache-Control": "no-store"})
+
+
+def _registry_check(app: web.Application) -> dict[str, object]:
+    if not app[STARTED]:
+        return {"ok": False, "reason": "start-up is not finished (remote connectors are being listed)"}
+    return {"ok": True, "connectors": len(app[RUNTIME].generation.catalog.connectors)}
+
+
+def _site_check(app: web.Application) -> dict[str, object]:
+    config = app[CONFIG]
+    if config.site_dir is None and config.site_build_root is None:
+        return {"ok": True, "served": False}
+    site_dir = app[RUNTIME].generation.site_dir
+    if site_dir is None or not (site_dir / "index.html").is_file():
+        return {"ok": False, "reason": "the site is not built yet (no index.html in the served directory)"}
+    return {"ok": True, "served": True}
+
+
+async def _redis_check(app: web.Application) -> dict[str, object]:
+    if not app[CONFIG].redis_url:
+        return {"ok": True, "configured": False}
+    store = app[RUNTIME].store
+    reason = await store.unreachable() if hasattr(store, "unreachable") else None
+    return {"ok": False, "reason": reason} if reason else {"ok": True, "configured": True}
+
+
+async def metrics_page(request: web.Request) -> web.Response:
+    """This process's counters in the Prometheus text format (each worker is scraped on its own)."""
+    return web.Response(body=request.app[METRICS].exposition(), headers={"Content-Type": METRICS_CONTENT_TYPE})
 
 
 def request_sample(app: web.Application) -> SampleData | None:
@@ -239,6 +290,7 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
         listed = runtime.try_load(config.registry_path)
         if listed is not None:
             runtime.apply(listed)
+    app[STARTED].append(True)
     tasks: list[asyncio.Task[None]] = []
     if config.measure_load:
         tasks.append(asyncio.create_task(run_measurements(lambda: runtime.generation, runtime.store,
@@ -270,7 +322,20 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
 
 
 async def reload_registry(app: web.Application) -> bool:
-    """Apply the registry file again: catalogue (and site) first built aside, then swapped in one step."""
+    """Apply the registry file again: catalogue (and site) first built aside, then swapped in one step.
+
+    Counted in /metrics as applied, refused (the previous one still served) or failed (raised)."""
+    reloads = app[METRICS].reloads
+    try:
+        applied = await _reload_registry(app)
+    except Exception:
+        reloads.labels("failed").inc()
+        raise
+    reloads.labels("applied" if applied else "refused").inc()
+    return applied
+
+
+async def _reload_registry(app: web.Application) -> bool:
     runtime, config = app[RUNTIME], app[CONFIG]
     with tempfile.TemporaryDirectory(prefix="registry-") as scratch:
         # One read of the file feeds both the catalogue and the site, so an edit in between cannot split them.

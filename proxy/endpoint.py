@@ -29,6 +29,7 @@ from proxy.emptied import SourceState, explain_empty
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.external import external_meta, fence
 from proxy.mcp_http import EncodedResult, UnknownToolError, encode_json
+from proxy.metrics import Metrics
 from proxy.resultmemo import Fetch, Memo, MemoKey, ResultMemo, collecting
 from proxy.results import localised
 from proxy.sample import SampleData
@@ -52,8 +53,12 @@ class ConnectorEndpoint:
     reload finishes with the tools and settings it started with."""
 
     def __init__(self, connector: CatalogConnector, generation: Generation, *, store: StateStore,
-                 signer: TraceSigner, sample: SampleData | None = None) -> None:
+                 signer: TraceSigner, sample: SampleData | None = None, metrics: Metrics | None = None) -> None:
         self.connector = connector
+        metrics = metrics or Metrics()
+        # Bound once per generation: a call increments, it does not look labels up.
+        self._counted = {t.name: metrics.tool(connector.slug, t.name) for t in connector.tools}
+        self._unknown_tool = metrics.tool(connector.slug, "(unknown)").failed
         self._sample = sample
         self.slug = connector.slug
         self.generation = generation
@@ -80,6 +85,21 @@ class ConnectorEndpoint:
 
     async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller
                         ) -> mcp_types.CallToolResult | EncodedResult:
+        """Run one tool call, counted in /metrics by its outcome (ok, error: isError, failed: raised)."""
+        counted = self._counted.get(name)
+        if counted is None:
+            self._unknown_tool.inc()  # one label for every unknown name: a client cannot invent series
+            raise UnknownToolError(name)
+        try:
+            result = await self._call_tool(name, arguments, caller)
+        except Exception:
+            counted.failed.inc()
+            raise
+        (counted.error if isinstance(result, mcp_types.CallToolResult) and result.is_error else counted.ok).inc()
+        return result
+
+    async def _call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller
+                         ) -> mcp_types.CallToolResult | EncodedResult:
         tool = self.connector.tool(name)
         if tool is None:
             raise UnknownToolError(name)

@@ -73,6 +73,7 @@ from proxy.caller import Caller
 from proxy.clients import current_client
 from proxy.errors import BesluitBronError
 from proxy.hostmatch import matches
+from proxy.metrics import Metrics
 from proxy.trace import TRACE_META_KEY, TraceSigner
 
 __all__ = [
@@ -390,6 +391,7 @@ class McpHttp:
         settings: Host/Origin allow-lists and the body limit.
         sessions: legacy-era session bookkeeping.
         signer: mints and verifies modern-era trace handles (`proxy.trace`).
+        metrics: where sessions opened and ended, and streams open, are counted (`proxy.metrics`).
     """
 
     def __init__(
@@ -400,7 +402,9 @@ class McpHttp:
         settings: TransportSettings,
         sessions: SessionStore,
         signer: TraceSigner,
+        metrics: Metrics | None = None,
     ) -> None:
+        self._metrics = metrics or Metrics()
         self._resolve = resolve
         self._sessions = sessions
         self._signer = signer
@@ -409,6 +413,7 @@ class McpHttp:
         self._endpoints: dict[str, _EndpointCache] = {}
         self._encoded_ok: set[str] = set()  # versions whose surface carries an EncodedResult (checked once)
         self._streams: dict[str, dict[str, asyncio.Queue[bytes | None]]] = {}  # slug → session → events
+        self._metrics.streams_open.set_function(lambda: sum(len(s) for s in self._streams.values()))
 
         self.set_identity(identity)
 
@@ -689,6 +694,7 @@ class McpHttp:
         requested = init.protocol_version
         negotiated = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
         session_id = await self._sessions.create_session(endpoint.slug, self._idle, client)
+        self._metrics.sessions_opened.labels(endpoint.slug).inc()
         return _respond(200, _result_body(request_id, self._initialize[negotiated]), {SESSION_ID_HEADER: session_id})
 
     async def _notification_stream(self, request: web.Request, endpoint: Endpoint) -> web.StreamResponse:
@@ -746,6 +752,7 @@ class McpHttp:
             return _http_error(400, "Bad Request: Missing session ID")
         if not await self._sessions.delete_session(session_id, endpoint.slug):
             return _http_error(404, "Session not found")
+        self._metrics.sessions_ended.labels(endpoint.slug).inc()
         stream = self._streams.get(endpoint.slug, {}).get(session_id)
         if stream is not None:  # the session's GET stream ends with it
             with contextlib.suppress(asyncio.QueueFull):

@@ -17,6 +17,7 @@ from typing import Any
 from proxy.endpoint import ConnectorEndpoint
 from proxy.errors import BesluitBronError
 from proxy.generation import Generation, PluginFactory, load_generation, rebind_remotes
+from proxy.metrics import Metrics
 from proxy.registry import load_registry
 from proxy.remote.hub import RemoteHub
 from proxy.sample import SampleData
@@ -34,8 +35,9 @@ class Runtime:
 
     def __init__(self, *, store: StateStore, base_urls: Mapping[str, str] | None = None,
                  signer: TraceSigner | None = None, plugins: PluginFactory | None = None,
-                 sample: SampleData | None = None) -> None:
+                 sample: SampleData | None = None, metrics: Metrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics or Metrics()  # the app's own registry; a fresh one for tools and tests
         self.sample = sample  # answering from the offline replicas: every result says so
         self.base_urls = dict(base_urls or {})
         self.signer = signer or TraceSigner()
@@ -75,11 +77,12 @@ class Runtime:
         upstreams = {}
         for key, platform in generation.registry.platforms.items():
             previous = self._upstreams.get(key)
-            upstreams[key] = previous.with_platform(platform) if previous else Upstream(platform, store=self.store)
+            upstreams[key] = (previous.with_platform(platform) if previous else
+                              Upstream(platform, store=self.store, metrics=self.metrics.platform(key)))
         keep_site = site_dir if site_dir is not None else (self.generation.site_dir if self._current else None)
         bound = generation.bind(upstreams, keep_site)
         endpoints = MappingProxyType({slug: ConnectorEndpoint(c, bound, store=self.store, signer=self.signer,
-                                                        sample=self.sample)
+                                                        sample=self.sample, metrics=self.metrics)
                                       for slug, c in bound.catalog.connectors.items()})
         self._upstreams = upstreams
         self._current = (bound, endpoints)

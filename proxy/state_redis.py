@@ -214,6 +214,15 @@ class ResilientStore:
             self._down_since = None
             return
 
+    async def unreachable(self, timeout: float = 1.0) -> str | None:
+        """Why Redis does not answer a PING now (for /ready), or None when it does."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._primary.ping()
+        except (RedisError, OSError, TimeoutError) as exc:
+            return f"Redis cannot be reached ({type(exc).__name__}); serving on this process's own state"
+        return None
+
     def describe(self) -> JsonDict:
         if self._down_since is None:
             return {"backend": "redis", "degraded": False}

@@ -34,6 +34,7 @@ from proxy.errors import (
     UpstreamTooLarge,
     UpstreamUnreachable,
 )
+from proxy.metrics import Metrics, PlatformMetrics
 from proxy.registry import Platform
 from proxy.resultmemo import note_fetch
 from proxy.shapes import CallRecord
@@ -108,7 +109,9 @@ class Upstream:
     """
 
     def __init__(self, platform: Platform, *, store: StateStore,
-                 session: aiohttp.ClientSession | None = None, _connection: _Connection | None = None) -> None:
+                 session: aiohttp.ClientSession | None = None, _connection: _Connection | None = None,
+                 metrics: PlatformMetrics | None = None) -> None:
+        self._metrics = metrics or Metrics().platform(platform.key)  # bound children: a call only increments
         self._targets: dict[tuple[Any, ...], _Target] = {}
         self.platform = platform
         self._store = store
@@ -119,7 +122,7 @@ class Upstream:
 
     def with_platform(self, platform: Platform) -> Upstream:
         """The same connection under new settings (a reload)."""
-        return Upstream(platform, store=self._store, _connection=self._conn)
+        return Upstream(platform, store=self._store, _connection=self._conn, metrics=self._metrics)
 
     @property
     def key(self) -> str:
@@ -170,6 +173,7 @@ class Upstream:
 
         cached = await self._store.cache_get(key)
         if cached is not None:
+            self._metrics.cache_hits.inc()
             value = parse(cached)
             await self._record(caller, tool, method, target, 200, started, len(cached), cache_hit=True)
             note_fetch(self, method, target, cached)
@@ -177,6 +181,7 @@ class Upstream:
 
         shared = self._conn.inflight.get(key)
         if shared is not None:
+            self._metrics.joins.inc()
             try:
                 fetched = await asyncio.shield(shared)
             except UpstreamError as exc:  # the one live call failed: each waiting caller's log says so
@@ -213,6 +218,7 @@ class Upstream:
     async def record_cache_hit(self, caller: Caller, tool: str | None, method: str, target: _Target,
                                size: int) -> None:
         """The call record a cache hit writes, for a result reused from `proxy.resultmemo`."""
+        self._metrics.cache_hits.inc()
         await self._record(caller, tool, method, target, 200, time.perf_counter(), size, cache_hit=True)
 
     async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
@@ -280,18 +286,22 @@ class Upstream:
         """One token of the budget `key`: wait for it when it is near, else refuse saying `used_up` and when."""
         granted, wait = await self._store.take_token(key, per_minute, MAX_RATE_WAIT_SECONDS)
         if not granted:
+            self._metrics.rate_refusals.inc()
             raise UpstreamRateLimited(self.platform.key, f"{used_up}; try again in {max(1, round(wait))} s",
                                       retry_after=wait)
         if wait > 0:
+            self._metrics.rate_waits.inc()
             await asyncio.sleep(wait)
 
     async def _wait_for_platform(self) -> None:
         """Honour the platform's own pacing (see `_pause_from_headers`): wait briefly, or refuse with when to return."""
         wait = self._conn.paused_until - time.monotonic()
         if wait > MAX_RATE_WAIT_SECONDS:
+            self._metrics.rate_refusals.inc()
             raise UpstreamRateLimited(self.platform.key, f"{self.platform.title.en} asked us to pause (its rate "
                                       f"limit); try again in {max(1, round(wait))} s", retry_after=wait)
         if wait > 0:
+            self._metrics.rate_waits.inc()
             await asyncio.sleep(wait)
 
     def _note_pacing(self, status: int, headers: Mapping[str, str]) -> None:
@@ -323,13 +333,19 @@ class Upstream:
             else:
                 await slots.acquire()
         except TimeoutError as exc:
+            self._metrics.rate_refusals.inc()
             raise UpstreamRateLimited(platform.key, f"{name} is busy: {CONCURRENT_CALLS_PER_PLATFORM} calls to it "
                                       "are under way; try again in a few seconds", retry_after=5.0) from exc
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + platform.timeouts.total_seconds
+        sent = loop.time()
+        deadline = sent + platform.timeouts.total_seconds
+        metrics = self._metrics
+        outcome = metrics.error
         try:
             async with asyncio.timeout_at(deadline):
-                return await self._follow(method, url, body, headers)
+                answer = await self._follow(method, url, body, headers)
+            outcome = metrics.ok
+            return answer
         except TimeoutError as exc:
             behind = loop.time() - deadline
             if behind > OWN_LAG_SECONDS:
@@ -347,6 +363,8 @@ class Upstream:
                                       "try again later") from exc
         finally:
             self._conn.slots.release()
+            outcome.inc()
+            metrics.latency.observe(loop.time() - sent)
 
     async def _follow(self, method: str, url: str, body: bytes | None,
                       headers: Mapping[str, str] | None) -> tuple[int, bytes]:

@@ -1,0 +1,214 @@
+"""What an operator watches (issue 23): `/ready` apart from `/health`, and `/metrics` in the Prometheus format.
+
+Real app, real replicas, a real redis-server stopped and started; `/metrics` is read with
+prometheus-client's own parser and every counter is checked against what the test sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+from proxy.app import reload_registry
+from tests.conftest import Replicas, serve, write_registry
+from tests.redis_server import _free_port, redis_server
+
+MODERN = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+          "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
+ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "observe", "version": "1"}}
+LEGACY = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                         "clientInfo": {"name": "observe", "version": "1"}}}
+
+
+async def _get(http: aiohttp.ClientSession, url: str) -> tuple[int, dict[str, Any]]:
+    async with http.get(url) as resp:
+        return resp.status, await resp.json()
+
+
+# --------------------------------------------------------------------------- /ready
+
+
+async def test_ready_is_503_while_redis_is_down_and_health_stays_200(replicas: Replicas, tmp_path: Path) -> None:
+    port = _free_port()
+    (tmp_path / "redis").mkdir()
+    first = contextlib.ExitStack()
+    url = first.enter_context(redis_server(tmp_path / "redis", port))
+    try:
+        async with serve(write_registry(tmp_path), replicas, redis_url=url) as live, aiohttp.ClientSession() as http:
+            status, body = await _get(http, f"{live.base}/ready")
+            assert (status, body["status"], body["failed"]) == (200, "ready", [])
+            assert body["checks"]["redis"] == {"ok": True, "configured": True}
+
+            first.close()  # Redis stops
+            status, body = await _get(http, f"{live.base}/ready")
+            assert (status, body["failed"]) == (503, ["redis"])
+            assert "Redis cannot be reached" in body["checks"]["redis"]["reason"]
+            health_status, health = await _get(http, f"{live.base}/health")
+            assert (health_status, health["status"]) == (200, "ok")
+
+            with redis_server(tmp_path / "redis", port):  # back on the same address
+                status, body = await _get(http, f"{live.base}/ready")
+                assert (status, body["failed"]) == (200, [])
+    finally:
+        first.close()
+
+
+async def test_ready_is_503_until_the_site_is_built(replicas: Replicas, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()  # the directory is there, the build is not
+    async with serve(write_registry(tmp_path), replicas, site_dir=site) as live, aiohttp.ClientSession() as http:
+        status, body = await _get(http, f"{live.base}/ready")
+        assert (status, body["failed"]) == (503, ["site"])
+        assert "not built" in body["checks"]["site"]["reason"]
+        assert (await _get(http, f"{live.base}/health"))[0] == 200
+        (site / "index.html").write_text("<!doctype html><title>BesluitBron</title>", encoding="utf-8")
+        status, body = await _get(http, f"{live.base}/ready")
+        assert (status, body["failed"], body["checks"]["site"]) == (200, [], {"ok": True, "served": True})
+
+
+async def test_ready_without_redis_or_site_checks_only_the_registry(server: Any) -> None:
+    async with aiohttp.ClientSession() as http:
+        status, body = await _get(http, f"{server.base}/ready")
+    assert status == 200
+    assert body["checks"]["redis"] == {"ok": True, "configured": False}
+    assert body["checks"]["site"] == {"ok": True, "served": False}
+    assert body["checks"]["registry"]["ok"] is True
+
+
+# --------------------------------------------------------------------------- /metrics
+
+
+class Scrape:
+    """One /metrics page, parsed by prometheus-client's own parser."""
+
+    def __init__(self, text: str) -> None:
+        self.samples = [s for family in text_string_to_metric_families(text) for s in family.samples]
+
+    def value(self, name: str, **labels: str) -> float:
+        found = [s.value for s in self.samples
+                 if s.name == name and all(s.labels.get(k) == v for k, v in labels.items())]
+        return sum(found)
+
+
+async def _scrape(http: aiohttp.ClientSession, base: str) -> Scrape:
+    async with http.get(f"{base}/metrics") as resp:
+        assert resp.status == 200
+        assert resp.content_type == "text/plain"
+        return Scrape(await resp.text())
+
+
+async def _call(http: aiohttp.ClientSession, url: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"_meta": ENVELOPE, "name": name, "arguments": arguments}}
+    async with http.post(url, data=json.dumps(body), headers={**MODERN, "Mcp-Name": name}) as resp:
+        return dict(await resp.json())
+
+
+def _delta(after: Scrape, before: Scrape, name: str, **labels: str) -> float:
+    return after.value(name, **labels) - before.value(name, **labels)
+
+
+def _fast_wetten(data: dict[str, Any]) -> None:
+    # 120 a minute: a drained budget refills one call in half a second, well within the 2 s the proxy waits.
+    data["platforms"]["wetten"]["limits"]["requests_per_minute"] = 120
+
+
+async def test_metrics_move_by_exactly_what_was_sent(replicas: Replicas, tmp_path: Path) -> None:
+    registry = write_registry(tmp_path, _fast_wetten)
+    replicas.faults("wetten").update({"latency_ms": 300})  # long enough for four identical calls to meet
+    try:
+        async with serve(registry, replicas) as live, aiohttp.ClientSession() as http:
+            await _metrics_sequence(live, http)
+    finally:
+        replicas.clear_faults()
+
+
+async def _metrics_sequence(live: Any, http: aiohttp.ClientSession) -> None:
+    mcp, base, store = live.url("wetten"), live.base, live.runtime.store
+    w = {"platform": "wetten"}
+    before = await _scrape(http, base)
+
+    # Four identical calls at once: one goes out, three join it.
+    same = {"title": "omzetbelasting", "limit": 2}
+    answers = await asyncio.gather(*(_call(http, mcp, "search_regulations", same) for _ in range(4)))
+    assert [a["result"].get("isError", False) for a in answers] == [False] * 4
+    joined = await _scrape(http, base)
+    live_after_join = _delta(joined, before, "besluitbron_platform_requests_total", outcome="ok", **w)
+    assert live_after_join >= 1
+    assert _delta(joined, before, "besluitbron_platform_single_flight_joins_total", **w) == 3 * live_after_join
+    assert _delta(joined, before, "besluitbron_platform_cache_hits_total", **w) == 0
+
+    # The same call again: answered from what is kept, one cache hit per platform reply it was built from.
+    again = await _call(http, mcp, "search_regulations", same)
+    assert not again["result"].get("isError")
+    kept = await _scrape(http, base)
+    assert _delta(kept, joined, "besluitbron_platform_cache_hits_total", **w) == live_after_join
+    assert _delta(kept, joined, "besluitbron_platform_requests_total", **w) == 0
+
+    # The platform budget drained (as other workers on one Redis would): the next call waits for it.
+    for _ in range(120):
+        assert (await store.take_token("wetten", 120, 2.0))[0]
+    waited = await _call(http, mcp, "search_regulations", {"title": "wet", "limit": 1})
+    assert not waited["result"].get("isError")
+    paced = await _scrape(http, base)
+    assert _delta(paced, kept, "besluitbron_platform_rate_limit_waits_total", **w) >= 1
+    assert _delta(paced, kept, "besluitbron_platform_rate_limit_refusals_total", **w) == 0
+
+    # Reserved far ahead: the next call is refused without going out.
+    for _ in range(20):
+        await store.take_token("wetten", 120, 1000.0)
+    refused = await _call(http, mcp, "search_regulations", {"title": "regeling", "limit": 1})
+    assert refused["result"]["isError"] is True
+    limited = await _scrape(http, base)
+    assert _delta(limited, paced, "besluitbron_platform_rate_limit_refusals_total", **w) == 1
+    assert _delta(limited, paced, "besluitbron_platform_requests_total", **w) == 0
+
+    # A call with a bad argument (an isError result) and an unknown tool (a JSON-RPC error).
+    bad = await _call(http, mcp, "search_regulations", {"title": "x", "limit": "many"})
+    assert bad["result"]["isError"] is True
+    unknown = await _call(http, mcp, "no_such_tool", {})
+    assert "error" in unknown
+
+    # A handshake-era session opened and ended.
+    async with http.post(mcp, data=json.dumps(INITIALIZE), headers=LEGACY) as resp:
+        session = resp.headers["Mcp-Session-Id"]
+    async with http.delete(mcp, headers={"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}) as resp:
+        assert resp.status == 200
+
+    # One reload applied, one refused (a broken registry keeps the previous one).
+    text = live.registry_path.read_text(encoding="utf-8")
+    assert await reload_registry(live.app) is True
+    live.registry_path.write_text("{ not json", encoding="utf-8")
+    assert await reload_registry(live.app) is False
+    live.registry_path.write_text(text, encoding="utf-8")
+
+    after = await _scrape(http, base)
+    tool = {"connector": "wetten", "tool": "search_regulations"}
+    assert _delta(after, before, "besluitbron_tool_calls_total", outcome="ok", **tool) == 6  # 4 + again + waited
+    assert _delta(after, before, "besluitbron_tool_calls_total", outcome="error", **tool) == 2  # refused + bad
+    assert _delta(after, before, "besluitbron_tool_calls_total", outcome="failed", connector="wetten",
+                  tool="(unknown)") == 1
+    assert _delta(after, before, "besluitbron_sessions_opened_total", connector="wetten") == 1
+    assert _delta(after, before, "besluitbron_sessions_ended_total", connector="wetten") == 1
+    assert after.value("besluitbron_session_streams_open") == 0
+    assert _delta(after, before, "besluitbron_registry_reloads_total", outcome="applied") == 1
+    assert _delta(after, before, "besluitbron_registry_reloads_total", outcome="refused") == 1
+    assert _delta(after, before, "besluitbron_registry_reloads_total", outcome="failed") == 0
+
+    # Every exchange sent is one latency observation, and only the first four calls and the paced one sent any.
+    sent = _delta(after, before, "besluitbron_platform_requests_total", **w)
+    assert sent == _delta(after, before, "besluitbron_platform_request_seconds_count", **w)
+    # The replica waits 0.3 s before each answer: the latency histogram saw it.
+    assert _delta(after, before, "besluitbron_platform_request_seconds_sum", **w) >= 0.25 * sent
+    assert _delta(after, before, "besluitbron_platform_request_seconds_bucket", le="+Inf", **w) == sent
+    assert _delta(after, before, "besluitbron_platform_requests_total", outcome="error", **w) == 0
+    assert sent == live_after_join + _delta(paced, kept, "besluitbron_platform_requests_total", **w)
