@@ -32,11 +32,11 @@ LABELS: Mapping[str, Text] = {
         "Dit adres is geen publiek https-adres. Assistenten op je eigen computer werken ermee: Claude Desktop via "
         "het configuratiebestand, Claude Code, VS Code, Cursor en de MCP Inspector. ChatGPT, de connectors van "
         "Claude en Copilot Studio verbinden vanuit de cloud en hebben een adres nodig dat via internet met https "
-        "bereikbaar is.",
+        "bereikbaar is: [Publiek maken]({guide}) zegt hoe een beheerder dat regelt.",
         "This address is not a public https address. Assistants on your own computer work with it: Claude Desktop "
         "through its configuration file, Claude Code, VS Code, Cursor and the MCP Inspector. ChatGPT, Claude's "
         "connectors and Copilot Studio connect from the cloud and need an address reachable over the internet with "
-        "https.",
+        "https: [Going public]({guide}) says how an operator sets that up.",
     ),
     "public_https": _t(
         "Dit is een publiek https-adres. Ook diensten die vanuit de cloud verbinden, kunnen het gebruiken: ChatGPT, "
@@ -143,8 +143,8 @@ LABELS: Mapping[str, Text] = {
     ),
     "connect": _t("Toevoegen aan je AI-assistent", "Add it to your AI assistant"),
     "connect_intro": _t(
-        "Kies je client. Geen sleutel nodig: het adres is openbaar en alleen-lezen.",
-        "Pick your client. No key is needed: the address is public and read-only.",
+        "Kies je client. Geen sleutel nodig: alles op dit adres is alleen-lezen.",
+        "Pick your client. No key is needed: everything at this address is read-only.",
     ),
     "claude_desktop": _t(
         "**Als connector** (alleen een publiek https-adres): open **Instellingen → Connectors → Aangepaste connector "

@@ -638,3 +638,15 @@ def test_one_tool_count_per_address_wherever_the_site_names_one(shipped: Path, c
             seen += 1
     assert seen >= 4 * len(catalog.connectors)
 
+
+
+def test_a_local_address_links_to_going_public_and_is_not_called_public(shipped: Path, catalog: Catalog) -> None:
+    """Issue 23: where a connection page says its address is not public, it links to the operators' page, and no
+    page calls a local address "openbaar"."""
+    from site_hooks.site_clients import is_public_https
+
+    assert (shipped / "publiek-maken.html").exists() and (shipped / "en" / "publiek-maken.html").exists()
+    for slug in catalog.connectors:
+        page = (shipped / "connectoren" / f"{slug}.html").read_text(encoding="utf-8")
+        if not is_public_https(catalog.url(slug)):
+            assert 'href="../publiek-maken.html"' in page and "het adres is openbaar" not in page, slug
