@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="a reverse proxy whose X-Forwarded-For names the client (repeatable; default: loopback)")
     p.add_argument("--trace-key-file", type=Path, default=Path("build/trace-key"),
                    help="without Redis, keep the trace-signing key here so trace handles survive a restart")
+    p.add_argument("--workers", type=int, default=0, metavar="N",
+                   help="run N worker processes on one port under gunicorn's arbiter (needs --redis when N > 1)")
 
     p = sub.add_parser("replicas", help="serve only the offline platform replicas")
     p.add_argument("--host", default="127.0.0.1")
@@ -88,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replicas":
             asyncio.run(_serve_replicas(args.host, args.port))
             return 0
+        if args.workers:
+            return _serve_workers(args)
         asyncio.run(_serve(args))
         return 0
     except BesluitBronError as exc:
@@ -256,6 +260,47 @@ async def _serve(args: argparse.Namespace) -> None:
     finally:
         for r in reversed(runners):
             await r.cleanup()
+
+
+def _serve_workers(args: argparse.Namespace) -> int:
+    """`serve --workers N`: the site is built once here, then gunicorn forks N workers that all serve it."""
+    import shutil
+
+    from proxy.app import Config
+    from proxy.registry import load_registry
+    from proxy.replica import replica_base_urls
+    from proxy.sample import replica_sample
+    from proxy.sitebuild import build_site
+    from proxy.workers import serve_workers
+
+    if args.workers > 1 and not args.redis:
+        raise BesluitBronError("--workers above 1 needs --redis (or BESLUITBRON_REDIS_URL): without it each worker "
+                               "keeps its own sessions and a client's next request may reach another worker")
+    if args.replicas:
+        raise BesluitBronError("--workers does not start the replicas: run `python -m proxy replicas` and pass "
+                               "its address with --replica-url")
+    registry = load_registry(args.registry)  # refuse a broken registry before any worker is forked
+    _raise_file_limit()
+    builtin = {k: p.base_url for k, p in registry.platforms.items() if p.remote is None}
+    base_urls = replica_base_urls(builtin, args.replica_url) if args.replica_url else {}
+    sample = replica_sample(builtin) if args.replica_url else None
+    site_dir = site_root = initial_root = None
+    if args.site:
+        # The first site is the arbiter's (outside the workers' root, so a worker that stops leaves it alone);
+        # a reload rebuilds in each worker under site-generations, as a single process does.
+        site_root = Path("build/site-generations").resolve()
+        initial_root = Path("build/site-initial").resolve()
+        site_dir = asyncio.run(build_site(args.registry, initial_root, sample=sample))
+    config = Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis, watch=args.watch,
+                    site_dir=site_dir, site_build_root=site_root, idle_timeout_seconds=args.idle_timeout,
+                    trace_key_file=args.trace_key_file,
+                    trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")), sample=sample)
+    try:
+        serve_workers(config, host=args.host, port=args.port, workers=args.workers, grace=args.grace)
+    finally:
+        if site_dir is not None:
+            shutil.rmtree(site_dir, ignore_errors=True)
+    return 0
 
 
 def _raise_file_limit() -> None:
