@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aiohttp import web
+from opentelemetry.sdk.trace.export import SpanExporter
 
 from proxy import __version__
 from proxy.cors import cors_middleware
@@ -35,6 +36,7 @@ from proxy.sample import SampleData
 from proxy.sitebuild import SiteBuildError, build_site
 from proxy.state import MemoryStore, StateStore
 from proxy.trace import TraceSigner
+from proxy.tracing import make_tracer
 
 __all__ = ["RUNTIME", "Config", "create_app"]
 
@@ -60,6 +62,8 @@ class Config:
     trace_key_file: without Redis, keep the trace-signing key in this file so handles survive a restart.
     trusted_proxies: peers (a reverse proxy in front) whose X-Forwarded-For names the client.
     sample: the platforms are the offline replicas: every answer, /health and the instructions say so.
+    otlp_endpoint: send traces over OTLP/HTTP to this base address (else OTEL_EXPORTER_OTLP_ENDPOINT; neither: off).
+    span_exporter: send traces to this exporter instead (tests: the SDK's in-memory one).
     """
 
     registry_path: Path
@@ -75,12 +79,15 @@ class Config:
     trace_key_file: Path | None = None
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     sample: SampleData | None = None
+    otlp_endpoint: str | None = None
+    span_exporter: SpanExporter | None = None
 
 
 def create_app(config: Config) -> web.Application:
     """Build the application; raises RegistryError/CatalogError if the registry cannot be served."""
     store = _make_store(config.redis_url, config.trace_key_file)
     metrics = Metrics()
+    traced = make_tracer(config.otlp_endpoint, config.span_exporter)
     runtime = Runtime(store=store, base_urls=config.base_urls, signer=TraceSigner(config.trace_secret or None),
                       sample=config.sample, metrics=metrics)
     server = runtime.apply(runtime.load(config.registry_path), config.site_dir).server
@@ -99,6 +106,7 @@ def create_app(config: Config) -> web.Application:
         sessions=store,
         signer=runtime.signer,
         metrics=metrics,
+        tracer=traced[0] if traced else None,
     )
     app[MCP] = mcp
     app[METRICS] = metrics
@@ -113,6 +121,13 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)
     app.on_shutdown.append(_end_streams)
+    if traced:
+        provider = traced[1]
+
+        async def _flush_spans(_: web.Application) -> None:
+            provider.shutdown()  # the batch still queued goes out before the process ends
+
+        app.on_cleanup.append(_flush_spans)
     return app
 
 

@@ -67,6 +67,7 @@ from mcp_types.version import (
     LATEST_HANDSHAKE_VERSION,
     MODERN_PROTOCOL_VERSIONS,
 )
+from opentelemetry.trace import Tracer
 from pydantic import ValidationError
 
 from proxy.caller import Caller
@@ -75,6 +76,7 @@ from proxy.errors import BesluitBronError
 from proxy.hostmatch import matches
 from proxy.metrics import Metrics
 from proxy.trace import TRACE_META_KEY, TraceSigner
+from proxy.tracing import HTTP_CONTEXT, parent_context, tool_span
 
 __all__ = [
     "LISTING_CACHE_SCOPE",
@@ -392,6 +394,7 @@ class McpHttp:
         sessions: legacy-era session bookkeeping.
         signer: mints and verifies modern-era trace handles (`proxy.trace`).
         metrics: where sessions opened and ended, and streams open, are counted (`proxy.metrics`).
+        tracer: when set, each tool call is a span continuing the client's `traceparent` (`proxy.tracing`).
     """
 
     def __init__(
@@ -403,8 +406,10 @@ class McpHttp:
         sessions: SessionStore,
         signer: TraceSigner,
         metrics: Metrics | None = None,
+        tracer: Tracer | None = None,
     ) -> None:
         self._metrics = metrics or Metrics()
+        self._tracer = tracer  # None: tracing is off (no OTLP endpoint configured)
         self._resolve = resolve
         self._sessions = sessions
         self._signer = signer
@@ -473,6 +478,8 @@ class McpHttp:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer one HTTP request; never raises, never answers 500."""
         current_client.set(self._client(request))  # this request's own context: nothing to reset
+        if self._tracer is not None:
+            HTTP_CONTEXT.set(parent_context(request.headers))
         try:
             return await self._handle(request)
         except Exception:
@@ -784,7 +791,7 @@ class McpHttp:
     ) -> _Rpc | bytes:
         name = params["name"]
         try:
-            result = await endpoint.call_tool(name, params.get("arguments") or {}, caller)
+            result = await self._run_tool(endpoint, name, params, caller)
         except UnknownToolError:
             return _Rpc(INVALID_PARAMS, f"Unknown tool: {name}")
         except MCPError as exc:
@@ -799,6 +806,14 @@ class McpHttp:
         except Exception:  # not a CallToolResult, or one this era cannot carry
             logger.exception("tool %s on %s returned a result protocol %s cannot carry", name, endpoint.slug, version)
             return _Rpc(INTERNAL_ERROR, "Handler returned an invalid result")
+
+    async def _run_tool(self, endpoint: Endpoint, name: str, params: Mapping[str, Any], caller: Caller
+                        ) -> types.CallToolResult | EncodedResult:
+        tracer = self._tracer
+        if tracer is None:
+            return await endpoint.call_tool(name, params.get("arguments") or {}, caller)
+        with tool_span(tracer, endpoint.slug, name, params.get("_meta")):
+            return await endpoint.call_tool(name, params.get("arguments") or {}, caller)
 
     # ── shared ──
 

@@ -39,6 +39,7 @@ from proxy.registry import Platform
 from proxy.resultmemo import note_fetch
 from proxy.shapes import CallRecord
 from proxy.state import StateStore
+from proxy.tracing import ACTIVE_TRACER, platform_span
 
 __all__ = ["Upstream", "as_json"]
 
@@ -343,7 +344,13 @@ class Upstream:
         outcome = metrics.error
         try:
             async with asyncio.timeout_at(deadline):
-                answer = await self._follow(method, url, body, headers)
+                tracer = ACTIVE_TRACER.get()
+                if tracer is None:
+                    answer = await self._follow(method, url, body, headers)
+                else:
+                    with platform_span(tracer, platform.key, method, _public_url(url)) as span:
+                        answer = await self._follow(method, url, body, headers)
+                        span.set_attribute("http.response.status_code", answer[0])
             outcome = metrics.ok
             return answer
         except TimeoutError as exc:
