@@ -74,6 +74,7 @@ from proxy.caller import Caller
 from proxy.clients import current_client
 from proxy.errors import BesluitBronError
 from proxy.hostmatch import matches
+from proxy.jsonlog import REQUEST_ID, request_id_for
 from proxy.metrics import Metrics
 from proxy.trace import TRACE_META_KEY, TraceSigner
 from proxy.tracing import HTTP_CONTEXT, parent_context, tool_span
@@ -478,6 +479,7 @@ class McpHttp:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer one HTTP request; never raises, never answers 500."""
         current_client.set(self._client(request))  # this request's own context: nothing to reset
+        REQUEST_ID.set(request_id_for(request.headers.get("X-Request-Id")))
         if self._tracer is not None:
             HTTP_CONTEXT.set(parent_context(request.headers))
         try:

@@ -88,6 +88,9 @@ class CallRecord(TypedDict):
     bytes: int
     cache_hit: bool
     error: str | None
+    # Records written before request ids existed (a Redis kept across an upgrade) have none.
+    request_id: NotRequired[Annotated[str | None, Field(description="The id of the request that made this call; "
+                                                              "the server's log lines for it carry the same id.")]]
 
 
 class OrganStatus(TypedDict):

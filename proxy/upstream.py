@@ -34,6 +34,7 @@ from proxy.errors import (
     UpstreamTooLarge,
     UpstreamUnreachable,
 )
+from proxy.jsonlog import REQUEST_ID
 from proxy.metrics import Metrics, PlatformMetrics
 from proxy.registry import Platform
 from proxy.resultmemo import note_fetch
@@ -455,6 +456,7 @@ class Upstream:
             "bytes": size,
             "cache_hit": cache_hit,
             "error": error,
+            "request_id": REQUEST_ID.get(),
         }
         await self._store.record_call(caller.key, record)
 
