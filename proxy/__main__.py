@@ -57,6 +57,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="without Redis, keep the trace-signing key here so trace handles survive a restart")
     p.add_argument("--workers", type=int, default=0, metavar="N",
                    help="run N worker processes on one port under gunicorn's arbiter (needs --redis when N > 1)")
+    p.add_argument("--otlp", metavar="URL", default=None,
+                   help="send OpenTelemetry traces over OTLP/HTTP to URL "
+                        "(else OTEL_EXPORTER_OTLP_ENDPOINT; neither: off)")
+    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="json: one JSON line per log record, with the request id of the call it belongs to")
 
     p = sub.add_parser("replicas", help="serve only the offline platform replicas")
     p.add_argument("--host", default="127.0.0.1")
@@ -80,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if getattr(args, "log_format", "text") == "json":
+        from proxy.jsonlog import use_json_logs
+
+        use_json_logs()
     try:
         if args.command == "validate":
             return _validate(args.path)
@@ -244,7 +253,7 @@ async def _serve(args: argparse.Namespace) -> None:
                                 idle_timeout_seconds=args.idle_timeout,
                                 trace_key_file=args.trace_key_file,
                                 trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")),
-                                sample=sample))
+                                sample=sample, otlp_endpoint=args.otlp))
         # Graceful stop (aiohttp's own): the listener closes, handlers get `grace` seconds, then cleanup.
         runner = web.AppRunner(app, shutdown_timeout=args.grace)
         runners.append(runner)
@@ -294,7 +303,8 @@ def _serve_workers(args: argparse.Namespace) -> int:
     config = Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis, watch=args.watch,
                     site_dir=site_dir, site_build_root=site_root, idle_timeout_seconds=args.idle_timeout,
                     trace_key_file=args.trace_key_file,
-                    trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")), sample=sample)
+                    trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")), sample=sample,
+                    otlp_endpoint=args.otlp)
     try:
         serve_workers(config, host=args.host, port=args.port, workers=args.workers, grace=args.grace)
     finally:
