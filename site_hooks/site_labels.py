@@ -536,6 +536,9 @@ FIELD_DOCS: Mapping[str, Mapping[str, Text]] = {
         "cache_hit": _t("Kwam uit de cache (telt niet mee voor beschikbaarheid).",
                         "Came from the cache (does not count towards availability)."),
         "error": _t("Foutmelding als de aanroep mislukte.", "Error message when the call failed."),
+        "request_id": _t("Het id van het MCP-verzoek dat de aanroep deed; hetzelfde id staat in het logboek van de "
+                         "server.",
+                         "The id of the MCP request that made the call; the same id is in the server's log."),
     },
 }
 
