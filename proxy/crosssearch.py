@@ -213,23 +213,37 @@ async def search(platforms: Sequence[str], titles: Mapping[str, str], arguments:
             merged[key].score += hit.score  # reached twice: one record, ranked by both
         else:
             merged[key] = hit
-    ordered = sorted(merged.values(), key=lambda h: (-h.score, _negated(_date(h.item))))
+    # Newest first, then by score: the stable second sort keeps the newer of two equal scores ahead.
+    ordered = sorted(merged.values(), key=lambda h: _date(h.item) or "", reverse=True)
+    ordered.sort(key=lambda h: -h.score)
     results = [_result(h, titles.get(h.source, h.source)) for h in ordered[:limit]]
     answered = [k for k, e in report.items() if e["answered"]]
     matched = (f"{query!r} asked of {', '.join(k for k, e in report.items() if e['asked'])}, each by its own rule "
                "for words (see its search tool), merged by reciprocal rank (ties: newest first), one record once")
     notes = [f"{k}: {e['note']}" for k, e in report.items() if e["note"]]
     matched += f"; {len(answered)} of {len(tasks)} sources asked answered"
+    # Empty: each source already said why (its own hint); probing the whole fan-out again would repeat every
+    # platform request once per filter.
+    hint = _empty_hint(query, report) if not results else None
     return {"results": results,
             "precision": precision(total=None, total_relation="unknown", returned=len(results),
                                    truncated=len(ordered) > limit or any(e["cut_off"] for e in report.values()),
-                                   matched=matched, not_applied=notes),
+                                   matched=matched, not_applied=notes, hint=hint),
             "sources": report}
 
 
-def _negated(day: str | None) -> str:
-    """Sort key for newest first among equal scores."""
-    return "".join(chr(0x10FFFF - ord(c)) for c in day) if day else "\U0010ffff"
+def _empty_hint(query: str, report: Mapping[str, Mapping[str, Any]]) -> str:
+    late = [k for k, e in report.items() if e["cut_off"] or (e["asked"] and not e["answered"])]
+    still = [k for k, e in report.items() if e["stands_still"]]
+    if late:
+        return (f"{', '.join(late)} did not answer in time or failed, so this empty list proves nothing there; ask "
+                "it alone with its own search tool")
+    if still:
+        return (f"{', '.join(still)} stands still: an empty list from it is no proof that nothing exists; "
+                f"nothing holds query={query!r} in the other sources either (each source's rule for words is in "
+                "its note or its search tool)")
+    return (f"nothing holds query={query!r} in any source asked (each source's rule for words is in its note or "
+            "its search tool); try other or fewer words, a synonym, and check the spelling")
 
 
 # --------------------------------------------------------------------------- fetch

@@ -151,8 +151,8 @@ class ConnectorEndpoint:
             return await impl.handler(call)
 
         async def standing(platform: str) -> bool | None:
-            load = await self._store.load_status(platform)
-            return None if not load or load.get("receiving") is None else not load["receiving"]
+            state = await self._source_state(platform)
+            return None if state is None or state.receiving is None else not state.receiving
 
         if name == "search":
             titles = {p: self._source(p) for p in platforms}

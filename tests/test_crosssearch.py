@@ -113,3 +113,16 @@ async def test_fetch_refuses_an_unknown_id_naming_the_forms(server: LiveServer, 
     assert result.is_error
     text = result.content[0].text
     assert "wetten:BWBR0002629" in text and "rechtspraak:ECLI:NL:HR:2024:1273" in text, text
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_an_empty_search_says_why_without_asking_every_source_again(server: LiveServer, mode: str) -> None:
+    """An empty search carries its own hint (each source already said why): no probe repeats the fan-out."""
+    async with client(server.url("allebronnen"), mode) as c:
+        result = await c.call_tool("search", {"query": "xyzzyqwv", "date_from": "2024-01-01"})
+        data = result.structured_content
+        assert data["results"] == [] and data["precision"]["hint"].startswith("nothing holds query='xyzzyqwv'")
+        calls = (await c.call_tool("list_platform_calls", {"limit": 500})).structured_content
+        asked = sum(e["asked"] for e in data["sources"].values())
+        live = [r for r in calls["calls"] if not r["cache_hit"]]
+        assert len({r["source"] for r in live}) <= asked and len(live) <= 2 * asked  # one search per source

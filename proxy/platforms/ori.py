@@ -932,7 +932,7 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
     wanted = compact(str(args.get("name") or ""))
     rows = []
     for org in sorted(organisations, key=lambda o: words(o.name)):
-        if wanted and not any(wanted in compact(f) for f in (o for o in (org.label, org.key, org.official) if o)):
+        if wanted and not any(wanted in compact(name) for name in (org.label, org.key, org.official) if name):
             continue
         if args.get("kind") and org.kind != args["kind"]:
             continue
