@@ -31,6 +31,8 @@ JsonDict = dict[str, Any]
 T = TypeVar("T")
 # A Redis that does not answer within this long counts as gone (a stopped one refuses at once).
 REDIS_TIMEOUT_SECONDS = 2.0
+# Connections one process keeps to Redis (a worker's calls share them; each Redis call takes well under 1 ms).
+REDIS_CONNECTIONS = 64
 RETRY_REDIS_SECONDS = 2.0
 
 # KEYS[1] bucket; ARGV: capacity, refill per second, now, max wait. Returns "granted wait": a reservation
@@ -65,8 +67,13 @@ class RedisStore:
     """State in Redis at `url` (e.g. `redis://127.0.0.1:6379/0`), keys under `prefix`."""
 
     def __init__(self, url: str, *, prefix: str = "besluitbron:") -> None:
-        self._redis = aioredis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
-                                        socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
+        # A blocking pool: at a burst beyond REDIS_CONNECTIONS a call waits its turn for a connection (up to
+        # the same timeout) instead of failing at once, which would read as "Redis is gone" and send this
+        # process onto its own state, losing every handshake-era session to 404s.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT_SECONDS,
+            socket_timeout=REDIS_TIMEOUT_SECONDS, socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
+        self._redis = aioredis.Redis.from_pool(pool)
         self._prefix = prefix
         self._take = self._redis.register_script(_TAKE_TOKEN)
         self._create_session = self._redis.register_script(_CREATE_SESSION)

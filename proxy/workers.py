@@ -68,6 +68,9 @@ class Workers(BaseApplication):  # type: ignore[misc]
             # The arbiter waits a little longer than each worker's own drain before it kills.
             "graceful_timeout": math.ceil(grace) + 5,
             "post_worker_init": _ignore_hup_until_ready,
+            # Gunicorn's control socket (in $HOME or $XDG_RUNTIME_DIR) would make two services on one machine
+            # collide; signals are this service's whole control interface.
+            "control_socket_disable": True,
         }
         super().__init__()
 

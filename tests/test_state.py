@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from proxy.state import CALLS_PER_CALLER, MemoryStore, StateStore
-from proxy.state_redis import RedisStore
+from proxy.state_redis import REDIS_CONNECTIONS, RedisStore
 from tests.redis_server import redis_server
 
 
@@ -129,6 +129,20 @@ async def test_redis_store_is_shared_between_processes(redis_url: str, tmp_path:
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_burst_beyond_the_redis_pool_waits_for_a_connection(redis_url: str) -> None:
+    """More calls at once than the pool has connections (200 people's sessions touched at one moment, as in
+    tests/test_workers.py): each waits its turn; none sees a pool error, which the resilient store would take for
+    Redis being gone and answer from this process's own state, where no session exists."""
+    store = RedisStore(redis_url, prefix="burst:")
+    try:
+        sessions = [await store.create_session("ori", 60) for _ in range(8)]
+        touched = await asyncio.gather(*(store.touch_session(sessions[n % 8], "ori", 60)
+                                         for n in range(REDIS_CONNECTIONS * 5)))
+    finally:
+        await store.close()
+    assert all(touched)
 
 
 async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
