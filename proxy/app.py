@@ -213,8 +213,13 @@ async def _redis_check(app: web.Application) -> dict[str, object]:
 
 
 async def metrics_page(request: web.Request) -> web.Response:
-    """This process's counters in the Prometheus text format (each worker is scraped on its own)."""
-    return web.Response(body=request.app[METRICS].exposition(), headers={"Content-Type": METRICS_CONTENT_TYPE})
+    """The Prometheus text format: the service's counters (every worker's, under --workers) and the sessions
+    open, counted in the session store at each scrape."""
+    metrics = request.app[METRICS]
+    open_now = await request.app[RUNTIME].store.open_sessions()
+    for slug in request.app[RUNTIME].generation.catalog.connectors.keys() | open_now.keys():
+        metrics.sessions_open.labels(slug).set(open_now.get(slug, 0))
+    return web.Response(body=metrics.exposition(), headers={"Content-Type": METRICS_CONTENT_TYPE})
 
 
 def request_sample(app: web.Application) -> SampleData | None:

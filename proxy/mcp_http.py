@@ -419,7 +419,6 @@ class McpHttp:
         self._endpoints: dict[str, _EndpointCache] = {}
         self._encoded_ok: set[str] = set()  # versions whose surface carries an EncodedResult (checked once)
         self._streams: dict[str, dict[str, asyncio.Queue[bytes | None]]] = {}  # slug → session → events
-        self._metrics.streams_open.set_function(lambda: sum(len(s) for s in self._streams.values()))
 
         self.set_identity(identity)
 
@@ -725,6 +724,7 @@ class McpHttp:
         await response.prepare(request)
         queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=8)
         streams[session_id] = queue
+        self._metrics.streams_open.inc()
         try:
             while True:
                 try:
@@ -738,6 +738,7 @@ class McpHttp:
             pass  # the client went away
         finally:
             streams.pop(session_id, None)
+            self._metrics.streams_open.dec()
         return response
 
     def notify_tools_changed(self) -> None:

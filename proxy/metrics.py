@@ -4,21 +4,47 @@ A registry per app (not prometheus-client's global one) keeps servers started in
 (tests, the bench) from sharing counters. Labelled children are bound once — per platform when an
 `Upstream` is made, per tool when an endpoint is made — so a call costs a counter increment, not a
 label lookup.
+
+Under `serve --workers N` every worker writes its values to files in one directory
+(prometheus-client's multiprocess mode, `share_between_workers`), and whichever worker answers
+/metrics reports the sum over all of them: a scrape through the load balancer sees the service,
+not one process chosen at random.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess, values
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-__all__ = ["CONTENT_TYPE", "Metrics", "PlatformMetrics", "ToolMetrics"]
+__all__ = ["CONTENT_TYPE", "Metrics", "PlatformMetrics", "ToolMetrics", "share_between_workers", "worker_gone"]
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 # Platform latency buckets (s): replicas answer in milliseconds, real platforms in tenths to seconds.
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 TOOL_OUTCOMES = ("ok", "error", "failed")
+_shared: Path | None = None  # the multiprocess directory, once this process is a worker
+
+
+def share_between_workers(directory: Path) -> None:
+    """Make this (freshly forked) worker write its metrics to `directory`, and /metrics read all workers'.
+
+    Called before the worker builds its application. prometheus-client chooses its value class at
+    import, from PROMETHEUS_MULTIPROC_DIR, before the arbiter forks; `values.ValueClass` is where it
+    keeps that choice, and its file-backed values read the same variable for their directory.
+    """
+    global _shared
+    _shared = directory
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
+    values.ValueClass = values.MultiProcessValue()
+
+
+def worker_gone(directory: Path, pid: int) -> None:
+    """A worker exited: its live gauges (streams open) leave the sum; its counters stay in the totals."""
+    multiprocess.mark_process_dead(pid, str(directory))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +96,12 @@ class Metrics:
                                        ["connector"], registry=r)
         self.sessions_ended = Counter("besluitbron_sessions_ended", "Handshake-era sessions ended by the client "
                                       "(DELETE)", ["connector"], registry=r)
-        self.streams_open = Gauge("besluitbron_session_streams_open", "Handshake-era GET event streams open in "
-                                  "this process", registry=r)
+        self.streams_open = Gauge("besluitbron_session_streams_open", "Handshake-era GET event streams open",
+                                  registry=r, multiprocess_mode="livesum")
+        # Set from the shared session store at each scrape; every worker sees the same number.
+        self.sessions_open = Gauge("besluitbron_sessions_open", "Handshake-era sessions open (not ended or idle "
+                                   "past the timeout), by connector", ["connector"], registry=r,
+                                   multiprocess_mode="mostrecent")
         self.reloads = Counter("besluitbron_registry_reloads", "Registry reloads by outcome (applied, refused, "
                                "failed)", ["outcome"], registry=r)
         self._platforms: dict[str, PlatformMetrics] = {}
@@ -92,4 +122,8 @@ class Metrics:
         return ToolMetrics(*(calls.labels(connector, name, outcome) for outcome in TOOL_OUTCOMES))
 
     def exposition(self) -> bytes:
-        return generate_latest(self.registry)
+        if _shared is None:
+            return generate_latest(self.registry)
+        every_worker = CollectorRegistry()
+        multiprocess.MultiProcessCollector(every_worker, path=str(_shared))
+        return generate_latest(every_worker)

@@ -11,7 +11,7 @@ import json
 import os
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +56,7 @@ class StateStore(Protocol):
     async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str: ...
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool: ...
     async def delete_session(self, session_id: str, slug: str) -> bool: ...
+    async def open_sessions(self) -> dict[str, int]: ...
     async def take_lease(self, name: str, owner: str, seconds: float) -> bool: ...
     def describe(self) -> JsonDict: ...
     async def close(self) -> None: ...
@@ -235,6 +236,11 @@ class MemoryStore:
             return False
         self._end_session(session_id)
         return True
+
+    async def open_sessions(self) -> dict[str, int]:
+        """Live handshake-era sessions per connector slug (for /metrics)."""
+        now = self._clock()
+        return dict(Counter(slug for slug, _, expires in self._sessions.values() if expires > now))
 
     def _end_session(self, session_id: str) -> None:
         _, client, _ = self._sessions.pop(session_id)

@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -157,6 +158,15 @@ class RedisStore:
             return False
         return bool(await self._redis.delete(key))
 
+    async def open_sessions(self) -> dict[str, int]:
+        """Live sessions per connector slug: every process's, since they all share these keys (a SCAN, so a
+        scrape costs one round trip per thousand sessions, not a blocking KEYS)."""
+        keys = [key async for key in self._redis.scan_iter(match=self._k("session", "*"), count=1000)]
+        counts: Counter[str] = Counter()
+        for start in range(0, len(keys), 1000):
+            counts.update(slug.decode() for slug in await self._redis.mget(keys[start:start + 1000]) if slug)
+        return dict(counts)
+
     async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
         key = self._k("lease", name)
         if await self._redis.set(key, owner, px=int(seconds * 1000), nx=True):
@@ -280,6 +290,9 @@ class ResilientStore:
 
     async def delete_session(self, session_id: str, slug: str) -> bool:
         return await self._use(lambda s: s.delete_session(session_id, slug))
+
+    async def open_sessions(self) -> dict[str, int]:
+        return await self._use(lambda s: s.open_sessions())
 
     async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
         return await self._use(lambda s: s.take_lease(name, owner, seconds))

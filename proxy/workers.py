@@ -7,20 +7,28 @@ onto one listening socket, replaces a worker that dies, and on SIGTERM stops eve
 answer is to fork fresh workers, which would end every open event stream and, with a broken registry,
 leave no worker able to boot. Here the arbiter validates the registry once and, only if it is valid,
 passes SIGHUP on to the workers, which reload in place exactly as a single process does.
+
+Metrics: each worker writes its counters to files in one directory (PROMETHEUS_MULTIPROC_DIR if the operator
+names one, else a fresh temporary one), so /metrics from any worker reports the whole service.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import os
+import shutil
 import signal
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 
+from proxy import metrics
 from proxy.app import Config, create_app
 
 log = logging.getLogger("proxy")
@@ -56,10 +64,23 @@ def _ignore_hup_until_ready(worker: Any) -> None:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
-class Workers(BaseApplication):  # type: ignore[misc]
-    """N aiohttp workers for one `Config`, bound to `bind` ("host:port")."""
+def _metrics_directory() -> tuple[Path, bool]:
+    """Where the workers' metric files go, emptied (files of an earlier run would be summed in); and whether it is
+    ours to remove at the end (a temporary one) or the operator's."""
+    named = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not named:
+        return Path(tempfile.mkdtemp(prefix="besluitbron-metrics-")), True
+    directory = Path(named)
+    directory.mkdir(parents=True, exist_ok=True)
+    for old in directory.glob("*.db"):
+        old.unlink()
+    return directory, False
 
-    def __init__(self, config: Config, *, bind: str, workers: int, grace: float) -> None:
+
+class Workers(BaseApplication):  # type: ignore[misc]
+    """N aiohttp workers for one `Config`, bound to `bind` ("host:port"), their metrics in `metrics_dir`."""
+
+    def __init__(self, config: Config, *, bind: str, workers: int, grace: float, metrics_dir: Path) -> None:
         self.config, self.grace = config, grace
         self.options = {
             "bind": bind,
@@ -67,6 +88,8 @@ class Workers(BaseApplication):  # type: ignore[misc]
             "worker_class": "aiohttp.GunicornWebWorker",
             # The arbiter waits a little longer than each worker's own drain before it kills.
             "graceful_timeout": math.ceil(grace) + 5,
+            "post_fork": lambda arbiter, worker: metrics.share_between_workers(metrics_dir),
+            "child_exit": lambda arbiter, worker: metrics.worker_gone(metrics_dir, worker.pid),
             "post_worker_init": _ignore_hup_until_ready,
             # Gunicorn's control socket (in $HOME or $XDG_RUNTIME_DIR) would make two services on one machine
             # collide; signals are this service's whole control interface.
@@ -94,4 +117,9 @@ class Workers(BaseApplication):  # type: ignore[misc]
 def serve_workers(config: Config, *, host: str, port: int, workers: int, grace: float) -> None:
     """Run `workers` processes until SIGTERM/SIGINT; returns after every worker has drained."""
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    Workers(replace(config), bind=bind, workers=workers, grace=grace).run()
+    metrics_dir, temporary = _metrics_directory()
+    try:
+        Workers(replace(config), bind=bind, workers=workers, grace=grace, metrics_dir=metrics_dir).run()
+    finally:
+        if temporary:
+            shutil.rmtree(metrics_dir, ignore_errors=True)

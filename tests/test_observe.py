@@ -181,6 +181,10 @@ async def _metrics_sequence(live: Any, http: aiohttp.ClientSession) -> None:
     # A handshake-era session opened and ended.
     async with http.post(mcp, data=json.dumps(INITIALIZE), headers=LEGACY) as resp:
         session = resp.headers["Mcp-Session-Id"]
+    opened = await _scrape(http, base)
+    assert opened.value("besluitbron_sessions_open", connector="wetten") == 1
+    idle = {s.labels["connector"] for s in opened.samples if s.name == "besluitbron_sessions_open" and s.value == 0}
+    assert "wetten" not in idle and len(idle) >= 7  # every served connector is listed, at 0 when none is open
     async with http.delete(mcp, headers={"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}) as resp:
         assert resp.status == 200
 
@@ -200,6 +204,7 @@ async def _metrics_sequence(live: Any, http: aiohttp.ClientSession) -> None:
     assert _delta(after, before, "besluitbron_sessions_opened_total", connector="wetten") == 1
     assert _delta(after, before, "besluitbron_sessions_ended_total", connector="wetten") == 1
     assert after.value("besluitbron_session_streams_open") == 0
+    assert after.value("besluitbron_sessions_open", connector="wetten") == 0
     assert _delta(after, before, "besluitbron_registry_reloads_total", outcome="applied") == 1
     assert _delta(after, before, "besluitbron_registry_reloads_total", outcome="refused") == 1
     assert _delta(after, before, "besluitbron_registry_reloads_total", outcome="failed") == 0

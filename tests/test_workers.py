@@ -29,6 +29,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import MODES, ROOT, Replicas, client, write_registry
 from tests.redis_server import redis_server
+from tests.test_observe import Scrape
 
 pytestmark = pytest.mark.redis
 CADDY = shutil.which("caddy", path=str(Path(sys.executable).parent)) or shutil.which("caddy")
@@ -181,14 +182,35 @@ async def _sdk_call(url: str, mode: str, title: str) -> Any:
         return await c.call_tool("search_regulations", {"title": title, "limit": 1})
 
 
-async def test_two_workers_behind_caddy_answer_both_eras_over_https(
+async def test_two_workers_behind_caddy_answer_both_eras_and_report_their_sum(
         replicas: Replicas, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    async with service(replicas, redis_url, tmp_path) as live:
+    """Both eras over https; then /metrics, asked on fresh connections so both workers answer some scrapes,
+    reports every worker's calls each time (prometheus-client's multiprocess files), not one process's."""
+    async with service(replicas, redis_url, tmp_path) as live, aiohttp.ClientSession() as http:
         monkeypatch.setenv("SSL_CERT_FILE", str(live.ca))  # the SDK's httpx trusts Caddy's local CA
         url = f"{live.https}/wetten/mcp"
         # Several clients at once in each era, so both workers answer (a legacy session spans them via Redis).
         results = await asyncio.gather(*(_sdk_call(url, mode, f"wet {i}") for i in range(4) for mode in MODES))
+        async def scrape() -> Scrape:
+            async with http.get(f"{live.https}/metrics", ssl=live.ssl_context(),
+                                headers={"Connection": "close"}) as resp:
+                return Scrape(await resp.text())
+
+        async with client(url, "legacy"):  # one session left open while the metrics are read
+            deadline = time.monotonic() + 10
+            while (await scrape()).value("besluitbron_session_streams_open") < 1:  # its GET stream comes after
+                assert time.monotonic() < deadline, "the open session's GET stream is not counted"
+                await asyncio.sleep(0.1)
+            scrapes = [await scrape() for _ in range(8)]
     assert [r.is_error for r in results] == [False] * 8, [r.content for r in results if r.is_error]
+    tool = {"connector": "wetten", "tool": "search_regulations"}
+    assert {s.value("besluitbron_tool_calls_total", outcome="ok", **tool) for s in scrapes} == {8}
+    assert {s.value("besluitbron_sessions_opened_total", connector="wetten") for s in scrapes} == {5}
+    assert {s.value("besluitbron_sessions_ended_total", connector="wetten") for s in scrapes} == {4}
+    assert {s.value("besluitbron_sessions_open", connector="wetten") for s in scrapes} == {1}
+    # Whichever worker holds it, the open session's GET stream is counted (a stream whose session was ended on
+    # the other worker may still count until its next keep-alive finds the client gone).
+    assert min(s.value("besluitbron_session_streams_open") for s in scrapes) >= 1
 
 
 # Words people search regulations by: a few distinct platform requests, then mostly the cache, as in real use.
