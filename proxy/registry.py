@@ -167,6 +167,7 @@ class Connector:
     tools: tuple[ToolWords, ...]
     remote: bool = False  # its platform is a third-party MCP server (key = slug), its tools come from there
     updated: str | None = None  # YYYY-MM-DD: the sitemap lastmod of the connection page
+    keywords: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # lang → words readers search by
 
     @property
     def aggregate(self) -> bool:
@@ -570,6 +571,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
             description=_text(c["description"]), platform=c["slug"] if "remote" in c else c.get("platform"),
             tools=tuple(_words(t["name"], t) for t in c.get("tools", ())), remote="remote" in c,
             updated=c.get("updated"),
+            keywords={lang: tuple(words) for lang, words in c.get("keywords", {}).items()},
         )
         for c in data["connectors"]
     )
