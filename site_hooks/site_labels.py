@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from proxy.registry import Text
+from site_hooks.site_choice_words import CHOICE_WORDS
 
 __all__ = ["FIELD_DOCS", "LABELS", "label"]
 
@@ -19,6 +20,7 @@ def _t(nl: str, en: str) -> Text:
 
 
 LABELS: Mapping[str, Text] = {
+    **CHOICE_WORDS,  # which address answers which question (site_choice_words.py)
     # --- connection pages
     "back_to_connectors": _t("Alle connectoren", "All connectors"),
     "address": _t("Adres", "Address"),

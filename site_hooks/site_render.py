@@ -88,6 +88,7 @@ SLOT_LINK_RE = re.compile(r'href="([^"#?:]+\.md)(#[^"]*)?"')
 # Marker kind → template that fills it. Documented in site_hooks/README.md; a test keeps the two equal.
 MARKERS: Mapping[str, str] = {
     "promoted": "promoted.md.j2",
+    "choice": "choice.md.j2",
     "connector-list": "connector_list.md.j2",
     "meta-tools": "meta_tools.md.j2",
     "chooser": "chooser.md.j2",

@@ -657,3 +657,79 @@ async def test_every_page_template_at_390_and_1280_px_in_both_languages(env: Env
         for name in ("index.html", "connectoren.html", "keuzehulp.html", "explorer.html", "en/connectoren.html"):
             assert report[f"{name} @{width}"]["addresses"] >= 2, name
         assert report[f"connectoren.html @{width}"]["addresses"] == len(env.catalog.connectors) + 1  # + the footer
+
+
+# --------------------------------------------------------------------------- site search in the reader's words
+
+# What people type into the site's search box, and the page that must come first: the connection page of the
+# source that answers it (its registry `keywords` are the page's search tags), or the hand-written page.
+SEARCHES = {
+    "nl": [
+        ("gemeenteraad", "ori"), ("raadsbesluit", "ori"), ("raadsvoorstel woningbouw", "ori"), ("motie", "ori"),
+        ("amendement", "ori"), ("raadsvergadering", "ori"),
+        ("vergunning", "lokaal"), ("kapvergunning", "lokaal"), ("verkeersbesluit", "lokaal"),
+        ("Gemeenteblad", "lokaal"), ("bekendmaking", "lokaal"), ("omgevingsvergunning", "lokaal"),
+        ("Staatscourant", "officieel"), ("Staatsblad", "officieel"),
+        ("Kamervragen", "tweedekamer"), ("hoe stemde de Kamer", "tweedekamer"), ("wetsvoorstel", "tweedekamer"),
+        ("Kamerlid", "tweedekamer"),
+        ("wet", "wetten"), ("wetsartikel", "wetten"), ("Awb", "wetten"),
+        ("uitspraak", "rechtspraak"), ("jurisprudentie", "rechtspraak"), ("ECLI", "rechtspraak"),
+        ("vonnis", "rechtspraak"),
+        ("Woo-verzoek", "woo"), ("Woo-besluit", "woo"), ("Wob-verzoek", "woo"),
+        ("alle bronnen", None), ("hoe actueel", "laadstatus.html"), ("bron vermelden", "bronvermelding.html"),
+        ("https certificaat", "publiek-maken.html"),
+    ],
+    "en": [
+        ("city council", "ori"), ("council decision", "ori"), ("permit", "lokaal"), ("Government Gazette", "officieel"),
+        ("parliamentary questions", "tweedekamer"), ("law", "wetten"), ("ruling", "rechtspraak"),
+        ("case law", "rechtspraak"), ("freedom of information request", "woo"), ("all sources", None),
+        ("how up to date", "laadstatus.html"), ("citing sources", "bronvermelding.html"),
+    ],
+}
+
+FIRST_RESULT_JS = """() => {
+  const first = document.querySelector('.md-search-result__item > a.md-search-result__link');
+  return first ? new URL(first.href).pathname : null;
+}"""
+
+
+async def _first_result(page: Page, query: str) -> str | None:
+    """Type `query` as a reader does (Material searches on each key) and read the first result once it settles."""
+    box = page.locator("input.md-search__input")
+    await box.focus()
+    await box.press("Control+a")
+    await box.press("Backspace")
+    await page.wait_for_function("() => !document.querySelector('.md-search-result__item')")
+    await box.press_sequentially(query)
+    seen: list[str | None] = []
+    for _ in range(40):  # until two reads 100 ms apart agree on a result
+        await page.wait_for_timeout(100)
+        seen.append(await page.evaluate(FIRST_RESULT_JS))
+        if len(seen) >= 2 and seen[-1] is not None and seen[-1] == seen[-2]:
+            break
+    return seen[-1]
+
+
+async def test_site_search_finds_the_page_for_the_readers_words(env: Env, context: BrowserContext) -> None:
+    """The built search index, searched by Material's own search in the browser: the right page comes first."""
+    wrong: dict[str, str | None] = {}
+    asked = 0
+    for lang, searches in SEARCHES.items():
+        page, watch = await new_page(context)
+        await page.goto(f"{env.proxy.base}/{PREFIX[lang]}index.html")
+        for query, target in searches:
+            if target is None:
+                target = next(c.slug for c in env.catalog.connectors.values() if c.connector.aggregate)
+                want = f"/{PREFIX[lang]}connectoren/{target}.html"
+            elif target.endswith(".html"):
+                want = f"/{PREFIX[lang]}{target}"
+            else:
+                want = f"/{PREFIX[lang]}connectoren/{env.slug_of(target)}.html"
+            found = await _first_result(page, query)
+            asked += 1
+            if found != want:
+                wrong[f"{lang}: {query}"] = f"{found} (wanted {want})"
+        assert_clean(watch)
+        await page.close()
+    assert asked >= 40
+    assert wrong == {}
