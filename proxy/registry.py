@@ -7,6 +7,7 @@ collected before raising, so a maintainer fixes a broken file in one go.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 from collections.abc import Iterator, Mapping
@@ -24,16 +25,21 @@ from proxy.netguard import AddressPolicy, AddressRefused, parse_networks
 from proxy.schemacheck import SchemaCheck
 
 __all__ = [
+    "ACCESSIBILITY_STATUSES",
     "AGGREGATE_NAME_MAX",
     "CROSS_TOOL_NAMES",
+    "LEGAL_BASES",
     "META_TOOL_NAMES",
+    "OPERATOR_KINDS",
     "SCHEMA_PATH",
+    "Accessibility",
     "Attribution",
     "Connector",
     "Contact",
     "DomainPolicy",
     "Limits",
     "LoadStatusSettings",
+    "Operator",
     "Platform",
     "Privacy",
     "Registry",
@@ -180,7 +186,7 @@ class Connector:
 
 @dataclass(frozen=True, slots=True)
 class Contact:
-    """Who receives fault reports."""
+    """A name to address, an e-mail address and an optional web page (the operator, fault reports, the DPO)."""
 
     name: Text
     email: str
@@ -191,8 +197,47 @@ class Contact:
 class Privacy:
     """What only the operator can say on the privacy page; retention periods come from the code."""
 
-    operator: Text
     server_log: Text
+
+
+# The kinds of operator, the GDPR grounds and the accessibility statuses the registry may name (registry.schema.json).
+OPERATOR_KINDS: tuple[str, ...] = ("public_body", "organisation", "person")
+LEGAL_BASES: tuple[str, ...] = ("public_task", "legitimate_interest", "own_use")
+ACCESSIBILITY_STATUSES: tuple[str, ...] = ("A", "B", "C", "D", "E")
+# The ground that fits each kind of operator: a public body has a public task (art. 6(1)(e) GDPR), another
+# organisation a legitimate interest (6(1)(f)), one person running it for themselves is outside the GDPR (2(2)(c)).
+_BASIS_OF_KIND: Mapping[str, str] = MappingProxyType({
+    "public_body": "public_task", "organisation": "legitimate_interest", "person": "own_use",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Accessibility:
+    """The facts of the accessibility statement (the Dutch model, toegankelijkheidsverklaring.nl)."""
+
+    status: str  # A fully compliant .. E no statement
+    checked: str  # YYYY-MM-DD: the last check
+    report_url: str | None = None
+    register_url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Operator:
+    """Who runs this installation: the one source of the Over, Privacy and Toegankelijkheid pages and the footer."""
+
+    name: Text
+    kind: str  # one of OPERATOR_KINDS
+    about: Text
+    contact: Contact
+    code_license: str  # SPDX id or expression; NOASSERTION: none stated
+    data_license: str
+    legal_basis: str  # one of LEGAL_BASES
+    accessibility: Accessibility
+    controller_name: Text  # the controller under the GDPR: the operator unless the registry names another
+    controller_email: str | None  # None: one person for their own use, who needs no address to reach themselves
+    address: Text | None = None
+    source_url: str | None = None
+    dpo: Contact | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,8 +252,9 @@ class ServerSettings:
     cors_origins: tuple[str, ...]
     max_body_bytes: int
     namespace: str
-    fault_contact: Contact
+    fault_contact: Contact  # server.fault_contact, else the operator's contact
     privacy: Privacy
+    operator: Operator
     contact: str = ""  # how a platform's operators reach us; goes into every User-Agent
     remote_allow_networks: tuple[str, ...] = ()
 
@@ -218,6 +264,13 @@ class ServerSettings:
         from proxy import __version__
 
         return f"{self.name}/{__version__}" + (f" (+{self.contact})" if self.contact else "")
+
+    @property
+    def version(self) -> str:
+        """The software version, as `initialize` reports it (the installed package's)."""
+        from proxy import __version__
+
+        return __version__
 
     def address_policy(self) -> AddressPolicy:
         """The address rules for remote connectors, with this registry's exceptions."""
@@ -304,7 +357,7 @@ def parse_registry(data: Any, *, source: str = "") -> Registry:
     if _check().problems(data, limit=1):
         problems = [f"{_path(e.absolute_path)}: {e.message}" for e in _validator().iter_errors(data)]
         if problems:
-            raise RegistryError(sorted(problems))
+            raise RegistryError(sorted(problems) + list(_migration_hints(data)))
     problems = list(_check_rules(data))
     if problems:
         raise RegistryError(problems)
@@ -353,6 +406,7 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
             yield f"{where}.media: only local sources have media"
 
     server = data["server"]
+    yield from _check_operator(server)
     policy: AddressPolicy | None = None
     try:
         policy = AddressPolicy(allow=parse_networks(server.get("remote_allow_networks", ())))
@@ -418,6 +472,41 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
     for key in platforms:
         if key not in served_by:
             yield f"platforms.{key}: no connector serves this platform"
+
+
+def _migration_hints(data: Any) -> Iterator[str]:
+    """What to move where, for a registry written before server.operator (fault_contact and privacy.operator)."""
+    server = data.get("server") if isinstance(data, Mapping) else None
+    if not isinstance(server, Mapping) or "operator" in server:
+        return
+    privacy = server.get("privacy")
+    if isinstance(privacy, Mapping) and "operator" in privacy:
+        yield ("server.privacy.operator: moved to server.operator.about; server.operator now holds who runs this "
+               "installation (name, kind, contact, licences, legal basis, accessibility), see registry.schema.json")
+    if "fault_contact" in server:
+        yield ("server.fault_contact: server.operator.contact takes its place (keep fault_contact only for a "
+               "separate fault-report address)")
+
+
+def _check_operator(server: Mapping[str, Any]) -> Iterator[str]:
+    """The operator facts JSON Schema cannot relate: ground and kind, status and report, a real date."""
+    op = server["operator"]
+    where = "server.operator"
+    expected = _BASIS_OF_KIND[op["kind"]]
+    if op["legal_basis"] != expected:
+        yield (f"{where}.legal_basis: '{op['legal_basis']}' does not fit kind '{op['kind']}'; "
+               f"an operator of that kind processes under '{expected}'")
+    access = op["accessibility"]
+    try:
+        datetime.date.fromisoformat(access["checked"])
+    except ValueError:
+        yield f"{where}.accessibility.checked: '{access['checked']}' is not a date; write YYYY-MM-DD"
+    if access["status"] in ("A", "B") and "report_url" not in access:
+        yield (f"{where}.accessibility.report_url: status '{access['status']}' rests on a complete research report; "
+               "link it, or choose the status the checks support")
+    if access["status"] == "E":
+        yield (f"{where}.accessibility.status: 'E' means there is no statement, but this registry makes one; "
+               "choose A, B, C or D")
 
 
 def _check_remote(where: str, c: Mapping[str, Any], platforms: Mapping[str, Any], seen_prefix: dict[str, str],
@@ -531,19 +620,41 @@ def _remote_platform(c: Mapping[str, Any], server: ServerSettings) -> Platform:
     )
 
 
+def _contact(d: Mapping[str, Any]) -> Contact:
+    return Contact(name=_text(d["name"]), email=d["email"], url=d.get("url"))
+
+
+def _operator(d: Mapping[str, Any]) -> Operator:
+    access = d["accessibility"]
+    controller = d.get("controller", {})
+    return Operator(
+        name=_text(d["name"]), kind=d["kind"], about=_text(d["about"]), contact=_contact(d["contact"]),
+        code_license=d["code_license"], data_license=d["data_license"], legal_basis=d["legal_basis"],
+        accessibility=Accessibility(status=access["status"], checked=access["checked"],
+                                    report_url=access.get("report_url"), register_url=access.get("register_url")),
+        controller_name=_text(controller["name"]) if "name" in controller else _text(d["name"]),
+        controller_email=controller.get("email", None if d["kind"] == "person" else d["contact"]["email"]),
+        address=_text(d["address"]) if "address" in d else None,
+        source_url=d.get("source_url"),
+        dpo=_contact(d["dpo"]) if "dpo" in d else None,
+    )
+
+
 def _build(data: Mapping[str, Any], source: str) -> Registry:
     s = data["server"]
+    operator = _operator(s["operator"])
     server = ServerSettings(
         name=s["name"], title=_text(s["title"]), tagline=_text(s["tagline"]),
         instructions=_text(s["instructions"]), public_url=s["public_url"],
         allowed_hosts=tuple(s["allowed_hosts"]), allowed_origins=tuple(s["allowed_origins"]),
         cors_origins=tuple(s["cors_origins"]), max_body_bytes=int(s["max_body_bytes"]),
-        contact=s.get("contact", ""),
+        contact=s.get("contact") or (operator.contact.url if operator.contact.url
+                                     else f"mailto:{operator.contact.email}"),
         remote_allow_networks=tuple(s.get("remote_allow_networks", ())),
         namespace=s["namespace"],
-        fault_contact=Contact(name=_text(s["fault_contact"]["name"]), email=s["fault_contact"]["email"],
-                              url=s["fault_contact"].get("url")),
-        privacy=Privacy(operator=_text(s["privacy"]["operator"]), server_log=_text(s["privacy"]["server_log"])),
+        fault_contact=_contact(s["fault_contact"]) if "fault_contact" in s else operator.contact,
+        privacy=Privacy(server_log=_text(s["privacy"]["server_log"])),
+        operator=operator,
     )
     platforms = {
         key: Platform(

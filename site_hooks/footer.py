@@ -1,12 +1,15 @@
-"""Hook: the footer's connectors (`config.extra.besluitbron_footer`, read by
-overrides/partials/footer.html): only enabled connectors whose `in_footer` switch is on."""
+"""Hook: the footer's data (`config.extra.besluitbron_footer`, read by overrides/partials/footer.html and
+overrides/partials/copyright.html): the enabled connectors whose `in_footer` switch is on, and who runs the
+service (server.operator) with links to the Over, Privacy and Toegankelijkheid pages, in the page's language."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
@@ -36,7 +39,38 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             "address_html": address_markup(data.url(c.slug)),
             "page": page.url if page else None,
         })
+    operator = data.registry.server.operator
     # config.extra, not the page context: 404.html is rendered without a page but reads config.
-    config.extra["besluitbron_footer"] = {"label": label("footer_label", lang),
-                                          "copy_label": label("copy_address", lang), "connectors": entries}
+    config.extra["besluitbron_footer"] = {
+        "label": label("footer_label", lang), "copy_label": label("copy_address", lang), "connectors": entries,
+        "service": {
+            "operator_label": label("pub_footer_operator", lang), "operator": operator.name[lang],
+            "contact_label": label("pub_footer_contact", lang), "email": operator.contact.email,
+            "url": operator.contact.url,
+            "version": label("pub_footer_version", lang, version=data.registry.server.version),
+            "pages_label": label("pub_footer_pages", lang),
+            "pages": [_page(files, src, label(key, lang)) for src, key in _SERVICE_PAGES],
+        },
+        "made_with": label("pub_footer_made_with", lang),
+    }
     return files
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _page(files: Files, src: str, title: str) -> dict[str, Any]:
+    file = files.get_file_from_path(src)
+    if file is None:  # a renamed page must not leave a dead link in every footer
+        raise PluginError(f"besluitbron: footer: no page '{src}' for the link '{title}'")
+    return {"src": src, "title": title, "url": file.url}
+
+
+# ----------------------------------------------------------------------------- data
+
+# The public-service pages every footer links to, in this order.
+_SERVICE_PAGES: tuple[tuple[str, str], ...] = (
+    ("over.md", "pub_footer_over"),
+    ("privacy.md", "pub_footer_privacy"),
+    ("toegankelijkheid.md", "pub_footer_accessibility"),
+)

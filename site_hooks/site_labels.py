@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from proxy.registry import Text
 from site_hooks.site_choice_words import CHOICE_WORDS
+from site_hooks.site_public_words import PUBLIC_WORDS
 
 __all__ = ["FIELD_DOCS", "LABELS", "label"]
 
@@ -21,6 +22,7 @@ def _t(nl: str, en: str) -> Text:
 
 LABELS: Mapping[str, Text] = {
     **CHOICE_WORDS,  # which address answers which question (site_choice_words.py)
+    **PUBLIC_WORDS,  # Over, Privacy, Toegankelijkheid and the footer (site_public_words.py)
     # --- connection pages
     "back_to_connectors": _t("Alle connectoren", "All connectors"),
     "address": _t("Adres", "Address"),

@@ -102,6 +102,16 @@ MARKERS: Mapping[str, str] = {
     "call-record-fields": "call_record_fields.md.j2",
     "privacy": "privacy.md.j2",
     "contact": "contact.md.j2",
+    # The public-service pages: their facts from server.operator (site_public_words.py holds their words).
+    "operator": "operator.md.j2",
+    "software": "software.md.j2",
+    "source-licences": "source_licences.md.j2",
+    "privacy-controller": "privacy_controller.md.j2",
+    "privacy-basis": "privacy_basis.md.j2",
+    "privacy-recipients": "privacy_recipients.md.j2",
+    "privacy-rights": "privacy_rights.md.j2",
+    "accessibility": "accessibility.md.j2",
+    "accessibility-contact": "accessibility_contact.md.j2",
 }
 
 
