@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from proxy.registry import Text
+from site_hooks.site_client_words import CLIENT_WORDS
 from site_hooks.site_choice_words import CHOICE_WORDS
 from site_hooks.site_public_words import PUBLIC_WORDS
 
@@ -150,122 +151,6 @@ LABELS: Mapping[str, Text] = {
         "Kies je client. Geen sleutel nodig: alles op dit adres is alleen-lezen.",
         "Pick your client. No key is needed: everything at this address is read-only.",
     ),
-    "claude_desktop": _t(
-        "**Als connector** (alleen een publiek https-adres): open **Instellingen → Connectors → Aangepaste connector "
-        "toevoegen**, geef een naam en plak het adres. Aangepaste connectors vragen een betaald abonnement (Pro, "
-        "Max, Team of Enterprise). Bij Team en Enterprise voegt eerst een *Owner* de connector toe voor de "
-        "organisatie, onder **Beheerinstellingen → Connectors**; daarna zet ieder hem zelf aan onder **Instellingen "
-        "→ Connectors**. Daar kies je ook per tool of Claude eerst om toestemming vraagt.",
-        "**As a connector** (a public https address only): open **Settings → Connectors → Add custom connector**, "
-        "give it a name and paste the address. Custom connectors need a paid plan (Pro, Max, Team or Enterprise). On "
-        "Team and Enterprise an *Owner* first adds the connector for the organisation, under **Admin settings → "
-        "Connectors**; then everyone switches it on under **Settings → Connectors**. That is also where you choose "
-        "per tool whether Claude asks for permission first.",
-    ),
-    "claude_desktop_config": _t(
-        "**Via het configuratiebestand** (elk adres, ook een lokaal): zet het adres via de brug `mcp-remote` "
-        "(Node.js nodig) in `claude_desktop_config.json` en start Claude Desktop opnieuw:",
-        "**Through the configuration file** (any address, a local one too): put the address in "
-        "`claude_desktop_config.json` through the `mcp-remote` bridge (needs Node.js) and restart Claude Desktop:",
-    ),
-    "claude_desktop_paths": _t(
-        "Het bestand staat op macOS in `~/Library/Application Support/Claude/claude_desktop_config.json` en op "
-        "Windows in `%APPDATA%\\Claude\\claude_desktop_config.json`. Je opent het ook via **Instellingen → "
-        "Ontwikkelaar → Configuratie bewerken**.",
-        "On macOS the file is `~/Library/Application Support/Claude/claude_desktop_config.json`, on Windows "
-        "`%APPDATA%\\Claude\\claude_desktop_config.json`. You can also open it through **Settings → Developer → Edit "
-        "Config**.",
-    ),
-    "claude_code": _t(
-        "Voeg het adres toe in een terminal; `--scope user` maakt het in al je projecten beschikbaar. "
-        "Controleer daarna met `claude mcp list` of `/mcp`.",
-        "Add the address in a terminal; `--scope user` makes it available in all your projects. "
-        "Check afterwards with `claude mcp list` or `/mcp`.",
-    ),
-    "chatgpt": _t(
-        "ChatGPT verbindt vanuit de cloud en heeft een publiek https-adres nodig. Eigen connectors vragen een "
-        "betaald abonnement (Plus, Pro, Business, Enterprise of Edu); bij Business, Enterprise en Edu moet een "
-        "beheerder de ontwikkelaarsmodus eerst toestaan. Zet **Instellingen → Apps en connectors → Geavanceerde "
-        "instellingen → Ontwikkelaarsmodus** aan en kies **Maken**: geef een naam, plak het adres bij "
-        "*MCP-server-URL* en kies *Geen authenticatie*.",
-        "ChatGPT connects from the cloud and needs a public https address. Custom connectors need a paid plan (Plus, "
-        "Pro, Business, Enterprise or Edu); on Business, Enterprise and Edu an admin must allow developer mode "
-        "first. Turn on **Settings → Apps & Connectors → Advanced settings → Developer mode** and choose **Create**: "
-        "give a name, paste the address as *MCP Server URL* and choose *No authentication*.",
-    ),
-    "chatgpt_use": _t(
-        "Daarna zet je de connector per gesprek aan: kies **+** naast het invoerveld, dan **Ontwikkelaarsmodus**, en "
-        "vink de connector aan.",
-        "Then switch the connector on per conversation: choose **+** next to the input field, then **Developer "
-        "mode**, and tick the connector.",
-    ),
-    "vscode": _t(
-        "Zet dit in `.vscode/mcp.json` van je werkmap (of via **MCP: Add Server** in het opdrachtenpalet) en "
-        "gebruik de tools in de agentmodus van Copilot-chat:",
-        "Put this in `.vscode/mcp.json` of your workspace (or use **MCP: Add Server** in the command palette) "
-        "and use the tools in Copilot chat's agent mode:",
-    ),
-    "vscode_install": _t(
-        "[Installeren in VS Code]({link}): VS Code opent en vraagt of je de server wilt toevoegen. Je kunt het ook "
-        "met de hand doen.",
-        '[Install in VS Code]({link}): VS Code opens and asks whether to add the server. You can also do it by hand.',
-    ),
-    "vscode_cli": _t("Of vanaf de commandoregel:", "Or from the command line:"),
-    "cursor": _t(
-        "Zet dit in `~/.cursor/mcp.json` (al je projecten) of `.cursor/mcp.json` (dit project) en zet de "
-        "server aan onder **Cursor Settings → MCP**:",
-        "Put this in `~/.cursor/mcp.json` (all your projects) or `.cursor/mcp.json` (this project) and switch "
-        "the server on under **Cursor Settings → MCP**:",
-    ),
-    "cursor_install": _t(
-        "[Installeren in Cursor]({link}): Cursor opent en vraagt of je de server wilt toevoegen. Je kunt het ook met "
-        "de hand doen.",
-        '[Install in Cursor]({link}): Cursor opens and asks whether to add the server. You can also do it by hand.',
-    ),
-    "copilot_studio": _t(
-        "Microsoft Copilot Studio verbindt vanuit de cloud van Microsoft en heeft een publiek https-adres nodig. Je "
-        "hebt een Copilot Studio-licentie nodig en het recht om agents te maken in de omgeving. Open je agent, kies "
-        "bij **Tools** een nieuw hulpmiddel van het type **Model Context Protocol**, vul een naam en beschrijving "
-        "in, plak het adres als server-URL en kies geen verificatie:",
-        "Microsoft Copilot Studio connects from Microsoft's cloud and needs a public https address. You need a "
-        "Copilot Studio licence and the right to make agents in the environment. Open your agent, add a new tool of "
-        "the type **Model Context Protocol** under **Tools**, fill in a name and description, paste the address as "
-        "server URL and choose no authentication:",
-    ),
-    "copilot_studio_use": _t(
-        "Zet generatieve orkestratie aan voor de agent: dan kiest de agent zelf wanneer hij een tool gebruikt. De "
-        "tools staan daarna bij de agent en kunnen elk apart uit.",
-        "Turn on generative orchestration for the agent: it then decides by itself when to use a tool. The tools are "
-        "then listed with the agent and can each be switched off.",
-    ),
-    "client_tools_all": _t(
-        "Deze assistent gebruikt alle {count} tools van dit adres en kiest zelf welke een vraag nodig heeft.",
-        "This assistant uses all {count} tools of this address and picks the ones a question needs.",
-    ),
-    "chatgpt_tools": _t(
-        "Deep research en bedrijfskennis gebruiken alleen `search` (alle bronnen hier tegelijk) en `fetch` (een "
-        "resultaat lezen); in een gesprek in ontwikkelaarsmodus zijn alle {count} tools beschikbaar.",
-        "Deep research and company knowledge use only `search` (every source here at once) and `fetch` (read a "
-        "result); in a developer-mode chat all {count} tools are available.",
-    ),
-    "first_question": _t(
-        "Vraag als eerste: *Welke bronnen kun je via BesluitBron raadplegen en hoe actueel zijn ze?* Het antwoord "
-        "noemt de bronnen van dit adres met hun datum: dan werkt de verbinding.",
-        "Ask first: *Which sources can you consult through BesluitBron, and how current are they?* The answer names "
-        "this address's sources with their dates: then the connection works.",
-    ),
-    "first_question_chatgpt": _t(
-        "Vraag als eerste: *Zoek met BesluitBron naar begroting en geef de bronnen met hun links.* Het antwoord "
-        "citeert stukken met een link naar de pagina van de bron: dan werkt de verbinding.",
-        "Ask first: *Search BesluitBron for begroting and give the sources with their links.* The answer cites "
-        "documents with a link to the source's page: then the connection works.",
-    ),
-    "inspector": _t(
-        "Start de Inspector, kies *Transport Type* **Streamable HTTP**, plak het adres en klik **Connect**:",
-        "Start the Inspector, choose *Transport Type* **Streamable HTTP**, paste the address and click "
-        "**Connect**:",
-    ),
-    "inspector_cli": _t("Of zonder browser, de tools opvragen:", "Or without a browser, list the tools:"),
     # --- platform pages
     "back_to_platforms": _t("Alle bronplatforms", "All source platforms"),
     "covers": _t("Wat deze bron bevat", "What this source holds"),
@@ -503,6 +388,8 @@ LABELS: Mapping[str, Text] = {
         "Every connector with its address; per connector a file of its own (`tools_url`) with its tools, including "
         "input and output schemas.",
     ),
+    # --- the client tabs of connection pages: their own module
+    **CLIENT_WORDS,
 }
 
 # Explanations of the schema fields the site documents (Zoekprecisie, call records). A field the

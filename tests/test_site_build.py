@@ -49,6 +49,8 @@ FOOTER_UPSTREAM_SHA256 = "50c2a75f013b7b03fb97f381860c77df8fd5d13d68f90d3281754b
 THEME_ASSETS = ("assets/javascripts/", "assets/stylesheets/")
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML_NS = "{http://www.w3.org/1999/xhtml}"
+# The client tabs of a connection page, in order (site_clients.client_tabs).
+CLIENT_KEYS = ("claude", "chatgpt", "copilot", "claude_desktop", "claude_code", "vscode", "cursor", "inspector")
 
 
 # --------------------------------------------------------------------------- builds
@@ -290,14 +292,13 @@ def test_connection_pages_show_address_tools_and_client_snippets(shipped: Path, 
                 for param in tool.input_schema.get("properties", {}):
                     assert f"{param}" in text, (c.slug, tool.name, param)
             tabs = [label.get_text(strip=True) for label in article.select(".tabbed-labels label")]
-            assert tabs == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor", "Copilot Studio",
-                            "MCP Inspector"]
+            assert tabs == [label(f"client_{key}_tab", lang) for key in CLIENT_KEYS]
             installs = [a["href"] for a in article.select(".tabbed-set a[href]")]
             schemes = [h.split(":", 1)[0] for h in installs if h.startswith(("vscode:", "cursor:"))]
             assert schemes == ["vscode", "cursor"]
             blocks = [b.get_text() for b in article.select(".tabbed-set pre.highlight code")]
             snippets = [json.loads(b) for b in blocks if b.startswith("{")]
-            assert len(snippets) == 3  # Claude Desktop, VS Code, Cursor
+            assert len(snippets) == 3  # Claude Desktop (configuration file), VS Code, Cursor
             assert all(catalog.url(c.slug) in json.dumps(snippet) for snippet in snippets)
             assert f"claude mcp add --transport http {c.slug} {catalog.url(c.slug)}" in blocks
 
@@ -310,8 +311,10 @@ def test_platform_pages_say_no_measurement_without_snapshot(shipped: Path, catal
             text = " ".join(page.find("article").get_text(" ").split())
             assert _heading(page.find("h1")) == platform.title[lang]
             assert platform.attribution.label[lang] in text
-            assert "Bij het bouwen van deze site was geen meting beschikbaar" in text or lang == "en"
-            assert "No measurement was available when this site was built" in text or lang == "nl"
+            # Without a build-time measurement the page sends the reader to the live Laadstatus.
+            assert "De actuele meting van deze bron staat op Laadstatus" in text or lang == "en"
+            assert "The current measurement of this source is on Load status" in text or lang == "nl"
+            assert page.find("article").find("a", href=re.compile(r"laadstatus\.html$"))
             served = next((c for c in catalog.connectors.values() if c.connector.platform == key), None)
             if served:
                 assert catalog.url(served.slug) in _shown_addresses(page.find("article"))

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import base64
-import functools
-import html
 import json
 import re
-import textwrap
 import urllib.parse
 from pathlib import Path
 
 import jinja2
-import markdown
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,7 +20,7 @@ from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT
 from proxy.registry import LANGUAGES, Text, load_registry, parse_registry
 from proxy.registry_edit import set_switch
 from proxy.results import PRECISION_SCHEMA
-from site_hooks.site_clients import client_snippets, client_tabs, is_public_https
+from site_hooks.site_clients import client_snippets, is_public_https
 from site_hooks.site_data import SiteData, connector_src, rel_link
 from site_hooks.site_labels import FIELD_DOCS, LABELS
 from site_hooks.site_params import page_params
@@ -149,36 +145,6 @@ def test_slot_links_resolve_like_markdown_links() -> None:
     assert out["s0"] == ('<a href="../zoekprecisie.html">a</a> <a href="wetten.html#tool-x">b</a> '
                          '<a href="#tool-y">c</a>')
     assert out["u1"] == slots["u1"] and seen == [("../zoekprecisie.md", ""), ("wetten.md", "#tool-x")]
-
-
-def test_client_tabs_are_what_the_markdown_extensions_make() -> None:
-    """clients.html.j2 writes the tabs as HTML; they must equal pymdownx' rendering of the same tabs."""
-    address = "https://besluitbron.example/wetten/mcp"
-    tabs = client_tabs(client_snippets("wetten", address), address, 8)
-    assert [name for name, _ in tabs] == ["Claude Desktop", "Claude Code", "ChatGPT", "VS Code", "Cursor",
-                                          "Copilot Studio", "MCP Inspector"]
-    for lang in LANGUAGES:
-        source = []
-        for name, blocks in tabs:
-            source.append(f'=== "{name}"\n')
-            for kind, value, values in blocks:
-                text = LABELS[value][lang].format(**values) if kind == "p" else f"```{kind}\n{value}\n```"
-                source.append(textwrap.indent(text, "    ") + "\n")
-        expected = markdown.markdown("\n".join(source), extensions=[
-            "pymdownx.superfences", "pymdownx.highlight", "pymdownx.tabbed"], extension_configs={
-            "pymdownx.highlight": {"use_pygments": False}, "pymdownx.tabbed": {"alternate_style": True}})
-        env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, lstrip_blocks=True)
-        env.filters["code"] = lambda v: html.escape(str(v), quote=False)
-        actual = env.get_template("clients.html.j2").render(tabs=tabs, h=functools.partial(_label_html, lang=lang))
-        assert _squash(actual) == _squash(expected), lang
-
-
-def _label_html(key: str, lang: str, **values: object) -> str:
-    return inline_html(key, lang, **values)
-
-
-def _squash(text: str) -> str:
-    return re.sub(r">\s+<", "><", text.strip())
 
 
 def test_every_label_is_one_paragraph_of_inline_html() -> None:
@@ -398,17 +364,3 @@ def test_status_snapshot_parses_the_status_shape() -> None:
 def test_status_snapshot_rejects_other_shapes(bad: object) -> None:
     with pytest.raises(StatusSnapshotError):
         parse_status_snapshot(bad)
-
-
-def test_each_client_tab_says_which_tools_it_uses_and_what_to_ask_first() -> None:
-    """Issue 22: ChatGPT's research modes use only search and fetch; the others every tool; each tab ends with a
-    first question that checks the connection."""
-    address = "https://besluitbron.example/allebronnen/mcp"
-    tabs = dict(client_tabs(client_snippets("allebronnen", address), address, 28))
-    keys = {name: [value for kind, value, _ in blocks if kind == "p"] for name, blocks in tabs.items()}
-    assert keys["ChatGPT"][-2:] == ["chatgpt_tools", "first_question_chatgpt"]
-    assert "`search`" in LABELS["chatgpt_tools"]["nl"] and "`fetch`" in LABELS["chatgpt_tools"]["en"]
-    for name in ("Claude Desktop", "Claude Code", "VS Code", "Cursor", "Copilot Studio"):
-        assert keys[name][-2:] == ["client_tools_all", "first_question"], name
-    counted = next(v for k, value, v in tabs["Cursor"] if value == "client_tools_all")
-    assert counted == {"count": "28"}
