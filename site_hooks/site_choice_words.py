@@ -36,4 +36,29 @@ CHOICE_WORDS: Mapping[str, Text] = {
         "gazette; those are at {notices}.",
     ),
     "keywords_line": _t("Het adres voor", "The address for"),
+    # Laadstatus: the kinds of material a local source measures separately, by the code the platform uses
+    "medium_gmb": _t("Gemeenteblad", "Municipal gazette"),
+    "medium_prb": _t("Provinciaal blad", "Provincial gazette"),
+    "medium_wsb": _t("Waterschapsblad", "Water board gazette"),
+    "medium_bgr": _t("Blad gemeenschappelijke regeling", "Joint arrangement gazette"),
+    "medium_gemeente": _t("Gemeenten", "Municipalities"),
+    "medium_provincie": _t("Provincies", "Provinces"),
+    "medium_waterschap": _t("Waterschappen", "Water boards"),
+    # (local sources) where the reader sees which organisations stand still
+    "coverage_stand": _t("Per organisatie tot wanneer het materiaal loopt: [Laadstatus]({laadstatus}).",
+                         "Per organisation, up to when its material runs: [Load status]({laadstatus})."),
+    # (source pages) without a build-time measurement: the live page has it, so say where, not only what is missing
+    "platform_no_snapshot": _t(
+        "De actuele meting van deze bron staat op [Laadstatus]({laadstatus}), die de stand rechtstreeks bij de "
+        "server opvraagt; bij het bouwen van deze site was er nog geen meting. Een assistent vraagt hem op met de "
+        "tool `platform_status`.",
+        "The current measurement of this source is on [Load status]({laadstatus}), which asks the server directly; "
+        "when this site was built there was no measurement yet. An assistant asks for it with the "
+        "`platform_status` tool.",
+    ),
+    # (connection pages) the parameter tables' note, split so the pointer to a toggle appears only with the toggle
+    "param_note_untranslated": _t(
+        "Een uitleg die nog niet in het Nederlands beschikbaar is, staat onder Technische details.",
+        "An explanation not yet available in English is under Technical details.",
+    ),
 }

@@ -141,11 +141,7 @@ LABELS: Mapping[str, Text] = {
     "param_description": _t("Beschrijving", "Description"),
     "yes": _t("ja", "yes"),
     "no": _t("nee", "no"),
-    "param_note": _t(
-        "Per parameter staat wat je kunt meegeven. Een uitleg die nog niet in het Nederlands beschikbaar is, staat "
-        "onder Technische details.",
-        'Per parameter, what you can pass.',
-    ),
+    "param_note": _t("Per parameter staat wat je kunt meegeven.", "Per parameter, what you can pass."),
     "connect": _t("Toevoegen aan je AI-assistent", "Add it to your AI assistant"),
     "connect_intro": _t(
         "Kies je client. Geen sleutel nodig: alles op dit adres is alleen-lezen.",
@@ -198,7 +194,7 @@ LABELS: Mapping[str, Text] = {
         'Organisations without new material',
     ),
     "reason": _t("Toelichting", "Note"),
-    "per_medium": _t("Per medium", "Per medium"),
+    "per_medium": _t("Per soort", "Per kind"),
     "limits": _t("Limieten op deze installatie", "Limits on this installation"),
     "results_per_call": _t("Resultaten per aanroep", "Results per call"),
     "requests_per_minute": _t("Aanroepen per minuut", "Calls per minute"),

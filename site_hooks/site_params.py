@@ -30,10 +30,14 @@ class PageParam:
     constraints: tuple[tuple[str, bool], ...]  # (text, is a value to write as code)
 
 
-def page_params(schema: Mapping[str, Any], words: Mapping[str, str], lang: str) -> tuple[PageParam, ...]:
+def page_params(schema: Mapping[str, Any], words: Mapping[str, str], lang: str,
+                results_per_call: int | None = None) -> tuple[PageParam, ...]:
     """The top-level properties of `schema` in schema order; `words` are the registry's, in `lang`.
 
-    A translation for a parameter the schema does not have is a mistake in the registry: ValueError."""
+    `results_per_call` is this installation's cap on a search's `limit` (the platform's registry limit): the
+    server accepts a larger limit and lowers it with a note, so the page states the cap it enforces, not the
+    schema's wider bound. A translation for a parameter the schema does not have is a mistake in the registry:
+    ValueError."""
     props = schema.get("properties", {})
     unknown = sorted(set(words) - set(props))
     if unknown:
@@ -51,9 +55,15 @@ def page_params(schema: Mapping[str, Any], words: Mapping[str, str], lang: str) 
             default=json.dumps(prop["default"], ensure_ascii=False) if "default" in prop else None,
             description=translated if translated else (own if lang == "en" else None),
             schema_text=None if translated or lang == "en" else own,
-            constraints=_constraints(prop, lang),
+            constraints=_constraints(_capped(prop, results_per_call) if name == "limit" else prop, lang),
         ))
     return tuple(out)
+
+
+def _capped(prop: Mapping[str, Any], cap: int | None) -> Mapping[str, Any]:
+    if cap is None or not isinstance(prop.get("maximum"), int) or prop["maximum"] <= cap:
+        return prop
+    return {**prop, "maximum": cap}
 
 
 def _type_label(prop: Mapping[str, Any], lang: str) -> str:

@@ -215,10 +215,16 @@ class Renderer:
             return inline_html(key, lang, **fmt)
 
         def params(tool: CatalogTool) -> tuple[PageParam, ...]:
-            return page_params(tool.input_schema, tool.param_words(lang), lang)
+            platform = self.data.registry.platforms.get(tool.platform or "")
+            return page_params(tool.input_schema, tool.param_words(lang), lang,
+                               platform.limits.results_per_call if platform else None)
 
         def address(url: str) -> str:
             return address_html(url, lang)
+
+        def medium_name(code: str) -> str:
+            """A kind of material (a gazette code, an organisation type) in words; the code if we have none."""
+            return label(f"medium_{code}", lang) if f"medium_{code}" in LABELS else code
 
         def slot(content: str, search: bool = True) -> str:
             key = f"{'s' if search else 'u'}{len(self._slots)}"
@@ -227,7 +233,7 @@ class Renderer:
 
         return self.env.get_template(template).render(
             data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot,
-            params=params, address=address, result_list=returns_result_list, fields=self._fields,
+            params=params, address=address, medium_name=medium_name, result_list=returns_result_list, fields=self._fields,
             tool_count=self.data.tool_count, privacy=privacy_facts(self.data),
             connector_src=connector_src, platform_src=platform_src, connector_dir=CONNECTOR_DIR,
             platform_dir=PLATFORM_DIR, precision_schema=PRECISION_SCHEMA, total_relations=TOTAL_RELATIONS,

@@ -588,6 +588,23 @@ LAYOUT_JS = """() => {
     if (c.left < 0 || c.right > width + 0.5 || b.right > width + 0.5) problems.push(`${address}: off screen`);
     if (b.left < c.right - 0.5 && b.top < c.bottom && b.bottom > c.top) problems.push(`${address}: button covers it`);
   }
+  // Explorer results: a short value (true, a date, a number) on one line, never one character per line.
+  for (const value of document.querySelectorAll('.bb-fields > dd > :is(.bb-scalar, .bb-null)')) {
+    if (value.textContent.length > 24 || value.closest('details:not([open])')) continue;
+    const lines = new Set([...value.getClientRects()].map(r => Math.round(r.top)));
+    if (lines.size > 1) problems.push(`value over ${lines.size} lines: ${value.textContent}`);
+  }
+  // Code blocks: no character of the code under the block's own copy button.
+  for (const pre of document.querySelectorAll('.md-typeset pre')) {
+    const code = pre.querySelector('code'), button = pre.querySelector('.md-clipboard');
+    if (!code || !button || !button.getClientRects().length) continue;
+    const b = button.getBoundingClientRect(), range = document.createRange();
+    range.selectNodeContents(code);
+    const under = [...range.getClientRects()].some(r => r.width > 0 && r.left < b.right && r.right > b.left
+      && r.top < b.bottom && r.bottom > b.top);
+    if (under) problems.push(`code under its copy button: ${code.textContent.slice(0, 60)}`);
+    if (code.scrollWidth > code.clientWidth + 1) problems.push(`code scrolls sideways: ${code.textContent.slice(0, 60)}`);
+  }
   return {problems, addresses: boxes.length};
 }"""
 WIDTHS = (1280, 390)

@@ -653,3 +653,43 @@ def test_a_local_address_links_to_going_public_and_is_not_called_public(shipped:
         page = (shipped / "connectoren" / f"{slug}.html").read_text(encoding="utf-8")
         if not is_public_https(catalog.url(slug)):
             assert 'href="../publiek-maken.html"' in page and "het adres is openbaar" not in page, slug
+
+
+def test_search_override_is_materials_own_but_for_the_dialog_name() -> None:
+    """overrides/partials/search.html adds only an accessible name to Material's search dialog (a theme update that
+    changes the partial makes this fail, so the copy is brought up to date)."""
+    import material
+
+    upstream = (Path(material.__file__).parent / "templates" / "partials" / "search.html").read_text(encoding="utf-8")
+    ours = (ROOT / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
+    ours = ours[ours.index("-#}\n") + 4:]  # our own comment, before the copy
+    named = ' aria-label="{{ lang.t(\'search\') }}"'
+    assert named in ours
+    assert ours.replace(named, "", 1) == upstream  # the first: the dialog (the search options nav has its own)
+
+
+def test_every_reference_to_a_toggle_or_section_names_one_on_that_page(shipped: Path) -> None:
+    """A sentence that sends the reader "onder Technische details" (or to any other named toggle or section) sends
+    them somewhere that exists: every toggle (<summary>) and heading name that a page's running text mentions after
+    "onder", "zie", "under" or "see" is a toggle or heading of that same page, or a link."""
+    pages = dict(_html_pages(shipped))
+    names = set()
+    for soup in pages.values():
+        names |= {" ".join(t.get_text(" ").split()) for t in soup.select("article summary, article h2, article h3")}
+    names = {n.rstrip("¶ ").strip() for n in names if len(n) > 3}
+    pointer = re.compile(r"\b(?:onder|zie|under|see)\s+(?:het kopje\s+|the heading\s+)?[\"“]?(" +
+                         "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b")
+    dangling = []
+    for name, soup in pages.items():
+        article = soup.find("article")
+        if article is None:
+            continue
+        own = {" ".join(t.get_text(" ").split()).rstrip("¶ ").strip()
+               for t in article.select("summary, h1, h2, h3, h4")}
+        for text in article.find_all(string=True):
+            if text.parent.name in ("a", "summary", "code") or text.find_parent(["a", "summary", "h1", "h2", "h3"]):
+                continue
+            for match in pointer.finditer(" ".join(text.split())):
+                if match.group(1) not in own:
+                    dangling.append(f"{name}: ...{match.group(0)}")
+    assert dangling == []

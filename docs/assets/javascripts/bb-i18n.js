@@ -126,7 +126,7 @@ const WORDS = {
     ls_organs_title: "Organisaties van {source}",
     ls_organs_summary: "{stalled} van {total} organisaties staan stil (geen nieuw materiaal in {days} dagen).",
     ls_organ: "Organisatie",
-    ls_medium: "Medium",
+    ls_medium: "Soort",
     ls_organ_newest: "Nieuwste materiaal",
     ls_organ_age: "Dagen geleden",
     ls_organ_state: "Stand",
@@ -134,7 +134,7 @@ const WORDS = {
     ls_active: "ontvangt",
     ls_sort_hint: "Klik op een kolomkop om te sorteren.",
     ls_sort_by: "Sorteer op {column}",
-    ls_per_medium: "Per medium: {list}",
+    ls_per_medium: "Per soort: {list}",
   },
   en: {
     live_title: "Try a tool",
@@ -255,7 +255,7 @@ const WORDS = {
     ls_organs_title: "Organisations of {source}",
     ls_organs_summary: "{stalled} of {total} organisations stand still (no new material in {days} days).",
     ls_organ: "Organisation",
-    ls_medium: "Medium",
+    ls_medium: "Kind",
     ls_organ_newest: "Newest material",
     ls_organ_age: "Days ago",
     ls_organ_state: "State",
@@ -263,7 +263,7 @@ const WORDS = {
     ls_active: "receiving",
     ls_sort_hint: "Click a column header to sort.",
     ls_sort_by: "Sort by {column}",
-    ls_per_medium: "Per medium: {list}",
+    ls_per_medium: "Per kind: {list}",
   },
 };
 

@@ -37,6 +37,7 @@ class LoadStatus {
     this.lang = pageLanguage();
     this.t = translator(this.lang);
     this.titles = parseJsonAttr(root.dataset.titles, {});
+    this.media = parseJsonAttr(root.dataset.media, {});  // gazette codes and organisation types in words
     this.snapshot = document.getElementById("besluitbron-load-status-snapshot");
   }
 
@@ -139,7 +140,9 @@ class LoadStatus {
       const age = daysSince(source.current_through, measuredDate(source));
       const notes = [];
       const media = Object.entries(source.current_through_per_medium || {});
-      if (media.length) notes.push(t("ls_per_medium", {list: media.map(([m, d]) => `${m} ${d || "–"}`).join("; ")}));
+      if (media.length) {
+        notes.push(t("ls_per_medium", {list: media.map(([m, d]) => `${this.media[m] || m} ${d || "–"}`).join("; ")}));
+      }
       // The measurement's own note (index names, copies) is a diagnostic: behind a toggle, not in running text.
       const reason = source.reason ? el("details", {class: "bb-tech"}, el("summary", {}, t("technical_details")),
         el("p", {attrs: {lang: "en"}}, String(source.reason))) : null;
@@ -204,7 +207,7 @@ class LoadStatus {
     const reference = measuredDate(source);
     const organs = source.organs.map((o) => ({
       name: String(o.name || o.organ || ""),
-      medium: String(o.medium || "–"),
+      medium: String(this.media[o.medium] || o.medium || "–"),
       date: o.current_through || "",
       age: daysSince(o.current_through, reference),
       stalled: Boolean(o.stalled),
