@@ -233,7 +233,8 @@ class Renderer:
 
         return self.env.get_template(template).render(
             data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot,
-            params=params, address=address, medium_name=medium_name, result_list=returns_result_list, fields=self._fields,
+            params=params, address=address, medium_name=medium_name, result_list=returns_result_list,
+            fields=self._fields,
             tool_count=self.data.tool_count, privacy=privacy_facts(self.data),
             connector_src=connector_src, platform_src=platform_src, connector_dir=CONNECTOR_DIR,
             platform_dir=PLATFORM_DIR, precision_schema=PRECISION_SCHEMA, total_relations=TOTAL_RELATIONS,

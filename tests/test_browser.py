@@ -603,7 +603,7 @@ LAYOUT_JS = """() => {
     const under = [...range.getClientRects()].some(r => r.width > 0 && r.left < b.right && r.right > b.left
       && r.top < b.bottom && r.bottom > b.top);
     if (under) problems.push(`code under its copy button: ${code.textContent.slice(0, 60)}`);
-    if (code.scrollWidth > code.clientWidth + 1) problems.push(`code scrolls sideways: ${code.textContent.slice(0, 60)}`);
+    if (code.scrollWidth > code.clientWidth + 1) problems.push(`code scrolls: ${code.textContent.slice(0, 60)}`);
   }
   return {problems, addresses: boxes.length};
 }"""
