@@ -15,7 +15,6 @@ All of them name addresses, so the site/server agreement test reads them too.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from proxy import __version__
 from proxy.catalog import Catalog, CatalogConnector
@@ -87,12 +86,13 @@ def server_card(catalog: Catalog, slug: str, *, base: str | None = None) -> dict
 def mcp_catalog(catalog: Catalog, *, base: str | None = None) -> dict[str, Any]:
     """The MCP Catalog: one entry per enabled connector, each pointing at its server card."""
     origin = _base(catalog, base)
-    host = urlsplit(origin).hostname or "localhost"
     return {
         "specVersion": "draft",
         "entries": [
             {
-                "identifier": f"urn:air:{host}:{c.slug}",
+                # The MCP Catalog draft (experimental-ext-server-card docs/discovery.md): `urn:mcp:server:` and then
+                # exactly the server card's name, so catalogue, card and server.json share one identifier.
+                "identifier": f"urn:mcp:server:{catalog.registry.server.namespace}/{c.slug}",
                 "displayName": c.connector.title[LANG],
                 "type": SERVER_CARD_MEDIA_TYPE,
                 "url": origin + server_card_path(c.slug),

@@ -664,9 +664,9 @@ async def test_every_page_template_at_390_and_1280_px_in_both_languages(env: Env
     (ARTIFACTS / "axe-report.json").write_text(json.dumps({name: scan["axe"] for name, scan in report.items()},
                                                           indent=2, ensure_ascii=False), encoding="utf-8")
     assert len(report) == len(jobs) >= 60
-    serious = {name: [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
-                      for v in scan["axe"] if v["impact"] in ("serious", "critical")] for name, scan in report.items()}
-    assert {name: found for name, found in serious.items() if found} == {}
+    found = {name: [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
+                    for v in scan["axe"]] for name, scan in report.items()}
+    assert {name: violations for name, violations in found.items() if violations} == {}  # of any impact
     assert {name: scan["layout"] for name, scan in report.items() if scan["layout"]} == {}
     assert {name: scan["missing"] for name, scan in report.items() if scan["missing"]} == {}
     # The pages that name addresses do show them (the checks above are not vacuous).
