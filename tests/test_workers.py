@@ -88,7 +88,8 @@ def workers_process(registry: Path, replicas: Replicas, redis_url: str, tmp: Pat
         proc = subprocess.Popen(
             [sys.executable, "-m", "proxy", "serve", "--workers", "2", "--port", str(port), "--registry",
              str(registry), "--replica-url", replicas.url, "--redis", redis_url, "--grace", "10"],
-            cwd=tmp, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=out, stderr=subprocess.STDOUT)
+            cwd=tmp, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True)  # its own process group: the end of a test takes the workers down with it
         try:
             _wait_for_port(port, proc, log)
             deadline = time.monotonic() + 30
@@ -97,8 +98,8 @@ def workers_process(registry: Path, replicas: Replicas, redis_url: str, tmp: Pat
                 time.sleep(0.1)
             yield proc, port
         finally:
-            if proc.poll() is None:
-                proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # the arbiter and every worker, draining or not
             proc.wait(timeout=30)
 
 
