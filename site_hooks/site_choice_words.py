@@ -9,8 +9,7 @@ from proxy.registry import Text
 __all__ = ["CHOICE_WORDS"]
 
 
-def _t(nl: str, en: str) -> Text:
-    return Text(nl=nl, en=en)
+_t = Text  # _t(nl, en): one interface word in both languages
 
 
 CHOICE_WORDS: Mapping[str, Text] = {

@@ -21,8 +21,7 @@ __all__ = ["CHECKED", "CLIENT_WORDS"]
 CHECKED = Text(nl="december 2026", en="December 2026")
 
 
-def _t(nl: str, en: str) -> Text:
-    return Text(nl=nl, en=en)
+_t = Text  # _t(nl, en): one interface word in both languages
 
 
 def _ui(*names: str) -> str:

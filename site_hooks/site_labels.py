@@ -17,8 +17,7 @@ from site_hooks.site_public_words import PUBLIC_WORDS
 __all__ = ["FIELD_DOCS", "LABELS", "label"]
 
 
-def _t(nl: str, en: str) -> Text:
-    return Text(nl=nl, en=en)
+_t = Text  # _t(nl, en): one interface word in both languages
 
 
 LABELS: Mapping[str, Text] = {

@@ -13,8 +13,7 @@ from proxy.registry import Text
 __all__ = ["PUBLIC_WORDS"]
 
 
-def _t(nl: str, en: str) -> Text:
-    return Text(nl=nl, en=en)
+_t = Text  # _t(nl, en): one interface word in both languages
 
 
 PUBLIC_WORDS: Mapping[str, Text] = {

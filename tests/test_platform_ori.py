@@ -546,8 +546,8 @@ async def test_the_live_check_canaries_pass_and_name_a_drift(env: PlatformHarnes
     assert result.status == "drift" and "search: field 'totalIsApproximate' is missing" in result.findings
 
 
-@pytest.mark.parametrize(("lang", "words"), [("nl", "de oude nummers werken niet meer"),
-                                             ("en", "the old numbers no longer work")])
+@pytest.mark.parametrize(("lang", "words"), [("nl", "oudere nummers van Open Raadsinformatie werken niet meer"),
+                                             ("en", "older Open Raadsinformatie numbers no longer work")])
 def test_the_source_page_tells_earlier_users_about_the_new_ids(lang: str, words: str) -> None:
     from proxy.catalog import build_catalog
     from proxy.generation import Generation
