@@ -2,9 +2,10 @@
 
 * `page_markdown`: a page as Markdown (the `.md` next to every `.html`, linked from llms.txt and
   from each page's head): the page's own Markdown after the markers were filled, with its HTML
-  slots put back (HTML is valid Markdown), so it says exactly what the page says, generated
-  parts included. Assembling it costs string replacement only; converting every built page's
-  HTML back to Markdown cost more than the rest of a big registry's build (bench/bench_site.py).
+  slots put back as Markdown (markdownify), so it says exactly what the page says, generated
+  parts included, in the form a reader of Markdown expects: tables as pipe tables, links as
+  links. Only the slots are converted, never a whole built page: converting every page's
+  HTML cost more than the rest of a big registry's build (bench/bench_site.py).
 * `render_robots_txt`: robots.txt naming the sitemap and keeping crawlers off the MCP addresses,
   which answer programs, not people.
 """
@@ -14,13 +15,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from site_hooks.site_render import fill_slots
+from markdownify import MarkdownConverter
+
+from site_hooks.site_render import SLOT_RE, fill_slots
 
 __all__ = ["markdown_path", "page_markdown", "render_robots_txt"]
 
 # attr_list on headings (`## Adres {: #address }`) says nothing to a reader; copy buttons do nothing outside a browser.
 _ATTR_LIST = re.compile(r"[ \t]*\{:[^}\n]*\}[ \t]*$", re.MULTILINE)
 _BUTTON = re.compile(r"<button\b[^>]*>.*?</button>", re.DOTALL)
+_TAB_LABELS = re.compile(r'<div class="tabbed-labels">(.*?)</div>', re.DOTALL)
+_LABEL = re.compile(r"<label\b[^>]*>(.*?)</label>", re.DOTALL)
+_TAB_BLOCK = re.compile(r'<div class="tabbed-block"[^>]*>')
+_BLANK_LINES = re.compile(r"\n{3,}")
+# Registry words and tool names are plain text: `search_documents` must stay as written, not `search\_documents`.
+_CONVERTER = MarkdownConverter(heading_style="ATX", bullets="-", escape_underscores=False, escape_asterisks=False)
 
 
 def markdown_path(html_path: str) -> str:
@@ -30,14 +39,46 @@ def markdown_path(html_path: str) -> str:
 
 def page_markdown(markdown: str, slots: Mapping[str, str], *, title: str, url: str, html_url: str) -> str:
     """A page's Markdown with its slots filled, headed by its title and where its HTML lives."""
-    body = fill_slots(markdown, slots) if slots else markdown
+    body = fill_slots(markdown, _slots_as_markdown(slots)) if slots else markdown
     if "{:" in body:
         body = _ATTR_LIST.sub("", body)
-    if "<button" in body:
-        body = _BUTTON.sub("", body).replace("<wbr>", "")
+    body = _BLANK_LINES.sub("\n\n", body)
     if not body.lstrip().startswith("# "):
         body = f"# {title}\n\n{body.lstrip()}"
     return f"<!-- {url} · HTML: {html_url} -->\n\n{body.strip()}\n"
+
+
+def _slots_as_markdown(slots: Mapping[str, str]) -> dict[str, str]:
+    """The slots the page's Markdown names, each converted whole: an unindexed slot inside another (see
+    site_render) is put in first, so a converted slot never holds a placeholder."""
+    nested: set[str] = set()
+
+    def put(match: re.Match[str]) -> str:
+        nested.add(match.group(2))
+        return slots[match.group(2)]
+
+    whole = {key: SLOT_RE["u"].sub(put, value) for key, value in slots.items()}
+    return {key: "\n\n" + _markdown(value) + "\n\n" for key, value in whole.items() if key not in nested}
+
+
+def _markdown(html: str) -> str:
+    html = _BUTTON.sub("", html).replace("<wbr>", "")  # copy buttons do nothing outside a browser
+    if 'class="tabbed-labels"' in html:
+        html = _headed_tabs(html)
+    return str(_CONVERTER.convert(html)).strip()
+
+
+def _headed_tabs(html: str) -> str:
+    """A tab set (pymdownx.tabbed) without its row of labels: each tab's panel headed by its label instead."""
+    labels: list[str] = []
+
+    def drop(match: re.Match[str]) -> str:
+        labels.extend(_LABEL.findall(match.group(1)))
+        return ""
+
+    html = _TAB_LABELS.sub(drop, html)
+    names = iter(labels)
+    return _TAB_BLOCK.sub(lambda m: f"{m.group(0)}<h4>{next(names, '')}</h4>", html)
 
 
 def render_robots_txt(site_url: str, mcp_paths: Iterable[str]) -> str:

@@ -535,6 +535,14 @@ def test_every_page_has_a_markdown_twin_linked_from_llms_txt(shipped: Path, cata
         assert SLOT_TOKEN not in twin and "{: #" not in twin, name
     wetten = (shipped / CONNECTOR_DIR / "wetten.md").read_text(encoding="utf-8")
     assert catalog.url("wetten") in wetten and "search_regulations" in wetten
+    # Markdown, not HTML in a .md file: generated tables are pipe tables, links are links, each client tab is a
+    # section under its own name; what HTML is left is the hand-written pages' own (toggles, live roots).
+    assert "| `search_regulations` |" in wetten
+    assert "<table" not in wetten and "<a href" not in wetten and "<button" not in wetten
+    assert "#### Claude\n" in wetten and "#### VS Code\n" in wetten
+    twins = [p.read_text(encoding="utf-8") for p in shipped.rglob("*.md")]
+    tags = sum(len(tag) for twin in twins for tag in re.findall(r"<[^>]+>", twin))
+    assert tags / sum(map(len, twins)) < 0.05
     for lang, name in (("nl", "llms.txt"), ("en", "en/llms.txt")):
         parsed = parse_llms_file((shipped / name).read_text(encoding="utf-8"))
         for section in (label("llms_docs", lang), label("llms_connection_pages", lang), label("llms_platforms", lang)):
