@@ -20,9 +20,8 @@ CHOICE_WORDS: Mapping[str, Text] = {
         "A question across several levels of government, such as municipality, national government and courts",
     ),
     "choice_across_cost": _t(
-        "{tools} tools op één adres: de assistent kiest vaker mis dan bij één bron (hooguit {largest}).",
-        "{tools} tools at one address: the assistant picks wrong more often than with one source (at most "
-        "{largest}).",
+        "de assistent kiest uit {tools} tools in plaats van hooguit {largest}, en kiest dus vaker mis.",
+        "the assistant chooses from {tools} tools instead of at most {largest}, so it picks wrong more often.",
     ),
     "choice_council_or_notice": _t(
         "**Raadsbesluit of bekendmaking?** Een raadsbesluit neemt de gemeenteraad in een vergadering; het voorstel, "

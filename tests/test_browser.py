@@ -608,6 +608,7 @@ LAYOUT_JS = """() => {
   return {problems, addresses: boxes.length};
 }"""
 WIDTHS = (1280, 390)
+FIELD_WORD = {"nl": "Datum", "en": "Date"}  # how a result's `date` field is named on the page
 
 
 async def _scan(env: Env, context: BrowserContext, lang: str, path: str, width: int, axe: bool) -> dict[str, Any]:
@@ -635,6 +636,10 @@ async def _scan(env: Env, context: BrowserContext, lang: str, path: str, width: 
                 "data-bb-status-state", "live", timeout=15000)
         await page.wait_for_timeout(150)  # Material marks overflowing code blocks focusable after layout
         layout = await page.evaluate(LAYOUT_JS)
+        if path == "explorer.html":  # a result's fields are named in the page's language, the key beside them
+            names = await page.locator("[data-bb-results] .bb-hit__fields dt").all_text_contents()
+            if not any(name.startswith(FIELD_WORD[lang]) for name in names):
+                layout["problems"].append(f"result fields not in words: {names[:6]}")
         if width < 1000 and (path in ("explorer.html", "laadstatus.html") or path.startswith("connectoren/")):
             await shot(page.locator("article"), f"narrow-{path.replace('/', '-').removesuffix('.html')}-{lang}.png")
         # Material fetches sitemap.xml next to every alternate link; nothing the page asked for may be missing.

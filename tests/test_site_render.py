@@ -335,8 +335,11 @@ def test_machine_readable_twins_name_exactly_the_enabled_connectors(off: set[str
         for slug in off:
             assert f"connectoren/{slug}." not in llms and f'"slug":"{slug}"' not in explorer
         renderer = Renderer(data, lang)
+        choice = renderer.marker("choice", "keuzehulp.md") + "".join(renderer.take_slots().values())
+        assert set(re.findall(r"/[a-z0-9]+/mcp", choice)) == expected
         chooser = renderer.marker("chooser", "keuzehulp.md") + "".join(renderer.take_slots().values())
-        assert set(re.findall(r"/[a-z0-9]+/mcp", chooser)) == expected
+        pages = {f"/{slug}/mcp" for slug in re.findall(r'href="connectoren/([a-z0-9]+)\.md"', chooser)}
+        assert pages == expected  # per source its connection page, only for the enabled ones
 
 
 # --------------------------------------------------------------------------- status snapshot

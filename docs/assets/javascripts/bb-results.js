@@ -3,7 +3,7 @@
 // http(s) scheme (bb-dom.safeLink).
 
 import {el, safeLink, uid} from "./bb-dom.js";
-import {formatNumber} from "./bb-i18n.js";
+import {fieldLabel, formatNumber, pageLanguage, translator} from "./bb-i18n.js";
 
 const MAX_DEPTH = 6;
 
@@ -42,9 +42,19 @@ function renderPrecision(t, lang, precision) {
   return box;
 }
 
+const PAGE_LANG = pageLanguage();
+const PAGE_T = translator(PAGE_LANG);
+
+/** A field's name as a reader sees it: its words in the page's language, with the key itself beside them. */
+function fieldName(key) {
+  const words = fieldLabel(PAGE_LANG, key);
+  return words ? [words, " ", el("code", {class: "bb-field-key"}, key)] : el("code", {class: "bb-field-key"}, key);
+}
+
 /** Any JSON value as nested lists of text (depth-limited); never markup. */
 export function renderValue(value, depth = 0) {
-  if (value === null || value === undefined) return el("span", {class: "bb-null"}, "null");
+  if (value === null || value === undefined) return el("span", {class: "bb-null"}, "–");
+  if (typeof value === "boolean") return el("span", {class: "bb-scalar"}, PAGE_T(value ? "yes" : "no"));
   if (typeof value !== "object") return el("span", {class: "bb-scalar"}, String(value));
   if (depth >= MAX_DEPTH) return el("code", {}, JSON.stringify(value));
   if (Array.isArray(value)) {
@@ -54,7 +64,7 @@ export function renderValue(value, depth = 0) {
   const entries = Object.entries(value);
   if (!entries.length) return el("span", {class: "bb-null"}, "{}");
   return el("dl", {class: "bb-fields"}, entries.map(([key, item]) => [
-    el("dt", {}, key), el("dd", {}, renderValue(item, depth + 1)),
+    el("dt", {}, fieldName(key)), el("dd", {}, renderValue(item, depth + 1)),
   ]));
 }
 
