@@ -25,6 +25,7 @@ from proxy.clock import dutch_today, is_stalled
 
 if TYPE_CHECKING:
     from proxy.caller import Caller
+    from proxy.canary import Probe
     from proxy.registry import Platform
     from proxy.upstream import Upstream
 
@@ -122,13 +123,13 @@ class LoadReport:
 class About:
     """Facts about an upstream platform that a maintainer and the site need."""
 
-    documentation: str  # where the platform documents its API
-    licence: str
+    documentation: str  # where the platform documents its API (the licence of its data is the registry's attribution)
     cannot: tuple[str, ...] = ()  # what the platform cannot do (so nobody builds a tool expecting it)
     quirks: tuple[str, ...] = ()  # known surprises in its answers
 
 
 MeasureLoad = Callable[[PlatformContext], Awaitable[LoadReport]]
+Canary = Callable[["Probe", "PlatformPlugin"], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,9 @@ class PlatformPlugin:
     tools: tuple[ToolImpl, ...]
     measure_load: MeasureLoad
     about: About
+    # The live contract check (`python -m proxy check-live`): a few small requests to the real platform, each
+    # answer checked against what the adapter relies on (proxy.canary). None: reported as skipped.
+    canary: Canary | None = None
 
     def tool(self, name: str) -> ToolImpl | None:
         return next((t for t in self.tools if t.name == name), None)

@@ -45,6 +45,12 @@ CHOICE_WORDS: Mapping[str, Text] = {
     # (local sources) where the reader sees which organisations stand still
     "coverage_stand": _t("Per organisatie tot wanneer het materiaal loopt: [Laadstatus]({laadstatus}).",
                          "Per organisation, up to when its material runs: [Load status]({laadstatus})."),
+    # (source pages) the platform plug-in's About
+    "about_platform": _t("Over het platform", "About the platform"),
+    "about_documentation": _t("Het platform beschrijft zijn API op {link}.",
+                              "The platform documents its API at {link}."),
+    "about_cannot": _t("Wat het platform niet kan", "What the platform cannot do"),
+    "about_quirks": _t("Eigenaardigheden in zijn antwoorden", "Quirks in its answers"),
     # (source pages) without a build-time measurement: the live page has it, so say where, not only what is missing
     "platform_no_snapshot": _t(
         "De actuele meting van deze bron staat op [Laadstatus]({laadstatus}), die de stand rechtstreeks bij de "

@@ -22,6 +22,7 @@ import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -145,13 +146,14 @@ class PlatformHarness:
 
 
 @contextlib.asynccontextmanager
-async def platform_harness(key: str, now: datetime) -> AsyncIterator[PlatformHarness]:
-    """Serve the replica of platform `key` (anchored at `now`) and point a harness at it."""
+async def platform_harness(key: str, now: datetime, registry_path: Path = REGISTRY) -> AsyncIterator[PlatformHarness]:
+    """Serve the replica of platform `key` (anchored at `now`) and point a harness at it (the platform as
+    `registry_path` describes it: the shipped registry, or a copy naming a platform added as a plug-in)."""
     app = create_replicas_app([key], anchor=now.date())
     requests: list[Seen] = []
     app.middlewares.append(_recorder(requests))
     runner, url = await listen(app)
-    registry = load_registry(REGISTRY)
+    registry = load_registry(registry_path)
     registry = registry.with_base_urls(replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url))
     harness = PlatformHarness(key, now, app, url, registry, requests)
     try:

@@ -1,61 +1,25 @@
 """Every platform adapter under its replica's faults (HTTP 500 and 503, a garbled body, an oversized body,
-no answer in time): each call fails with the matching UpstreamError, whose message names the platform; the
-platform is marked unavailable; once the fault is gone the same context answers again and is available."""
+no answer in time): each tool's example call that reaches the platform fails with the matching UpstreamError,
+whose message names the platform by its registry title; the platform is marked unavailable; once the fault is
+gone the same context answers again and is available. For every platform the registry names
+(tests/test_plugins.py runs the same check on a platform added as a plug-in)."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from proxy.errors import UpstreamBadReply, UpstreamError, UpstreamStatusError, UpstreamTimeout, UpstreamTooLarge
-from proxy.registry import Timeouts
+from proxy.registry import Timeouts, load_registry
+from tests.conftest import REGISTRY
 from tests.platform_harness import platform_harness
 
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
 CAP = 50_000  # max_response_bytes under test
 WAIT = 0.3  # connect and total timeout under test, in seconds
-
-
-@dataclass(frozen=True)
-class Probe:
-    title: str  # how the platform's errors name it
-    calls: tuple[tuple[str, dict[str, Any]], ...]  # each must fail under every fault; the last one also recovers
-    recovered: Callable[[dict[str, Any]], bool]  # holds for the last call's result once the fault is gone
-
-
-PROBES = {
-    "lokaal": Probe("Local official publications",
-                    (("search_publications", {"query": "parkeren", "limit": 3}),),
-                    lambda r: r["precision"]["total"] is not None),
-    "officieel": Probe("Official publications",
-                       (("read_publication", {"identifier": "kv-2989900822"}),),
-                       lambda r: r["title"].startswith("Mondelinge vragen van het lid Atsma")),
-    "wetten": Probe("Legislation",
-                    (("read_article", {"identifier": "BWBR0003984", "article": "2"}),),
-                    lambda r: r["label"] == "Artikel 2"),
-    "ori": Probe("Open Raadsinformatie",
-                 (("list_organisations", {}),
-                  ("read_document", {"id": "document:notubiz:gemeente:amsterdam:7636790", "length": 200})),
-                 lambda r: r["organisation"] == "Amsterdam"),
-    "rechtspraak": Probe("Case law",
-                         (("search_rulings", {"court": "HR"}),
-                          ("read_ruling", {"ecli": "ECLI:NL:RBAMS:2010:BO3979"})),
-                         lambda r: r["court"] == "Rechtbank Amsterdam" and r["has_text"] is True),
-    "woo": Probe("Open Government",
-                 (("search_publications", {}),
-                  ("search_publications", {"query": "Wob-verzoek"})),
-                 lambda r: r["precision"]["total"] > 0),
-    "tweedekamer": Probe("House of Representatives",
-                         (("search_cases", {"query": "motie"}),
-                          ("search_members", {}),
-                          ("search_documents", {"query": "stikstof"})),
-                         lambda r: r["precision"]["total"] > 0),
-}
 
 FAULTS = [
     pytest.param({"error_rate": 1.0}, UpstreamStatusError, "HTTP 500", id="500"),
@@ -66,23 +30,43 @@ FAULTS = [
 ]
 
 
-@pytest.mark.parametrize("key", list(PROBES))
-@pytest.mark.parametrize(("faults", "error", "words"), FAULTS)
-async def test_failures_are_readable_then_recover(key: str, faults: dict[str, Any], error: type[UpstreamError],
-                                                  words: str) -> None:
-    probe = PROBES[key]
-    async with platform_harness(key, NOW) as h:
+async def check_failures(key: str, faults: dict[str, Any], error: type[UpstreamError], words: str,
+                         registry_path: Path = REGISTRY) -> None:
+    async with platform_harness(key, NOW, registry_path) as h:
         tight = h.context(max_response_bytes=CAP, timeouts=Timeouts(connect_seconds=WAIT, total_seconds=WAIT))
         store = tight.upstream._store
         h.faults.update(faults)
-        for tool, arguments in probe.calls:
-            with pytest.raises(error, match=re.escape(words)) as caught:
-                await h.call(tool, ctx=tight, **arguments)
-            assert probe.title in str(caught.value) and caught.value.platform == key
-            if isinstance(caught.value, UpstreamStatusError):
-                assert caught.value.status == faults.get("status", 500)
-            assert (await store.availability(key) or {}).get("available") is False, tool
+        failed = []
+        for name, impl in h.tools.items():
+            assert impl.example is not None, name
+            try:
+                await h.call(name, ctx=tight, **impl.example)
+            except error as exc:
+                assert words in str(exc), (name, str(exc))
+                assert h.platform.title.en in str(exc) and exc.platform == key, (name, str(exc))
+                if isinstance(exc, UpstreamStatusError):
+                    assert exc.status == faults.get("status", 500)
+                assert (await store.availability(key) or {}).get("available") is False, name
+                failed.append(name)
+            else:  # a tool may answer from what it holds itself, but then it sent nothing
+                assert not h.requests, f"{name} reached the platform under {faults} and did not fail"
+        assert failed, "no tool's example reaches the platform"
         h.faults.clear()
-        tool, arguments = probe.calls[-1]
-        assert probe.recovered(await h.call(tool, ctx=tight, **arguments))
+        answered = []
+        for name in failed:  # the same context answers again (some real answers exceed the test's small cap)
+            try:
+                result = await h.call(name, ctx=tight, **(h.tools[name].example or {}))
+            except UpstreamTooLarge:
+                continue
+            assert result.get("results", [result]), name
+            answered.append(name)
+            break
+        assert answered, f"no tool answered once the fault was gone: {failed}"
         assert (await store.availability(key) or {}).get("available") is True
+
+
+@pytest.mark.parametrize("key", list(load_registry(REGISTRY).platforms))
+@pytest.mark.parametrize(("faults", "error", "words"), FAULTS)
+async def test_failures_are_readable_then_recover(key: str, faults: dict[str, Any], error: type[UpstreamError],
+                                                  words: str) -> None:
+    await check_failures(key, faults, error, words)

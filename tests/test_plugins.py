@@ -7,26 +7,38 @@ own address and on Alle Bronnen, measured by Laadstatus, and given pages on the 
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import textwrap
 from collections.abc import AsyncIterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp import web
 
 import proxy.platforms
+import proxy.replica
 from proxy.catalog import load_plugin
+from proxy.checklive import check_platform
+from proxy.clock import utc_now
 from proxy.errors import CatalogError
 from proxy.external import EXTERNAL_META_KEY
 from proxy.generation import load_generation
 from proxy.loadstatus import measure_generation
 from proxy.platforms import PLATFORM_PATH_ENV
+from proxy.registry import load_registry
+from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
+from proxy.state import MemoryStore
+from proxy.toolkit import PlatformContext
+from proxy.upstream import Upstream
 from tests.conftest import MODES, Replicas, client, listen, serve, write_registry
 from tests.site_helpers import run_mkdocs_build
+from tests.test_platform_examples import check_examples
+from tests.test_platform_failures import FAULTS as FAULT_CASES
+from tests.test_platform_failures import check_failures
 
 TOY_MODULE = '''
 """Toy platform for the plug-in test: one search over a tiny JSON API."""
@@ -37,6 +49,7 @@ from proxy.caller import SYSTEM_CALLER
 from proxy.platforms._common import cite
 from proxy.results import precision, result_list_schema
 from proxy.schema_atoms import STR
+from proxy.canary import Probe, check_load
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 from proxy.upstream import as_json
 
@@ -53,14 +66,51 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     data = await ctx.upstream.get("/newest", as_json, caller=SYSTEM_CALLER)
     return LoadReport(current_through=date.fromisoformat(data["newest"]))
 
+
+async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
+    """One search checked against what search_notes relies on, then the load query."""
+    data = await probe.get("search", "/notes", as_json, params={"q": "speelgoed"})
+    items = data.get("items") if isinstance(data, dict) else None
+    if probe.expect(isinstance(items, list) and bool(items), "search", "no 'items' list"):
+        probe.count(data.get("total"), len(items), "search: total")
+        for n, item in enumerate(items):
+            for name in ("id", "title", "url"):
+                probe.field(item, name, f"search: items[{n}]")
+    probe.check()
+    await check_load(probe, plugin)
+
 PLATFORM = PlatformPlugin(
     key="toy",
     tools=(ToolImpl("search_notes", {"type": "object", "properties": {"query": {**STR, "maxLength": 200}},
                                      "required": ["query"]},
                     result_list_schema({"id": STR, "title": STR}), search_notes, example={"query": "speelgoed"}),),
     measure_load=measure_load,
-    about=About(documentation="https://example.org/toy-api", licence="CC0 1.0"),
+    canary=canary,
+    about=About(documentation="https://example.org/toy-api"),
 )
+'''
+
+TOY_REPLICA = '''
+"""The toy platform's replica: its two endpoints (invented: the toy has no real counterpart)."""
+
+from datetime import date
+
+from aiohttp import web
+
+
+def create_app(anchor: date) -> web.Application:
+    async def notes(request: web.Request) -> web.Response:
+        q = request.query["q"]
+        items = [{"id": "n1", "title": f"Notitie over {q}", "url": "https://example.org/notes/n1"}]
+        return web.json_response({"total": 1, "items": items})
+
+    async def newest(_: web.Request) -> web.Response:
+        return web.json_response({"newest": "2026-11-20"})
+
+    app = web.Application()
+    app.router.add_get("/notes", notes)
+    app.router.add_get("/newest", newest)
+    return app
 '''
 
 NEWEST = "2026-11-20"
@@ -89,31 +139,60 @@ def _add_toy(data: dict[str, Any], base_url: str, tools: tuple[str, ...] = ("sea
 def toy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A directory with proxy.platforms.toy in it, searched after the package's own directory."""
     folder = tmp_path / "platforms"
-    folder.mkdir()
+    (folder / "replica").mkdir(parents=True)
     (folder / "toy.py").write_text(TOY_MODULE, encoding="utf-8")
+    (folder / "replica" / "toy.py").write_text(TOY_REPLICA, encoding="utf-8")
+    # What BESLUITBRON_PLATFORM_PATH does when the packages are imported (they already are, in this process).
     monkeypatch.setattr(proxy.platforms, "__path__", [*proxy.platforms.__path__, str(folder)])
+    monkeypatch.setattr(proxy.replica, "__path__", [*proxy.replica.__path__, str(folder / "replica")])
     monkeypatch.setenv(PLATFORM_PATH_ENV, str(folder))
-    monkeypatch.delitem(sys.modules, "proxy.platforms.toy", raising=False)
+    for module in ("proxy.platforms.toy", "proxy.replica.toy"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
     yield folder
-    sys.modules.pop("proxy.platforms.toy", None)
+    for module in ("proxy.platforms.toy", "proxy.replica.toy"):
+        sys.modules.pop(module, None)
 
 
 @pytest.fixture
-async def toy_replica() -> AsyncIterator[str]:
-    async def notes(request: web.Request) -> web.Response:
-        q = request.query["q"]
-        items = [{"id": "n1", "title": f"Notitie over {q}", "url": "https://example.org/notes/n1"}]
-        return web.json_response({"total": 1, "items": items})
-
-    async def newest(_: web.Request) -> web.Response:
-        return web.json_response({"newest": NEWEST})
-
-    app = web.Application()
-    app.router.add_get("/notes", notes)
-    app.router.add_get("/newest", newest)
-    runner, url = await listen(app)
+async def toy_replica(toy_path: Path) -> AsyncIterator[str]:
+    """The toy's own replica module (found through the same path as the platform), on a port of its own."""
+    runner, url = await listen(importlib.import_module("proxy.replica.toy").create_app(date.today()))
     yield url
     await runner.cleanup()
+
+
+async def test_a_toy_platform_with_a_canary_passes_check_live_the_examples_and_the_failures(
+        toy_path: Path, tmp_path: Path) -> None:
+    """A platform is its two modules and registry entries: the toy, brought in from outside the package with its
+    replica beside it, passes the same live contract check, examples test and failure test as the shipped ones,
+    with no other file changed (those tests take their platforms from the registry)."""
+    registry_path = write_registry(tmp_path, lambda d: _add_toy(d, "https://toy.example.org"))
+    app = create_replicas_app(["toy"])
+    runner, url = await listen(app)
+    try:
+        registry = load_registry(registry_path)
+        platform = registry.with_base_urls(replica_base_urls({"toy": registry.platforms["toy"].base_url},
+                                                             url)).platforms["toy"]
+        upstream = Upstream(platform, store=MemoryStore())
+        try:
+            result = await check_platform(load_plugin("toy"), PlatformContext(platform=platform, upstream=upstream,
+                                                                              now=utc_now))
+        finally:
+            await upstream.close()
+        assert (result.status, result.findings) == ("ok", ()) and result.requests >= 2
+        app[FAULTS]["toy"].update({"drift": {'"title"': '"titel"'}})
+        upstream = Upstream(platform, store=MemoryStore())
+        try:
+            drifted = await check_platform(load_plugin("toy"), PlatformContext(platform=platform, upstream=upstream,
+                                                                               now=utc_now))
+        finally:
+            await upstream.close()
+        assert drifted.status == "drift" and "search: items[0]: field 'title' is missing" in drifted.findings
+    finally:
+        await runner.cleanup()
+    await check_examples("toy", registry_path)
+    for fault in FAULT_CASES:
+        await check_failures("toy", *fault.values, registry_path=registry_path)
 
 
 async def test_a_toy_platform_is_served_listed_measured_and_documented(

@@ -315,6 +315,8 @@ def test_platform_pages_say_no_measurement_without_snapshot(shipped: Path, catal
             assert "De actuele meting van deze bron staat op Laadstatus" in text or lang == "en"
             assert "The current measurement of this source is on Load status" in text or lang == "nl"
             assert page.find("article").find("a", href=re.compile(r"laadstatus\.html$"))
+            # The plug-in's About: where the platform documents its API (its limits behind Technische details).
+            assert page.find("article").find("a", href=catalog.plugins[key].about.documentation), key
             served = next((c for c in catalog.connectors.values() if c.connector.platform == key), None)
             if served:
                 assert catalog.url(served.slug) in _shown_addresses(page.find("article"))

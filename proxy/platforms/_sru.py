@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
 from proxy.caller import SYSTEM_CALLER
+from proxy.canary import DAY, Probe, check_load
 from proxy.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms._common import (
     CHUNK_PROPS,
@@ -46,7 +47,7 @@ from proxy.platforms._common import (
 from proxy.platforms._organisations import REGISTER, GovOrg, compact, kind_of
 from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NSTR
-from proxy.toolkit import About, PlatformContext, ToolCall, ToolImpl
+from proxy.toolkit import About, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
 __all__ = [
     "KOOP_PAGING_LIMIT",
@@ -71,8 +72,7 @@ __all__ = [
 ]
 
 # KOOP documents its SRU service and publishes the gazettes as open data under CC0.
-KOOP_SRU_ABOUT = About(documentation="https://data.overheid.nl/dataset/officiele-bekendmakingen",
-                       licence="CC0 1.0 (KOOP open data)")
+KOOP_SRU_ABOUT = About(documentation="https://data.overheid.nl/dataset/officiele-bekendmakingen")
 
 T = TypeVar("T")
 
@@ -745,3 +745,40 @@ async def system_search(ctx: PlatformContext, query: str, *, maximum: int,
     return await ctx.upstream.get("", reply_parser(ctx.platform.key, ctx.platform.title.en),
                                   params=koop_params(query, start=1, maximum=maximum, facets=facets),
                                   headers=XML_ACCEPT, caller=SYSTEM_CALLER)
+
+
+# --------------------------------------------------------------------------- live contract check
+
+
+async def koop_canary(probe: Probe, plugin: PlatformPlugin, source: KoopSource) -> None:
+    """The live contract check of a KOOP SRU source (lokaal, officieel): newest first, then one read by id."""
+    ctx = probe.ctx
+    parse = reply_parser(ctx.platform.key, ctx.platform.title.en)
+    query = and_join([PRODUCT_AREA, source.scope()]) + " " + NEWEST_FIRST
+    search = await probe.get("search", "", parse, headers=XML_ACCEPT,
+                             params=koop_params(query, start=1, maximum=3))
+    probe.count(search.total, len(search.records), "search: numberOfRecords")
+    probe.expect(search.relation == "estimate", "search: resultCountPrecision",
+                 f"the count is said to be {search.relation!r}; the adapter reports KOOP's 'estimate'")
+    probe.expect(0 < len(search.records) <= 3, "search", f"{len(search.records)} records for maximumRecords=3")
+    pubs = [read_publication_record(r, source) for r in search.records]
+    for n, pub in enumerate(pubs):
+        where = f"search: record {n + 1}"
+        probe.expect(bool(re.fullmatch(r"[a-z]+(-[A-Za-z0-9]+)+", pub["identifier"])), where,
+                     f"identifier {pub['identifier']!r} is not a KOOP identifier")
+        probe.expect(bool(DAY.match(pub.get("published") or "")), where,
+                     f"dt.available {pub.get('published')!r} is not a date")
+        probe.expect(pub.get("medium") is not None, where,
+                     f"publicatienaam {pub.get('publication_name')!r} is none of this connector's gazettes")
+        probe.expect(bool(pub.get("xml_url") or pub.get("pdf_url")), where, "no XML or PDF manifestation")
+    dates = [p["published"] for p in pubs if p.get("published")]
+    probe.expect(dates == sorted(dates, reverse=True), "search", "not newest first although sortBy asked for it")
+    probe.check()
+    identifier = pubs[0]["identifier"]
+    read = await probe.get("read", "", parse, headers=XML_ACCEPT, params=koop_params(
+        and_join([PRODUCT_AREA, f"dt.identifier=={cql_quote(identifier)}"]), start=1, maximum=1))
+    if probe.expect(len(read.records) == 1, "read", f"{len(read.records)} records for dt.identifier=={identifier}"):
+        got = read_publication_record(read.records[0], source)["identifier"]
+        probe.expect(got == identifier, "read", f"asked for {identifier}, got {got!r}")
+    probe.check()
+    await check_load(probe, plugin)

@@ -16,11 +16,13 @@ import re
 import unicodedata
 from datetime import date, timedelta
 
+from proxy.canary import Probe
 from proxy.platforms._sru import (
     KOOP_SRU_ABOUT,
     KoopSource,
     SruReply,
     cql_quote,
+    koop_canary,
     koop_tools,
     newest_query,
     read_publication_record,
@@ -134,8 +136,15 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                       note="; ".join(notes) or f"organisations that published in the last {PUBLISHER_WINDOW_DAYS} "
                                                 "days, newest publication date (dt.available) each")
 
+# --------------------------------------------------------------------------- live contract check
 
-PLATFORM = PlatformPlugin(key="lokaal", tools=TOOLS, measure_load=measure_load, about=dataclasses.replace(
+
+async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
+    await koop_canary(probe, plugin, SOURCE)
+
+
+PLATFORM = PlatformPlugin(key="lokaal", tools=TOOLS, measure_load=measure_load, canary=canary,
+                          about=dataclasses.replace(
     KOOP_SRU_ABOUT,
     cannot=("no exact totals for large result sets", "no per-organisation publication list except through search"),
     quirks=("the decentral gazettes share one SRU index with the national ones, scoped by w.publicatienaam",)))

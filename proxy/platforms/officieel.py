@@ -13,11 +13,13 @@ import dataclasses
 import re
 from datetime import date
 
+from proxy.canary import Probe
 from proxy.platforms._sru import (
     KOOP_SRU_ABOUT,
     KoopSource,
     OwnCreator,
     cql_quote,
+    koop_canary,
     koop_tools,
     newest_query,
     read_publication_record,
@@ -91,8 +93,15 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     return LoadReport(current_through=max(dates, default=None), per_medium=per_medium,
                       note="newest publication date (dt.available) per gazette")
 
+# --------------------------------------------------------------------------- live contract check
 
-PLATFORM = PlatformPlugin(key="officieel", tools=TOOLS, measure_load=measure_load, about=dataclasses.replace(
+
+async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
+    await koop_canary(probe, plugin, SOURCE)
+
+
+PLATFORM = PlatformPlugin(key="officieel", tools=TOOLS, measure_load=measure_load, canary=canary,
+                          about=dataclasses.replace(
     KOOP_SRU_ABOUT,
     cannot=("no full text in search results, only metadata",),
     quirks=("Kamerstukken and Handelingen share the index with the gazettes",)))

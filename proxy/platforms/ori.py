@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
 from proxy.caller import SYSTEM_CALLER, Caller
+from proxy.canary import Probe, check_load
 from proxy.clock import AMSTERDAM as TZ
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
@@ -1010,14 +1011,59 @@ TOOLS: tuple[ToolImpl, ...] = (
              example={"kind": "waterschap"}),
 )
 
+# --------------------------------------------------------------------------- live contract check
+
+
+async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
+    """OpenBesluitvorming: the organisation catalogue, one search, one entity, then /api/status via the load."""
+
+    sources = await probe.get("sources", "/api/sources", as_json)
+    rows = sources.get("sources") if isinstance(sources, dict) else None
+    if probe.expect(isinstance(rows, list) and bool(rows), "sources", "no 'sources' list"):
+        for n, row in enumerate(rows[:400]):
+            where = f"sources: sources[{n}]"
+            key = probe.field(row, "key", where)
+            probe.field(row, "label", where)
+            kind = probe.field(row, "organizationType", where)
+            aggregate = bool(row.get("isAggregate")) or str(key or "").startswith("all_")
+            probe.expect(aggregate or kind in KINDS, where, f"organizationType {kind!r} is none of "
+                                                                f"{', '.join(KINDS)}")
+    probe.check()
+    search = await probe.get("search", "/api/search", as_json, params=[
+        ("query", "begroting"), ("entityType", "Document"), ("sort", "date_desc"), ("offset", "0"), ("limit", "3")])
+    results = search.get("results") if isinstance(search, dict) else None
+    if probe.expect(isinstance(results, list) and bool(results), "search", "no results for 'begroting'"):
+        probe.count(search.get("totalCount"), len(results), "search: totalCount")
+        probe.field(search, "totalIsApproximate", "search", kind=bool)
+        probe.field(search, "hasMore", "search", kind=bool)
+        for n, hit in enumerate(results):
+            where = f"search: results[{n}]"
+            probe.field(hit, "entityId", where, pattern=ENTITY_ID, example="document:notubiz:gemeente:soest:1")
+            probe.field(hit, "title", where)
+            probe.field(hit, "organization", where)
+            if "sortDate" in hit:
+                probe.field(hit, "sortDate", where, pattern=re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"),
+                            example="2026-11-07T19:30:00Z")
+    probe.check()
+    first = results[0]["entityId"]
+    read = await probe.get("read", f"/api/entities/{quote(first, safe='')}", as_json)
+    if probe.expect(isinstance(read, dict), "read", "not an object"):
+        probe.expect(read.get("entityId") == first, "read", f"asked for {first}, got {read.get('entityId')!r}")
+        if "markdownText" in read:
+            probe.field(read, "markdownText", "read")
+        if "meetingId" in read:
+            probe.field(read, "meetingId", "read", pattern=re.compile(r"^meeting:"), example="meeting:…")
+    probe.check()
+    await check_load(probe, plugin)
+
 
 PLATFORM = PlatformPlugin(
     key="ori",
     tools=TOOLS,
     measure_load=measure_load,
+    canary=canary,
     about=About(
         documentation="https://openbesluitvorming.nl/docs/api",
-        licence="No licence stated by the platform",
         cannot=(
             "no exact totals for broad searches: totalIsApproximate marks an estimate",
             "no deep paging: a search reads at most about 6,000 index rows; bulk reading is by export only",

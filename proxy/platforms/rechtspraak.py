@@ -33,6 +33,7 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 from proxy.caller import SYSTEM_CALLER
+from proxy.canary import DAY, ISO_START, Probe, check_load
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import (
     CHUNK_PROPS,
@@ -421,9 +422,32 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                       note=f"newest publication or change {max(modified)}; newest ruling date among them "
                            f"{max(rulings) if rulings else 'unknown'}")
 
+# --------------------------------------------------------------------------- live contract check
 
-PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS, measure_load=measure_load, about=About(
+
+async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
+
+    search = await probe.get("search", "/uitspraken/zoeken", read_feed, params=[
+        ("type", "Uitspraak"), ("return", "DOC"), ("max", "5"), ("from", "0"), ("sort", "DESC")])
+    probe.count(search.total, len(search.entries), "search: subtitle \"Aantal gevonden ECLI's\"")
+    probe.expect(0 < len(search.entries) <= 5, "search", f"{len(search.entries)} entries for max=5")
+    for n, entry in enumerate(search.entries):
+        where = f"search: entry {n + 1}"
+        probe.expect(bool(ECLI_RE.match(entry["ecli"])), where, f"id {entry['ecli']!r} is not an ECLI")
+        probe.expect(bool(TITLE_DATE_RE.search(entry["title"])), where,
+                     f"title {entry['title'][:80]!r} has no ruling date as dd-mm-yyyy")
+        probe.expect(bool(ISO_START.match(entry["updated"])), where, f"updated {entry['updated']!r} is not ISO")
+    probe.check()
+    ecli = search.entries[0]["ecli"]
+    doc = await probe.get("read", "/uitspraken/content", content_parser(ecli), params=[("id", ecli)])
+    probe.expect(doc.get("ecli") == ecli, "read", f"dcterms:identifier is {doc.get('ecli')!r}, expected {ecli}")
+    probe.expect(bool(DAY.match(doc.get("date") or "")), "read", f"dcterms:date {doc.get('date')!r} is not a date")
+    probe.expect(bool(doc.get("court")), "read", "no dcterms:creator (court)")
+    probe.check()
+    await check_load(probe, plugin)
+
+
+PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS, measure_load=measure_load, canary=canary, about=About(
     documentation="https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx",
-    licence="Public domain (court rulings, Auteurswet art. 11)",
     cannot=("no free-text search: unknown parameters are ignored and the whole corpus comes back",),
     quirks=("a summary of \"-\" is a placeholder for no summary",)))

@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import quote_plus
 
 from proxy.caller import SYSTEM_CALLER
+from proxy.canary import DTO, GUID, Probe, check_load
 from proxy.errors import ToolInputError
 from proxy.platforms._common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, page
 from proxy.platforms._odata import (
@@ -1129,9 +1130,45 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                       note=f"newest document change: {row.get('Soort')} {row.get('DocumentNummer')} "
                            f"(dated {_iso(row.get('Datum'))})")
 
+# --------------------------------------------------------------------------- live contract check
 
-PLATFORM = PlatformPlugin(key="tweedekamer", tools=TOOLS, measure_load=measure_load, about=About(
-    documentation="https://opendata.tweedekamer.nl/documentatie/odata-api", licence="CC0 1.0",
+
+async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
+    select = "Id,DocumentNummer,Soort,Titel,Onderwerp,Datum,GewijzigdOp,Verwijderd"
+    search = await probe.get("search", "/Document", read_page, headers={"Accept": "application/json"}, params={
+        "$filter": "Verwijderd eq false", "$orderby": "Datum desc,Id desc", "$select": select, "$top": "3",
+        "$count": "true"})
+    probe.count(search.count, len(search.rows), "search: @odata.count")
+    probe.expect(0 < len(search.rows) <= 3, "search", f"{len(search.rows)} documents for $top=3")
+    for n, row in enumerate(search.rows):
+        where = f"search: value[{n}]"
+        probe.field(row, "Id", where, pattern=GUID, example="7a9b77f1-d230-4a00-9856-2f0f8e967e62")
+        probe.field(row, "DocumentNummer", where, pattern=re.compile(r"^\d{4}D\d+$"), nullable=True,
+                    example="2026D44984")
+        probe.field(row, "Datum", where, pattern=DTO, nullable=True, example="2026-10-06T00:00:00+02:00")
+        probe.field(row, "GewijzigdOp", where, pattern=DTO, example="2026-10-06T10:02:11.123+02:00")
+        probe.expect(row.get("Verwijderd") is False, where, f"Verwijderd is {row.get('Verwijderd')!r} although "
+                                                            "the filter asked for false")
+    probe.check()
+    first = search.rows[0]["Id"]
+    read = await probe.get("read", "/Document", read_page, headers={"Accept": "application/json"}, params={
+        "$filter": f"Verwijderd eq false and Id eq {first}", "$select": "Id,DocumentNummer,Soort,Titel",
+        "$expand": "Zaak($filter=Verwijderd eq false;$select=Id,Nummer)", "$top": "1"})
+    if probe.expect(len(read.rows) == 1, "read", f"{len(read.rows)} documents for Id {first}"):
+        row = read.rows[0]
+        probe.expect(row.get("Id") == first, "read", f"asked for Id {first}, got {row.get('Id')!r}")
+        cases = row.get("Zaak")
+        if probe.expect(isinstance(cases, list), "read: Zaak", f"the expansion is {type(cases).__name__}, "
+                                                               "expected a list"):
+            for n, case in enumerate(cases):
+                probe.field(case, "Nummer", f"read: Zaak[{n}]", pattern=re.compile(r"^\d{4}Z\d+$"),
+                            nullable=True, example="2025Z17647")
+    probe.check()
+    await check_load(probe, plugin)
+
+
+PLATFORM = PlatformPlugin(key="tweedekamer", tools=TOOLS, measure_load=measure_load, canary=canary, about=About(
+    documentation="https://opendata.tweedekamer.nl/documentatie/odata-api",
     cannot=("no full-text search over document content", "at most 250 entities per page"),
     quirks=("soft-deleted rows stay in every entity set (Verwijderd: true)", "no @odata.nextLink once $top is given",
             "a filter with too many nodes is refused with HTTP 400")))

@@ -25,7 +25,7 @@ recorded list of real BWB ids and titles, by the tests.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -33,7 +33,8 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 from proxy.caller import SYSTEM_CALLER
-from proxy.errors import ToolInputError
+from proxy.canary import CHECK_CALLER, DAY, Drift, Probe, check_load
+from proxy.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, page, parse_date
 from proxy.platforms._resolve import Table
 from proxy.platforms._sru import (
@@ -511,9 +512,53 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                               note=f"newest version date (dcterms.modified) among versions changed since {since}")
     return LoadReport(current_through=None, note=f"no version changed in the last {_LOAD_WINDOWS[-1]} days")
 
+# --------------------------------------------------------------------------- live contract check
 
-PLATFORM = PlatformPlugin(key="wetten", tools=TOOLS, measure_load=measure_load, about=About(
-    documentation="https://www.overheid.nl/help/wet-en-regelgeving/open-data", licence="CC0 1.0 (KOOP open data)",
+
+async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
+    ctx = probe.ctx
+    parse = reply_parser(ctx.platform.key, ctx.platform.title.en, default_relation="exact")
+    today = ctx.today().isoformat()
+    search = await probe.get("search", "", parse, headers=XML_ACCEPT, params=bwb_params(
+        f'overheidbwb.titel all "omzetbelasting" and overheidbwb.geldigheidsdatum=={today}', start=1, maximum=5))
+    probe.count(search.total, len(search.records), "search: numberOfRecords")
+    probe.expect(bool(search.records), "search", "no regulation with 'omzetbelasting' in its title is in force today")
+    records = [record_fields(r) for r in search.records]
+    for n, rec in enumerate(records):
+        _canary_record(probe, rec, f"search: record {n + 1}")
+    probe.check()
+    read = await probe.get("read", "", parse, headers=XML_ACCEPT, params=bwb_params(
+        f"dcterms.identifier=={records[0]['identifier']} and overheidbwb.geldigheidsdatum=={today}", start=1,
+        maximum=8))
+    newest = newest_per_regulation([record_fields(r) for r in read.records])
+    if probe.expect(len(newest) == 1, "read", f"{len(newest)} regulations for one identifier on {today}"):
+        probe.requests += 1
+        try:
+            call = ToolCall(tool="check-live", arguments={}, caller=CHECK_CALLER, ctx=ctx)
+            root = await fetch_linked(call, newest[0]["text_url"], as_element, real_base=BWB_BASE,
+                                      hosts=BWB_DOCUMENT_HOSTS)
+        except UpstreamBadReply as exc:
+            raise Drift(f"read: the text at locatie_toestand is not XML ({exc.__cause__ or exc})") from exc
+        articles = [e for e in root.iter() if e.tag.rsplit("}", 1)[-1] == "artikel"]
+        probe.expect(bool(articles), "read: toestand", "the text has no <artikel> elements")
+    probe.check()
+    await check_load(probe, plugin)
+
+
+def _canary_record(probe: Probe, rec: Mapping[str, Any], where: str) -> None:
+    probe.expect(bool(re.fullmatch(r"BWB[RV]\d{7}", rec.get("identifier") or "")), where,
+                 f"identifier {rec.get('identifier')!r} is not a BWB identifier")
+    probe.expect(bool(rec.get("title")), where, "no title")
+    probe.expect(bool(DAY.match(rec.get("valid_from") or "")), where,
+                 f"geldigheidsperiode_startdatum {rec.get('valid_from')!r} is not a date")
+    end = rec.get("valid_to")
+    probe.expect(end is None or bool(DAY.match(end)), where, f"geldigheidsperiode_einddatum {end!r} is not a date")
+    probe.expect(str(rec.get("text_url") or "").startswith("https://"), where,
+                 f"locatie_toestand {rec.get('text_url')!r} is not an https URL")
+
+
+PLATFORM = PlatformPlugin(key="wetten", tools=TOOLS, measure_load=measure_load, canary=canary, about=About(
+    documentation="https://www.overheid.nl/help/wet-en-regelgeving/open-data",
     cannot=("search on titles only, not on the text of regulations",),
     quirks=("a record is a version (toestand) of a regulation, so one regulation has many records",
             "one version can answer as several records, one per zicht generation; the newest is the current text",

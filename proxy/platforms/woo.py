@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import quote
 
 from proxy.caller import SYSTEM_CALLER
+from proxy.canary import DAY, Probe, check_load
 from proxy.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, page
 from proxy.platforms._organisations import REGISTER, Choice
@@ -463,8 +464,47 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     return LoadReport(current_through=max(days), note=f"newest date of disclosure {max(days)} "
                                                       f"(of {data.get('totaal')} publications)")
 
+# --------------------------------------------------------------------------- live contract check
 
-PLATFORM = PlatformPlugin(key="woo", tools=TOOLS, measure_load=measure_load, about=About(
-    documentation="https://open.overheid.nl", licence="CC0 1.0 (KOOP open data)",
-    cannot=("the API is undocumented", "page sizes 10, 20 and 50 only"),
+
+async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
+
+    accept = {"Accept": "application/json"}
+    search = await probe.get("search", "/zoek?" + query_string([("zoektekst", ""), ("start", "0"),
+                                                                      ("aantalResultaten", "10"),
+                                                                      ("sort", "publicatiedatum")]),
+                             read_search, headers=accept)
+    hits = [h for h in search["resultaten"] if isinstance(h, dict)]
+    probe.count(search.get("totaal"), len(hits), "search: totaal")
+    probe.expect(0 < len(hits) <= 10, "search", f"{len(hits)} results for aantalResultaten=10")
+    for n, hit in enumerate(hits):
+        where = f"search: resultaten[{n}].document"
+        doc = hit.get("document")
+        if not probe.expect(isinstance(doc, dict), where, "missing"):
+            continue
+        probe.field(doc, "id", where, pattern=re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]+(_\d+)?$"),
+                    example="oep-0b03…_1")
+        probe.field(doc, "titel", where)
+        probe.field(doc, "openbaarmakingsdatum", where, pattern=DAY, example="2026-09-30")
+    facets = search.get("filters")
+    organisations = facets.get("organisatie") if isinstance(facets, dict) else None
+    if probe.expect(isinstance(organisations, list) and bool(organisations), "search: filters.organisatie",
+                    "the list of publishing bodies (used to resolve organisation names) is missing"):
+        for n, item in enumerate(organisations[:5]):
+            probe.field(item, "naam", f"search: filters.organisatie[{n}]")
+            probe.field(item, "aantal", f"search: filters.organisatie[{n}]", kind=int)
+    probe.check()
+    bare = publication_id(str(hits[0]["document"]["id"]))
+    detail = await probe.get("read", "/zoek/" + quote(bare, safe=""), read_detail, headers=accept)
+    document = detail["document"]
+    titles = document.get("titelcollectie")
+    probe.expect(isinstance(titles, dict) and isinstance(titles.get("officieleTitel"), str), "read: document",
+                 "titelcollectie.officieleTitel is missing")
+    probe.expect(isinstance(detail.get("versies"), list), "read", "versies is not a list")
+    probe.check()
+    await check_load(probe, plugin)
+
+
+PLATFORM = PlatformPlugin(key="woo", tools=TOOLS, measure_load=measure_load, canary=canary, about=About(
+    documentation="https://open.overheid.nl", cannot=("the API is undocumented", "page sizes 10, 20 and 50 only"),
     quirks=("filter values are sent double URL-encoded", "whether totaal is exact is not documented")))

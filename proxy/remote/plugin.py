@@ -125,7 +125,6 @@ def remote_plugin(platform: Platform, selection: Selection, client: RemoteClient
         key=platform.key, tools=impls, measure_load=_measure(platform, client, observe),
         about=About(
             documentation=platform.attribution.url,
-            licence=platform.attribution.license.en,
             cannot=tuple(f"{name}: {reason}" for name, reason in selection.refused),
             quirks=("A third-party MCP server: its answers are external data, passed on as they come.",),
         ),

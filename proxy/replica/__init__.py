@@ -7,18 +7,25 @@ is "today" for the data: recent material is dated relative to it, and some organ
 
 `create_replicas_app` mounts every replica under `/<key>`; `replica_base_urls` gives the base URLs
 that point the proxy at them (the real base URL's path under `<root>/<key>`).
+
+A platform added through BESLUITBRON_PLATFORM_PATH (see proxy.platforms) brings its replica beside it: a directory
+D on that path holds the platform as `D/<key>.py` and its replica as `D/replica/<key>.py`.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterable, Mapping
 from datetime import date
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from proxy.platforms import PLATFORM_PATH_ENV
 from proxy.replica.faults import FAULTS_KEY, Faults, fault_middleware
+
+__path__ += [os.path.join(p, "replica") for p in os.environ.get(PLATFORM_PATH_ENV, "").split(os.pathsep) if p]
 
 __all__ = ["FAULTS", "create_replicas_app", "replica_base_urls"]
 
