@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
 
 from bench._harness import Child, pin, post, server_cpu_seconds  # noqa: E402
 from bench.bench_calls import check_answer, request  # noqa: E402
-from proxy import crosssearch  # noqa: E402
+from proxy.catalog import load_plugin  # noqa: E402
 
 __all__ = ["QUERIES", "run"]
 
@@ -68,8 +68,9 @@ def _registry(tmp: Path) -> tuple[Path, dict[str, str]]:
 def sequential_calls(prefixes: dict[str, str], query: str) -> list[tuple[str, str, dict[str, Any]]]:
     """(source, tool on Alle Bronnen, arguments) for each free-text source, as `search` asks it."""
     calls = []
-    for key, route in crosssearch.SOURCES.items():
-        if route.search is not None and key in prefixes:
+    for key in prefixes:
+        route = load_plugin(key).search_route
+        if route is not None and route.search is not None:
             calls.append((key, f"{prefixes[key]}_{route.search}", {route.words: query, "limit": LIMIT}))
     return calls
 

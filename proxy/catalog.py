@@ -22,7 +22,6 @@ import jsonschema
 import mcp_types
 
 from proxy.citing import cited_output_schema
-from proxy.crosssearch import SOURCES
 from proxy.errors import CatalogError
 from proxy.meta_schemas import META_SCHEMAS
 from proxy.registry import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES, Connector, Registry, Text, ToolWords
@@ -397,7 +396,7 @@ def build_catalog(registry: Registry, plugins: Mapping[str, PlatformPlugin] | No
             tools = source_tools[connector.slug]
             platforms = (connector.platform,) if connector.platform else ()
         # search and fetch where a source here has a search or read route (a remote server's tools have none).
-        routed = any(p in SOURCES for p in platforms)
+        routed = any(plugins[p].search_route is not None for p in platforms if p in plugins)
         served = (*tools, *(cross if routed else ()), *meta)
         built[connector.slug] = CatalogConnector(connector=connector, tools=served, platforms=platforms,
                                                  by_name=MappingProxyType({t.name: t for t in served}))

@@ -68,7 +68,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-__all__ = ["CLIENT_PREFIX", "NAME_MAX", "RULES", "SEARCH_WORDS", "TOOL_CAP", "Breach", "Listing", "Rule",
+__all__ = ["CLIENT_PREFIX", "NAME_MAX", "RULES", "TOOL_CAP", "Breach", "Listing", "Rule",
            "breaches", "prefixed_name"]
 
 NAME_MAX: Final = 64
@@ -78,26 +78,6 @@ _NAME_CHARS: Final = re.compile(r"^[A-Za-z0-9_-]+$")
 _REFERENCES: Final = frozenset({"$ref", "$dynamicRef", "$defs", "definitions"})
 _COMPOSITIONS: Final = frozenset({"anyOf", "oneOf", "allOf"})
 
-# The words people search with for each source, in Dutch and in English (matched as word starts, any
-# case, in the tool's name, title and description as listed). A tool is found by either language.
-SEARCH_WORDS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
-    "ori": (("raad", "raadsstuk", "motie", "vergadering", "agenda", "gemeente", "organisatie"),
-            ("council", "meeting", "motion", "document", "agenda", "organisation")),
-    "lokaal": (("bekendmaking", "gemeenteblad", "vergunning", "publicatie"),
-               ("publication", "notice", "announcement", "permit")),
-    "officieel": (("bekendmaking", "staatscourant", "staatsblad", "kamerstuk", "publicatie"),
-                  ("publication", "gazette", "official")),
-    "tweedekamer": (("kamer", "kamerstuk", "motie", "stemming", "kamerlid", "kamerleden", "fractie",
-                     "vergadering", "zaak", "zaken"),
-                    ("parliament", "motion", "vote", "member", "document", "case", "activities")),
-    "wetten": (("wet", "regeling", "artikel"), ("law", "regulation", "article", "act", "statute")),
-    "rechtspraak": (("uitspraak", "uitspraken", "rechter", "rechtspraak", "ecli", "vonnis", "arrest"),
-                    ("ruling", "court", "judgment", "case law")),
-    "woo": (("woo", "publicatie", "openbaarmaking"),
-            ("publication", "freedom of information", "foi", "disclosure")),
-}
-
-
 @dataclass(frozen=True)
 class Listing:
     """One address's tools/list as a client received it: the result and its tools in wire form."""
@@ -106,6 +86,8 @@ class Listing:
     era: str  # "legacy" or "2026-07-28"
     result: Mapping[str, Any]
     platforms: Mapping[str, str | None] = field(default_factory=dict)  # tool name → its source (None: ours)
+    # source → the words people search it with (Dutch, English): its plug-in's About.search_words
+    search_words: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def tools(self) -> Sequence[Mapping[str, Any]]:
@@ -276,7 +258,9 @@ def _found_by_words(listing: Listing) -> Iterator[Breach]:
         platform = listing.platforms.get(str(tool.get("name")))
         if platform is None:
             continue  # the meta tools and search/fetch are named by the instructions, not found by topic
-        dutch, english = SEARCH_WORDS[platform]
+        if platform not in listing.search_words:
+            continue
+        dutch, english = listing.search_words[platform]
         text = " ".join([str(tool.get("name", "")).replace("_", " "), str(tool.get("title", "")),
                          str(tool.get("description", ""))]).lower()
         for language, words in (("Dutch", dutch), ("English", english)):

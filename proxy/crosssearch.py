@@ -16,64 +16,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from proxy.errors import ToolInputError, UpstreamError
 from proxy.results import precision
+from proxy.toolkit import SourceRoute
 
-__all__ = ["DEADLINE_SECONDS", "SOURCES", "SourceRoute", "fetch", "search", "split_id"]
+__all__ = ["DEADLINE_SECONDS", "fetch", "search", "split_id"]
 
 DEADLINE_SECONDS = 8.0  # below every platform's own timeout, so one slow source never holds the answer
 PER_SOURCE = 10
 RRF_K = 60
 TEXT_CHARS = 300
 
-
-@dataclass(frozen=True, slots=True)
-class SourceRoute:
-    """How one source is searched and read: its tools, the arguments they take, the form of its ids."""
-
-    search: str | None  # the tool that searches free text; None: the source cannot
-    words: str  # its free-text argument
-    native_id: str  # the result field holding the id its read tool takes
-    reads: tuple[tuple[re.Pattern[str], str, str], ...]  # (id form, read tool, its id argument)
-    id_form: str  # how its ids look, for an error
-    organisation: bool = False  # its search takes an organisation
-    period: bool = True  # its search takes date_from / date_to
-    why_not: str = ""  # why it cannot search free text
-
-
-def _form(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
-
-SOURCES: Mapping[str, SourceRoute] = {
-    "ori": SourceRoute("search_documents", "query", "id",
-                       ((_form(r"^(document|motion):"), "read_document", "id"),
-                        (_form(r"^meeting:"), "read_meeting", "id")),
-                       "document:notubiz:gemeente:altena:17194168, motion:…, meeting:…", organisation=True),
-    "lokaal": SourceRoute("search_publications", "query", "identifier",
-                          ((_form(r"^(gmb|prb|wsb|bgr)-"), "read_publication", "identifier"),),
-                          "gmb-2025-526769 (also prb-, wsb-, bgr-)", organisation=True),
-    "officieel": SourceRoute("search_publications", "query", "identifier",
-                             ((_form(r"^(stcrt|stb|trb|kst|blg|h|ah|ag|kv|nds)-"), "read_publication", "identifier"),),
-                             "stb-2025-252, kst-36200-1, stcrt-2021-100, kv-tk-2020Z13248", organisation=True),
-    "tweedekamer": SourceRoute("search_documents", "query", "number",
-                               ((_form(r"^\d{4}D\d{4,6}$"), "read_document", "id"),),
-                               "2025D42637 (a document number)"),
-    "wetten": SourceRoute("search_regulations", "title", "identifier",
-                          ((_form(r"^BWB[RV]\d{7}$"), "read_regulation", "identifier"),),
-                          "BWBR0002629", period=False),
-    "rechtspraak": SourceRoute(None, "query", "ecli",
-                               ((_form(r"^ECLI:NL:[A-Z0-9]+:\d{4}:[A-Z0-9]+$"), "read_ruling", "ecli"),),
-                               "ECLI:NL:HR:2024:1273",
-                               why_not="its search has no free text (by court, area of law and period only)"),
-    "woo": SourceRoute("search_publications", "query", "id",
-                       ((_form(r"^[a-z]+-[0-9a-f-]{8,}$"), "read_publication", "id"),),
-                       "ronl-da6e58c6… (an open.overheid.nl id)", organisation=True),
-}
 
 # Runs a platform tool by (platform key, tool name, arguments); the endpoint supplies it.
 Run = Callable[[str, str, Mapping[str, Any]], Awaitable[dict[str, Any]]]
@@ -95,16 +52,16 @@ class _Hit:
     score: float = 0.0
 
 
-def _asked(platforms: Sequence[str], arguments: Mapping[str, Any]) -> tuple[list[str], dict[str, str]]:
+def _asked(routes: Mapping[str, SourceRoute], arguments: Mapping[str, Any]) -> tuple[list[str], dict[str, str]]:
     """(sources to ask, reason per source left out)."""
-    include = set(arguments.get("sources") or platforms)
+    include = set(arguments.get("sources") or routes)
     exclude = set(arguments.get("exclude") or ())
-    unknown = sorted((include | exclude) - set(platforms))
+    unknown = sorted((include | exclude) - set(routes))
     if unknown:
-        raise ToolInputError(f"sources {unknown} are not at this address; it has {', '.join(platforms)}")
+        raise ToolInputError(f"sources {unknown} are not at this address; it has {', '.join(routes)}")
     asked, left = [], {}
-    for key in platforms:
-        route = SOURCES.get(key)
+    for key in routes:
+        route = routes.get(key)
         if key not in include or key in exclude:
             left[key] = "left out as asked"
         elif route is None or route.search is None:
@@ -159,21 +116,21 @@ def _result(hit: _Hit, title: str) -> dict[str, Any]:
     return out
 
 
-async def search(platforms: Sequence[str], titles: Mapping[str, str], arguments: Mapping[str, Any], run: Run,
+async def search(routes: Mapping[str, SourceRoute], titles: Mapping[str, str], arguments: Mapping[str, Any], run: Run,
                  standing: Standing, deadline: float = DEADLINE_SECONDS) -> dict[str, Any]:
     """Every free-text source at the address, at once, merged (see the module docstring)."""
     query = str(arguments.get("query") or "").strip()
     if not query:
         raise ToolInputError("give query: the words to look for in every source")
     limit = int(arguments.get("limit", 10))
-    asked, left = _asked(platforms, arguments)
+    asked, left = _asked(routes, arguments)
     if not asked:
         why = "; ".join(f"{k}: {v}" for k, v in left.items())
         raise ToolInputError(f"no source here can answer this search: {why}")
     size = min(PER_SOURCE, limit)
     tasks = {}
     for key in asked:
-        route = SOURCES[key]
+        route = routes[key]
         assert route.search is not None
         tasks[key] = asyncio.ensure_future(run(key, route.search,
                                                _source_arguments(route, {**arguments, "query": query}, size)))
@@ -182,7 +139,7 @@ async def search(platforms: Sequence[str], titles: Mapping[str, str], arguments:
         task.cancel()
     hits: list[_Hit] = []
     report: dict[str, dict[str, Any]] = {}
-    for key in platforms:
+    for key in routes:
         entry: dict[str, Any] = {"title": titles.get(key, key), "asked": key in tasks,
                                  "answered": False, "found": None, "returned": 0, "cut_off": False,
                                  "stands_still": await standing(key), "note": left.get(key)}
@@ -193,7 +150,7 @@ async def search(platforms: Sequence[str], titles: Mapping[str, str], arguments:
             except (ToolInputError, UpstreamError) as exc:
                 entry["note"] = str(exc)
             else:
-                route = SOURCES[key]
+                route = routes[key]
                 results = [r for r in data.get("results") or [] if isinstance(r, Mapping)]
                 entry.update(answered=True, found=(data.get("precision") or {}).get("total"), returned=len(results))
                 hint = (data.get("precision") or {}).get("hint")
@@ -249,22 +206,22 @@ def _empty_hint(query: str, report: Mapping[str, Mapping[str, Any]]) -> str:
 # --------------------------------------------------------------------------- fetch
 
 
-def split_id(raw: str, platforms: Sequence[str]) -> tuple[str, str]:
+def split_id(raw: str, routes: Mapping[str, SourceRoute]) -> tuple[str, str]:
     """(source, the source's own id) for `<source>:<id>`, or an id recognised by its form."""
     text = raw.strip()
     head, _, rest = text.partition(":")
-    if head in platforms and rest:
+    if head in routes and rest:
         return head, rest
-    for key in platforms:
-        route = SOURCES.get(key)
+    for key in routes:
+        route = routes.get(key)
         if route and any(pattern.search(text) for pattern, _, _ in route.reads):
             return key, text
-    raise ToolInputError(f"'{text[:80]}' is not an id of a source here; ids look like {_forms(platforms)} (the id "
+    raise ToolInputError(f"'{text[:80]}' is not an id of a source here; ids look like {_forms(routes)} (the id "
                          "of a search result works as it is)")
 
 
-def _forms(platforms: Sequence[str]) -> str:
-    return "; ".join(f"{k}:{SOURCES[k].id_form}" for k in platforms if k in SOURCES)
+def _forms(routes: Mapping[str, SourceRoute]) -> str:
+    return "; ".join(f"{k}:{routes[k].id_form}" for k in routes if k in routes)
 
 
 def _text(read: Mapping[str, Any]) -> str:
@@ -279,13 +236,13 @@ def _text(read: Mapping[str, Any]) -> str:
     return "\n".join(line for line in lines if line.strip())
 
 
-async def fetch(platforms: Sequence[str], arguments: Mapping[str, Any], run: Run) -> dict[str, Any]:
+async def fetch(routes: Mapping[str, SourceRoute], arguments: Mapping[str, Any], run: Run) -> dict[str, Any]:
     raw = str(arguments.get("id") or "")
-    key, native = split_id(raw, platforms)
-    route = SOURCES[key]
+    key, native = split_id(raw, routes)
+    route = routes[key]
     read = next(((tool, arg) for pattern, tool, arg in route.reads if pattern.search(native)), None)
     if read is None:
-        raise ToolInputError(f"'{native[:80]}' is not an id {key} reads; ids here look like {_forms(platforms)}")
+        raise ToolInputError(f"'{native[:80]}' is not an id {key} reads; ids here look like {_forms(routes)}")
     tool, arg = read
     extra = {k: arguments[k] for k in ("offset", "length") if k in arguments and tool != "read_meeting"}
     data = await run(key, tool, {arg: native, **extra})

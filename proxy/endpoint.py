@@ -143,7 +143,8 @@ class ConnectorEndpoint:
     async def _cross(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
         """search / fetch over the sources at this address, each through its own tools (`proxy.crosssearch`)."""
         generation = self.generation
-        platforms = [p for p in self.connector.platforms if p in crosssearch.SOURCES]
+        plugins = generation.catalog.plugins
+        routes = {p: route for p in self.connector.platforms if (route := plugins[p].search_route) is not None}
 
         async def run(platform: str, tool: str, args: Mapping[str, Any]) -> dict[str, Any]:
             impl = _platform_tool(generation, platform, tool)
@@ -155,10 +156,10 @@ class ConnectorEndpoint:
             return None if state is None or state.receiving is None else not state.receiving
 
         if name == "search":
-            titles = {p: self._source(p) for p in platforms}
-            return await crosssearch.search(platforms, titles, arguments, run, standing,
+            titles = {p: self._source(p) for p in routes}
+            return await crosssearch.search(routes, titles, arguments, run, standing,
                                             deadline=crosssearch.DEADLINE_SECONDS)
-        return await crosssearch.fetch(platforms, arguments, run)
+        return await crosssearch.fetch(routes, arguments, run)
 
     async def _source_state(self, platform: str | None) -> SourceState | None:
         """Whether the source receives material and answered its last call, for an empty answer's hint."""

@@ -16,6 +16,7 @@ be used and let `UpstreamError`s propagate; the dispatcher turns both into `isEr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -25,7 +26,6 @@ from proxy.clock import dutch_today, is_stalled
 
 if TYPE_CHECKING:
     from proxy.caller import Caller
-    from proxy.canary import Probe
     from proxy.registry import Platform
     from proxy.upstream import Upstream
 
@@ -126,10 +126,29 @@ class About:
     documentation: str  # where the platform documents its API (the licence of its data is the registry's attribution)
     cannot: tuple[str, ...] = ()  # what the platform cannot do (so nobody builds a tool expecting it)
     quirks: tuple[str, ...] = ()  # known surprises in its answers
+    # The words people search this source's tools with, (Dutch, English): a client that finds tools by topic
+    # finds these in a tool's name, title or description (proxy.client_profiles checks it).
+    search_words: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRoute:
+    """How `search` and `fetch` (proxy.crosssearch) reach a source: its tools, the arguments they take, the form
+    of its ids. A platform without one is left out of both."""
+
+    search: str | None  # the tool that searches free text; None: the source cannot
+    words: str  # its free-text argument
+    native_id: str  # the result field holding the id its read tool takes
+    reads: tuple[tuple[re.Pattern[str], str, str], ...]  # (id form, read tool, its id argument)
+    id_form: str  # how its ids look, for an error
+    organisation: bool = False  # its search takes an organisation
+    period: bool = True  # its search takes date_from / date_to
+    why_not: str = ""  # why it cannot search free text
 
 
 MeasureLoad = Callable[[PlatformContext], Awaitable[LoadReport]]
-Canary = Callable[["Probe", "PlatformPlugin"], Awaitable[None]]
+# (probe, plugin): the probe is proxy.canary's Probe (named loosely here: proxy.canary builds on this module).
+Canary = Callable[[Any, "PlatformPlugin"], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +162,7 @@ class PlatformPlugin:
     # The live contract check (`python -m proxy check-live`): a few small requests to the real platform, each
     # answer checked against what the adapter relies on (proxy.canary). None: reported as skipped.
     canary: Canary | None = None
+    search_route: SourceRoute | None = None  # how search and fetch reach it (proxy.crosssearch)
 
     def tool(self, name: str) -> ToolImpl | None:
         return next((t for t in self.tools if t.name == name), None)

@@ -25,6 +25,11 @@ MODERN = "2026-07-28"
 CLIENTS = sorted({rule.client for rule in RULES if rule.check is not None})
 
 
+def test_every_source_says_the_words_people_find_it_by() -> None:
+    """The found-by-words rule reads each plug-in's About.search_words; none may be empty (or the rule says nothing)."""
+    assert all(nl and en for nl, en in (p.about.search_words for p in CATALOG.plugins.values()))
+
+
 def _platforms(slug: str) -> dict[str, str | None]:
     return {t.name: t.platform for t in CATALOG.connectors[slug].tools}
 
@@ -38,7 +43,8 @@ async def _listings(server: LiveServer) -> AsyncIterator[Listing]:
         for mode in MODES:
             async with client(server.url(slug), mode) as c:
                 listed = await c.list_tools()
-            yield Listing(address=slug, era=mode, result=_wire(listed), platforms=_platforms(slug))
+            yield Listing(address=slug, era=mode, result=_wire(listed), platforms=_platforms(slug),
+                          search_words={key: plugin.about.search_words for key, plugin in CATALOG.plugins.items()})
 
 
 def _report(rule: Rule, listing: Listing) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import json
+import tokenize
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,8 @@ import aiohttp
 import pytest
 
 from proxy.app import reload_registry
-from tests.conftest import LiveServer, Replicas, client, serve, write_registry
+from proxy.registry import load_registry
+from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve, write_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("proxy", "site_hooks")
@@ -134,3 +136,33 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 @pytest.mark.parametrize("module", ["proxy.endpoint", "proxy.meta", "proxy.loadstatus"])
 def test_request_modules_do_not_reach_back_to_the_runtime(module: str) -> None:
     assert "proxy.runtime" not in import_map()[module]
+
+
+def _string_literals(path: Path) -> set[str]:
+    """The plain string constants of a module (no docstrings, no f-strings, no bytes)."""
+    found = set()
+    with path.open("rb") as source:
+        for token in tokenize.tokenize(source.readline):
+            if token.type != tokenize.STRING:
+                continue
+            body = token.string.lstrip("rbufRBUF")
+            prefix = token.string[:len(token.string) - len(body)].lower()
+            if "f" in prefix or "b" in prefix or body[:3] in ('"""', "'''"):
+                continue
+            found.add(ast.literal_eval(token.string))
+    return found
+
+
+def test_no_module_outside_the_platforms_and_replicas_names_a_platform_key() -> None:
+    """What is particular to one platform (its canary, how search reaches it, the words people find it by) lives in
+    its plug-in; the rest of the code knows platforms only as the registry lists them. `tests/test_plugins.py`
+    shows that a platform can then be added without touching anything else."""
+    keys = set(load_registry(REGISTRY).platforms)
+    named = {}
+    for package in ("proxy", "site_hooks"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if {"platforms", "replica"} & set(path.relative_to(ROOT).parts):
+                continue
+            if found := keys & _string_literals(path):
+                named[str(path.relative_to(ROOT))] = sorted(found)
+    assert named == {}

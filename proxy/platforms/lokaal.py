@@ -28,7 +28,7 @@ from proxy.platforms._sru import (
     read_publication_record,
     system_search,
 )
-from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolImpl
+from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, PlatformPlugin, SourceRoute, ToolImpl
 
 __all__ = ["PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
@@ -143,8 +143,18 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await koop_canary(probe, plugin, SOURCE)
 
 
-PLATFORM = PlatformPlugin(key="lokaal", tools=TOOLS, measure_load=measure_load, canary=canary,
+# How search and fetch (proxy.crosssearch) reach this source.
+SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
+    ((re.compile(r"^(gmb|prb|wsb|bgr)-", re.IGNORECASE), "read_publication", "identifier"),),
+    "gmb-2025-526769 (also prb-, wsb-, bgr-)", organisation=True)
+
+
+PLATFORM = PlatformPlugin(key="lokaal", tools=TOOLS,
+                          measure_load=measure_load, canary=canary, search_route=SEARCH_ROUTE,
                           about=dataclasses.replace(
     KOOP_SRU_ABOUT,
+    search_words=(
+        ("bekendmaking", "gemeenteblad", "vergunning", "publicatie"),
+        ("publication", "notice", "announcement", "permit")),
     cannot=("no exact totals for large result sets", "no per-organisation publication list except through search"),
     quirks=("the decentral gazettes share one SRU index with the national ones, scoped by w.publicatienaam",)))

@@ -25,7 +25,7 @@ from proxy.platforms._sru import (
     read_publication_record,
     system_search,
 )
-from proxy.toolkit import LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.toolkit import LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 
 __all__ = ["ID_PATTERN", "PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
@@ -100,8 +100,18 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await koop_canary(probe, plugin, SOURCE)
 
 
-PLATFORM = PlatformPlugin(key="officieel", tools=TOOLS, measure_load=measure_load, canary=canary,
+# How search and fetch (proxy.crosssearch) reach this source.
+SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
+    ((re.compile(r"^(stcrt|stb|trb|kst|blg|h|ah|ag|kv|nds)-", re.IGNORECASE), "read_publication", "identifier"),),
+    "stb-2025-252, kst-36200-1, stcrt-2021-100, kv-tk-2020Z13248", organisation=True)
+
+
+PLATFORM = PlatformPlugin(key="officieel", tools=TOOLS,
+                          measure_load=measure_load, canary=canary, search_route=SEARCH_ROUTE,
                           about=dataclasses.replace(
     KOOP_SRU_ABOUT,
+    search_words=(
+        ("bekendmaking", "staatscourant", "staatsblad", "kamerstuk", "publicatie"),
+        ("publication", "gazette", "official")),
     cannot=("no full text in search results, only metadata",),
     quirks=("Kamerstukken and Handelingen share the index with the gazettes",)))

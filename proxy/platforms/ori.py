@@ -36,7 +36,7 @@ from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output
 from proxy.platforms._ori_names import KINDS, Organisation, compact, organisations_from, resolve, words
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NINT, NSTR
-from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 from proxy.upstream import as_json
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
@@ -1057,12 +1057,23 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await check_load(probe, plugin)
 
 
+# How search and fetch (proxy.crosssearch) reach this source.
+SEARCH_ROUTE = SourceRoute("search_documents", "query", "id",
+    ((re.compile(r"^(document|motion):", re.IGNORECASE), "read_document", "id"),
+    (re.compile(r"^meeting:", re.IGNORECASE), "read_meeting", "id")),
+    "document:notubiz:gemeente:altena:17194168, motion:…, meeting:…", organisation=True)
+
+
 PLATFORM = PlatformPlugin(
     key="ori",
     tools=TOOLS,
     measure_load=measure_load,
     canary=canary,
+    search_route=SEARCH_ROUTE,
     about=About(
+    search_words=(
+        ("raad", "raadsstuk", "motie", "vergadering", "agenda", "gemeente", "organisatie"),
+        ("council", "meeting", "motion", "document", "agenda", "organisation")),
         documentation="https://openbesluitvorming.nl/docs/api",
         cannot=(
             "no exact totals for broad searches: totalIsApproximate marks an estimate",

@@ -49,7 +49,7 @@ from proxy.platforms._common import (
 from proxy.platforms._resolve import Resolved, Table
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NDATE, NSTR, STRINGS
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
@@ -447,7 +447,19 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await check_load(probe, plugin)
 
 
-PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS, measure_load=measure_load, canary=canary, about=About(
+# How search and fetch (proxy.crosssearch) reach this source.
+SEARCH_ROUTE = SourceRoute(None, "query", "ecli",
+    ((re.compile(r"^ECLI:NL:[A-Z0-9]+:\d{4}:[A-Z0-9]+$", re.IGNORECASE), "read_ruling", "ecli"),),
+    "ECLI:NL:HR:2024:1273",
+    why_not="its search has no free text (by court, area of law and period only)")
+
+
+PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS,
+                          measure_load=measure_load, canary=canary, search_route=SEARCH_ROUTE,
+                          about=About(
+    search_words=(
+        ("uitspraak", "uitspraken", "rechter", "rechtspraak", "ecli", "vonnis", "arrest"),
+        ("ruling", "court", "judgment", "case law")),
     documentation="https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx",
     cannot=("no free-text search: unknown parameters are ignored and the whole corpus comes back",),
     quirks=("a summary of \"-\" is a placeholder for no summary",)))

@@ -47,7 +47,7 @@ from proxy.platforms._odata import (
 from proxy.platforms._resolve import Entry, Table, norm
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NBOOL, NDATE, NINT, NSTR, STR, STRINGS
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
@@ -1167,7 +1167,19 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await check_load(probe, plugin)
 
 
-PLATFORM = PlatformPlugin(key="tweedekamer", tools=TOOLS, measure_load=measure_load, canary=canary, about=About(
+# How search and fetch (proxy.crosssearch) reach this source.
+SEARCH_ROUTE = SourceRoute("search_documents", "query", "number",
+    ((re.compile(r"^\d{4}D\d{4,6}$", re.IGNORECASE), "read_document", "id"),),
+    "2025D42637 (a document number)")
+
+
+PLATFORM = PlatformPlugin(key="tweedekamer", tools=TOOLS,
+                          measure_load=measure_load, canary=canary, search_route=SEARCH_ROUTE,
+                          about=About(
+    search_words=(
+        ("kamer", "kamerstuk", "motie", "stemming", "kamerlid", "kamerleden", "fractie", "vergadering", "zaak",
+         "zaken"),
+        ("parliament", "motion", "vote", "member", "document", "case", "activities")),
     documentation="https://opendata.tweedekamer.nl/documentatie/odata-api",
     cannot=("no full-text search over document content", "at most 250 entities per page"),
     quirks=("soft-deleted rows stay in every entity set (Verwijderd: true)", "no @odata.nextLink once $top is given",

@@ -52,7 +52,7 @@ from proxy.platforms._sru import (
 )
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NSTR
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "bwb_params", "measure_load", "newest_per_regulation", "record_fields", "regulation"]
 
@@ -557,7 +557,18 @@ def _canary_record(probe: Probe, rec: Mapping[str, Any], where: str) -> None:
                  f"locatie_toestand {rec.get('text_url')!r} is not an https URL")
 
 
-PLATFORM = PlatformPlugin(key="wetten", tools=TOOLS, measure_load=measure_load, canary=canary, about=About(
+# How search and fetch (proxy.crosssearch) reach this source.
+SEARCH_ROUTE = SourceRoute("search_regulations", "title", "identifier",
+    ((re.compile(r"^BWB[RV]\d{7}$", re.IGNORECASE), "read_regulation", "identifier"),),
+    "BWBR0002629", period=False)
+
+
+PLATFORM = PlatformPlugin(key="wetten", tools=TOOLS,
+                          measure_load=measure_load, canary=canary, search_route=SEARCH_ROUTE,
+                          about=About(
+    search_words=(
+        ("wet", "regeling", "artikel"),
+        ("law", "regulation", "article", "act", "statute")),
     documentation="https://www.overheid.nl/help/wet-en-regelgeving/open-data",
     cannot=("search on titles only, not on the text of regulations",),
     quirks=("a record is a version (toestand) of a regulation, so one regulation has many records",

@@ -39,7 +39,7 @@ from proxy.platforms._organisations import REGISTER, Choice
 from proxy.platforms._resolve import Entry, Table, norm
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NDATE, NINT, NSTR, STRINGS
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load", "publication_id", "query_string", "resolve_organisation"]
 
@@ -505,6 +505,17 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await check_load(probe, plugin)
 
 
-PLATFORM = PlatformPlugin(key="woo", tools=TOOLS, measure_load=measure_load, canary=canary, about=About(
+# How search and fetch (proxy.crosssearch) reach this source.
+SEARCH_ROUTE = SourceRoute("search_publications", "query", "id",
+    ((re.compile(r"^[a-z]+-[0-9a-f-]{8,}$", re.IGNORECASE), "read_publication", "id"),),
+    "ronl-da6e58c6… (an open.overheid.nl id)", organisation=True)
+
+
+PLATFORM = PlatformPlugin(key="woo", tools=TOOLS,
+                          measure_load=measure_load, canary=canary, search_route=SEARCH_ROUTE,
+                          about=About(
+    search_words=(
+        ("woo", "publicatie", "openbaarmaking"),
+        ("publication", "freedom of information", "foi", "disclosure")),
     documentation="https://open.overheid.nl", cannot=("the API is undocumented", "page sizes 10, 20 and 50 only"),
     quirks=("filter values are sent double URL-encoded", "whether totaal is exact is not documented")))
