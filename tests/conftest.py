@@ -72,6 +72,14 @@ async def replicas() -> AsyncIterator[Replicas]:
     await runner.cleanup()
 
 
+def connector_entry(data: dict[str, Any], slug: str) -> dict[str, Any]:
+    """The registry entry of connector `slug` in decoded registry JSON, for a test that edits one connector."""
+    found = next((c for c in data["connectors"] if c["slug"] == slug), None)
+    if found is None:
+        raise KeyError(f"no connector {slug!r} in the registry; it has {[c['slug'] for c in data['connectors']]}")
+    return found
+
+
 def write_registry(tmp_path: Path, edit: Callable[[dict[str, Any]], None] | None = None,
                    name: str = "registry.json") -> Path:
     """A copy of the shipped registry, changed by `edit`, for a server or site variant."""

@@ -15,7 +15,7 @@ import pytest
 
 from proxy.external import unfence
 from proxy.registry import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES, load_registry
-from tests.conftest import MODES, REGISTRY, LiveServer, Replicas, client, serve, write_registry
+from tests.conftest import MODES, REGISTRY, LiveServer, Replicas, client, connector_entry, serve, write_registry
 
 SHIPPED = load_registry(REGISTRY)
 SERVER_TOOLS = (*CROSS_TOOL_NAMES, *META_TOOL_NAMES)  # on every address, run by the server itself
@@ -160,7 +160,7 @@ async def test_broken_reload_keeps_serving_the_last_good_registry(replicas: Repl
     async with serve(path, replicas) as live:
         data = json.loads(path.read_text())
         data["connectors"][3]["slug"] = "Tweede Kamer"
-        data["connectors"][0]["enabled"] = False
+        connector_entry(data, "openraadsinformatie")["enabled"] = False
         path.write_text(json.dumps(data))
         from proxy.app import reload_registry
 
@@ -174,7 +174,7 @@ async def test_sighup_applies_a_new_registry(replicas: Replicas, tmp_path: Path)
     path = write_registry(tmp_path)
     async with serve(path, replicas) as live, aiohttp.ClientSession() as http:
         data = json.loads(path.read_text())
-        data["connectors"][0]["enabled"] = False
+        connector_entry(data, "openraadsinformatie")["enabled"] = False
         path.write_text(json.dumps(data))
         os.kill(os.getpid(), signal.SIGHUP)
         for _ in range(50):
@@ -202,7 +202,7 @@ async def test_watch_applies_a_changed_file(replicas: Replicas, tmp_path: Path) 
     path = write_registry(tmp_path)
     async with serve(path, replicas, watch=True, watch_interval=0.05) as live, aiohttp.ClientSession() as http:
         data = json.loads(path.read_text())
-        data["connectors"][5]["enabled"] = False  # rechtspraak
+        connector_entry(data, "rechtspraak")["enabled"] = False
         path.write_text(json.dumps(data))
         await _until_absent(http, live, "rechtspraak")
 
@@ -253,7 +253,7 @@ async def test_reload_does_not_drop_in_flight_requests(replicas: Replicas, tmp_p
                 call = asyncio.create_task(c.call_tool("search_regulations", {"title": "belasting", "limit": 1}))
                 await asyncio.sleep(0.3)
                 data = json.loads(path.read_text())
-                data["connectors"][4]["enabled"] = False  # wetten
+                connector_entry(data, "wetten")["enabled"] = False
                 path.write_text(json.dumps(data))
                 await _reload(live)
                 result = await call
@@ -296,19 +296,19 @@ async def test_watcher_survives_a_file_it_cannot_read(replicas: Replicas, tmp_pa
         path.write_bytes(text.encode("latin-1", errors="replace"))  # "Officiële" is not UTF-8 any more
         await asyncio.sleep(0.3)
         data = json.loads(text)
-        data["connectors"][3]["enabled"] = False  # tweedekamer
+        connector_entry(data, "tweedekamer")["enabled"] = False
         path.write_text(json.dumps(data), encoding="utf-8")
         await _until_absent(http, live, "tweedekamer")
 
 
 async def test_a_source_switched_on_is_measured_at_once(replicas: Replicas, tmp_path: Path) -> None:
     def woo_off(data: dict[str, Any]) -> None:
-        data["connectors"][6]["enabled"] = False
+        connector_entry(data, "openoverheid")["enabled"] = False
 
     path = write_registry(tmp_path, woo_off)
     async with serve(path, replicas, measure_load=True) as live, aiohttp.ClientSession() as http:
         data = json.loads(path.read_text())
-        data["connectors"][6]["enabled"] = True
+        connector_entry(data, "openoverheid")["enabled"] = True
         path.write_text(json.dumps(data))
         await _reload(live)
         for _ in range(100):

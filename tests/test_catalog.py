@@ -15,6 +15,7 @@ from proxy.errors import CatalogError
 from proxy.registry import META_TOOL_NAMES, parse_registry
 from proxy.results import PRECISION_SCHEMA, is_result_list, object_schema, result_list_schema
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from tests.conftest import connector_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))
@@ -127,7 +128,7 @@ def test_aggregate_collision_names_both_owners() -> None:
     """Prefixes are unique, but `<prefix>_<name>` can still hit a meta-tool name: refused at startup."""
     data = copy.deepcopy(SHIPPED)
     data["platforms"]["woo"]["prefix"] = "list"
-    data["connectors"][6]["tools"][0]["name"] = "capabilities"
+    connector_entry(data, "openoverheid")["tools"][0]["name"] = "capabilities"
     with pytest.raises(CatalogError, match=r"'list_capabilities' collides: meta tool and connector 'openoverheid' "
                                            r"tool 'capabilities'"):
         build_catalog(parse_registry(data), _plugins(_impls(data)))

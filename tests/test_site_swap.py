@@ -11,7 +11,7 @@ import pytest
 
 from proxy.app import reload_registry
 from proxy.sitebuild import build_site
-from tests.conftest import Replicas, serve, write_registry
+from tests.conftest import Replicas, connector_entry, serve, write_registry
 
 
 async def _status(http: aiohttp.ClientSession, url: str) -> int:
@@ -46,7 +46,7 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
             assert resp.status == 200 and str(resp.url) == page
 
         data = json.loads(path.read_text())
-        data["connectors"][3]["enabled"] = False
+        connector_entry(data, "tweedekamer")["enabled"] = False
         path.write_text(json.dumps(data))
         assert await reload_registry(live.app)
         snapshot = live.runtime.generation
@@ -58,7 +58,7 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
             assert "/tweedekamer/mcp" not in await resp.text()
 
         # A site that fails to build refuses the whole reload: routes and pages stay as they are.
-        data["connectors"][5]["enabled"] = False  # rechtspraak
+        connector_entry(data, "rechtspraak")["enabled"] = False
         path.write_text(json.dumps(data))
         monkeypatch.setenv("BESLUITBRON_SITE_PLUGINS", "no_such_module:nothing")
         assert not await reload_registry(live.app)
