@@ -166,3 +166,13 @@ def test_no_module_outside_the_platforms_and_replicas_names_a_platform_key() -> 
             if found := keys & _string_literals(path):
                 named[str(path.relative_to(ROOT))] = sorted(found)
     assert named == {}
+
+
+def test_the_readme_layout_names_every_module() -> None:
+    """A newcomer finds every module of `proxy/` (and each of its packages) in the README's layout table."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("## Layout"):]
+    missing = [f"proxy/{p.name}" for p in sorted((ROOT / "proxy").iterdir())
+               if (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))
+               and f"proxy/{p.name}" not in table]
+    assert missing == []
