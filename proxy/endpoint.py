@@ -14,8 +14,8 @@ import difflib
 import json
 import logging
 import secrets
-from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Mapping, Sized
+from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
 import mcp_types
@@ -165,7 +165,7 @@ class ConnectorEndpoint:
         """Whether the source receives material and answered its last call, for an empty answer's hint."""
         if platform is None:
             return None
-        load = await self._store.load_status(platform)
+        load: Mapping[str, Any] | None = await self._store.load_status(platform)
         availability = await self._store.availability(platform)
         if not load and not availability:
             return None
@@ -291,7 +291,8 @@ def _argument_problem(error: jsonschema.ValidationError, tool: CatalogTool) -> s
     words = tool.words.params.get(param) if param else None
     if error.validator in _SIZES:
         unit, bound = _SIZES[error.validator]
-        message = f"{len(error.instance):,} {unit}, {bound} {error.validator_value:,}"
+        # A size keyword failed, so the instance is there and has a size.
+        message = f"{len(cast(Sized, error.instance)):,} {unit}, {bound} {error.validator_value:,}"
     elif error.validator == "pattern":
         message = f"{_clipped(repr(error.instance))} is not in the form {param} takes"
     elif error.validator == "additionalProperties":

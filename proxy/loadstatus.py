@@ -71,7 +71,7 @@ def failed_status(platform: Platform, error: str, *, measured_at: datetime) -> S
     }
 
 
-async def measure_platform(plugin: PlatformPlugin, ctx: PlatformContext, store: StateStore) -> JsonDict:
+async def measure_platform(plugin: PlatformPlugin, ctx: PlatformContext, store: StateStore) -> SourceStatus:
     """Measure one platform now with its plug-in and store the result (also when it fails, with the reason)."""
     platform = ctx.platform
     now = ctx.now()
@@ -111,13 +111,13 @@ async def run_measurements(current: Callable[[], Generation], store: StateStore,
         await asyncio.sleep(interval)
 
 
-async def stored_status(generation: Generation, store: StateStore, key: str, *, organs: str = "all") -> JsonDict:
+async def stored_status(generation: Generation, store: StateStore, key: str, *, organs: str = "all") -> SourceStatus:
     """The stored load status of one source; `organs` = all | stalled | none."""
     platform = generation.registry.platforms[key]
     status = await store.load_status(key)
     if status is None:
         status = failed_status(platform, "", measured_at=utc_now())
-        status.update(measured_at=None, reason="not measured yet: the first measurement is still running")
+        status.update({"measured_at": None, "reason": "not measured yet: the first measurement is still running"})
     all_organs = status.pop("organs", [])
     if organs == "all":
         status["organs"] = all_organs

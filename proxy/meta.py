@@ -39,9 +39,10 @@ async def list_capabilities(generation: Generation, store: StateStore, connector
             "current_through": load.get("current_through") if load else None,
             # The same answer platform_status gives: a source can answer calls (available) and stand still.
             "receiving": load.get("receiving") if load else None,
-            "current_through_per_medium": (load or {}).get("current_through_per_medium", {}),
+            "current_through_per_medium": load.get("current_through_per_medium", {}) if load else {},
             "current_through_reason": None if load and load.get("current_through") else (
-                (load or {}).get("reason") or "not measured yet: the load-status measurement has not completed"),
+                (load.get("reason") if load else None)
+                or "not measured yet: the load-status measurement has not completed"),
             # Read from the same settings object the upstream layer enforces.
             "limits": {
                 "results_per_call": platform.limits.results_per_call,

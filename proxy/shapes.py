@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic needs this one on Python < 3.12
 
 __all__ = [
@@ -36,10 +36,10 @@ DateText = Annotated[str | None, Field(json_schema_extra={"format": "date"})]
 TotalRelation = Literal["exact", "lower_bound", "estimate", "unknown"]
 
 
+@with_config(_CLOSED)
 class Citation(TypedDict):
     """What to link and show when citing; show the label when requires_attribution is true."""
 
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
     uri: Annotated[str, Field(description="The human-facing link to cite.")]
     title: str
     text: Annotated[str, Field(description="Snippet supporting the answer.")]
@@ -48,10 +48,10 @@ class Citation(TypedDict):
     requires_attribution: bool
 
 
+@with_config(_CLOSED)
 class CitedChunk(TypedDict):
     """One quoted piece of a result (G2): link it, show it, and show `label` when attribution is required."""
 
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
     uri: Annotated[str, Field(description="Page for people.")]
     title: str
     text: str
@@ -59,10 +59,10 @@ class CitedChunk(TypedDict):
     label: Annotated[str, Field(description="How to name the source.")]
 
 
+@with_config(_CLOSED)
 class Precision(TypedDict):
     """How precise this result list is. An empty list from a stalled source is no proof of absence."""
 
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
     total: Annotated[int | None, Field(ge=0, description="Number of matches upstream.")]
     total_relation: TotalRelation
     returned: Annotated[int, Field(ge=0)]
@@ -74,10 +74,10 @@ class Precision(TypedDict):
     hint: NotRequired[Annotated[str, Field(description="Why the list is empty and what to try instead.")]]
 
 
+@with_config(_CLOSED)
 class CallRecord(TypedDict):
     """One call to a source platform."""
 
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
     at_utc: str
     source: str
     tool: str | None
@@ -93,10 +93,10 @@ class CallRecord(TypedDict):
                                                               "the server's log lines for it carry the same id.")]]
 
 
+@with_config(_CLOSED)
 class OrganStatus(TypedDict):
     """An organ of a local source and the date of its newest material."""
 
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
     organ: str
     name: str
     medium: str | None
@@ -104,10 +104,10 @@ class OrganStatus(TypedDict):
     stalled: bool
 
 
+@with_config(_CLOSED)
 class SourceStatus(TypedDict):
     """Whether a source still receives new material (the Laadstatus measurement)."""
 
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
     source: str
     title: str
     receiving: bool | None
@@ -121,25 +121,25 @@ class SourceStatus(TypedDict):
     stalled_organs: NotRequired[list[OrganStatus]]
 
 
+@with_config(_CLOSED)
 class LiveCheckPlatform(TypedDict):
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
     status: Literal["ok", "drift", "unreachable", "skipped"]
     findings: list[str]
 
 
+@with_config(_CLOSED)
 class LiveCheck(TypedDict):
     """The last live contract check (`python -m proxy check-live`): when it ran and what it found."""
 
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
     checked_at: str
     ok: bool
     platforms: dict[str, LiveCheckPlatform]
 
 
+@with_config(_OPEN)
 class StatusReport(TypedDict):
     """The Laadstatus of every served source (GET /status, and the snapshot a site build reads)."""
 
-    __pydantic_config__ = _OPEN  # type: ignore[misc]
     stalled_after_days: NotRequired[int]
     interval_minutes: NotRequired[int]
     sources: list[SourceStatus]
@@ -159,7 +159,9 @@ def _adapter(shape: type) -> TypeAdapter[Any]:
 def schema_of(shape: type) -> dict[str, Any]:
     """The compact JSON Schema of a shape: references inlined, no titles, nullable types as type lists."""
     schema = _adapter(shape).json_schema()
-    return _compact(schema, schema.get("$defs", {}))
+    compact = _compact(schema, schema.get("$defs", {}))
+    assert isinstance(compact, dict)  # a dict stays a dict
+    return compact
 
 
 def checker(shape: type) -> Callable[[Any], Any]:

@@ -15,7 +15,10 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from proxy.shapes import CallRecord, SourceStatus
 
 __all__ = ["CALLS_PER_CALLER", "SESSIONS_MAX", "SESSIONS_PER_CLIENT", "MemoryStore", "StateStore"]
 
@@ -43,12 +46,12 @@ class StateStore(Protocol):
 
     async def cache_get(self, key: str) -> bytes | None: ...
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None: ...
-    async def record_call(self, caller: str, record: JsonDict) -> None: ...
-    async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]: ...
+    async def record_call(self, caller: str, record: CallRecord) -> None: ...
+    async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]: ...
     async def set_availability(self, platform: str, record: JsonDict) -> None: ...
     async def availability(self, platform: str) -> JsonDict | None: ...
-    async def set_load_status(self, platform: str, status: JsonDict) -> None: ...
-    async def load_status(self, platform: str) -> JsonDict | None: ...
+    async def set_load_status(self, platform: str, status: SourceStatus) -> None: ...
+    async def load_status(self, platform: str) -> SourceStatus | None: ...
     async def set_live_check(self, record: JsonDict) -> None: ...
     async def live_check(self) -> JsonDict | None: ...
     async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]: ...
@@ -66,7 +69,7 @@ class StateStore(Protocol):
 class _CallLog:
     first: float
     expires: float
-    lines: deque[JsonDict]
+    lines: deque[CallRecord]
 
 
 class MemoryStore:
@@ -117,7 +120,7 @@ class MemoryStore:
         if hit is not None:
             self._cache_bytes -= len(hit[1])
 
-    async def record_call(self, caller: str, record: JsonDict) -> None:
+    async def record_call(self, caller: str, record: CallRecord) -> None:
         now = self._clock()
         log = self._calls.pop(caller, None) or self._probation.pop(caller, None)
         if log is None or log.expires <= now:
@@ -145,7 +148,7 @@ class MemoryStore:
         _, log = segment.popitem(last=False)
         self._records -= len(log.lines)
 
-    async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
+    async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
         log = self._calls.get(caller)
         if log is None:
             log = self._probation.pop(caller, None)
@@ -154,7 +157,7 @@ class MemoryStore:
         if log is None or log.expires <= self._clock():
             return [], 0
         newest = list(log.lines)[-limit:]
-        return [dict(r) for r in newest], len(log.lines)
+        return [r.copy() for r in newest], len(log.lines)
 
     async def set_availability(self, platform: str, record: JsonDict) -> None:
         self._availability[platform] = dict(record)
@@ -163,10 +166,10 @@ class MemoryStore:
         rec = self._availability.get(platform)
         return dict(rec) if rec else None
 
-    async def set_load_status(self, platform: str, status: JsonDict) -> None:
+    async def set_load_status(self, platform: str, status: SourceStatus) -> None:
         self._load[platform] = json.loads(json.dumps(status))
 
-    async def load_status(self, platform: str) -> JsonDict | None:
+    async def load_status(self, platform: str) -> SourceStatus | None:
         status = self._load.get(platform)
         return json.loads(json.dumps(status)) if status else None
 

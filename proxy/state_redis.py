@@ -18,12 +18,15 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
 from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSIONS_PER_CLIENT, StateStore
+
+if TYPE_CHECKING:
+    from proxy.shapes import CallRecord, SourceStatus
 
 __all__ = ["RedisStore", "ResilientStore"]
 
@@ -90,7 +93,7 @@ class RedisStore:
         if ttl > 0:
             await self._redis.set(self._k("cache", key), value, px=int(ttl * 1000))
 
-    async def record_call(self, caller: str, record: JsonDict) -> None:
+    async def record_call(self, caller: str, record: CallRecord) -> None:
         key = self._k("calls", caller)
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.rpush(key, json.dumps(record))
@@ -98,7 +101,7 @@ class RedisStore:
             pipe.expire(key, CALL_LOG_TTL_SECONDS)
             await pipe.execute()
 
-    async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
+    async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
         key = self._k("calls", caller)
         raw = await self._redis.lrange(key, -limit, -1)
         kept = await self._redis.llen(key)
@@ -111,10 +114,10 @@ class RedisStore:
         raw = await self._redis.get(self._k("availability", platform))
         return json.loads(raw) if raw else None
 
-    async def set_load_status(self, platform: str, status: JsonDict) -> None:
+    async def set_load_status(self, platform: str, status: SourceStatus) -> None:
         await self._redis.set(self._k("load", platform), json.dumps(status))
 
-    async def load_status(self, platform: str) -> JsonDict | None:
+    async def load_status(self, platform: str) -> SourceStatus | None:
         raw = await self._redis.get(self._k("load", platform))
         return json.loads(raw) if raw else None
 
@@ -252,10 +255,10 @@ class ResilientStore:
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
         await self._use(lambda s: s.cache_set(key, value, ttl))
 
-    async def record_call(self, caller: str, record: JsonDict) -> None:
+    async def record_call(self, caller: str, record: CallRecord) -> None:
         await self._use(lambda s: s.record_call(caller, record))
 
-    async def calls(self, caller: str, limit: int) -> tuple[list[JsonDict], int]:
+    async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
         return await self._use(lambda s: s.calls(caller, limit))
 
     async def set_availability(self, platform: str, record: JsonDict) -> None:
@@ -264,10 +267,10 @@ class ResilientStore:
     async def availability(self, platform: str) -> JsonDict | None:
         return await self._use(lambda s: s.availability(platform))
 
-    async def set_load_status(self, platform: str, status: JsonDict) -> None:
+    async def set_load_status(self, platform: str, status: SourceStatus) -> None:
         await self._use(lambda s: s.set_load_status(platform, status))
 
-    async def load_status(self, platform: str) -> JsonDict | None:
+    async def load_status(self, platform: str) -> SourceStatus | None:
         return await self._use(lambda s: s.load_status(platform))
 
     async def set_live_check(self, record: JsonDict) -> None:

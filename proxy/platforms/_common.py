@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 from xml.etree.ElementTree import Element
@@ -22,6 +23,7 @@ __all__ = [
     "cite",
     "date_range",
     "date_range_props",
+    "object_at",
     "page",
     "parse_date",
     "parse_xml",
@@ -58,6 +60,12 @@ CHUNK_PROPS: dict[str, Any] = {
     "length": {"type": "integer", "minimum": 100, "maximum": CHUNK_MAX, "default": CHUNK_DEFAULT,
                "description": "Characters to return (about 3,000 by default)."},
 }
+
+
+def object_at(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """The JSON object at `key`; an empty one when the key is missing or holds something else."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def page(call: ToolCall) -> tuple[int, int, list[str]]:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from proxy.errors import ToolInputError
+from proxy.platforms._common import object_at
 from proxy.platforms._organisations import QUALIFIER, REGISTER, GovOrg, Register, compact, kind_of, variants, words
 from proxy.platforms._resolve import Table
 
@@ -98,8 +99,7 @@ def organisations_from(sources: Any, status: Mapping[str, Mapping[str, Any]],
              and not str(r["key"]).startswith("all_")]  # the all_<supplier> rows pass the check but match nothing
     by_code: dict[str, list[str]] = {}
     for row in plain:
-        code = str((status.get(str(row["key"])) or {}).get("cbsId") or "")
-        by_code.setdefault(code, []).append(str(row["key"]))
+        by_code.setdefault(str((status.get(str(row["key"])) or {}).get("cbsId") or ""), []).append(str(row["key"]))
     out = []
     for row in plain:
         key = str(row["key"])
@@ -112,7 +112,7 @@ def organisations_from(sources: Any, status: Mapping[str, Mapping[str, Any]],
         # Several sources under one code (Amsterdam and its boroughs): the official name is the one labelled so.
         if code and gov and len(by_code.get(code, ())) > 1 and compact(label) != compact(gov.name):
             gov = None
-        heir = state.get("succeededBy") if isinstance(state.get("succeededBy"), dict) else {}
+        heir = object_at(state, "succeededBy")
         out.append(Organisation(
             key=key, label=label, kind=kind, supplier=str(row.get("supplier") or ""),
             implemented=bool(row.get("implemented", True)), cbs=code, gov=gov,

@@ -202,7 +202,7 @@ def parse_reply(body: bytes, *, platform: str, name: str, default_relation: Tota
         if data is not None and len(data):
             records.append(data[0])
     next_el = next((e for e in root if local(e.tag) == "nextRecordPosition"), None)
-    next_position = int(next_el.text.strip()) if next_el is not None and (next_el.text or "").strip() else None
+    next_position = int(text) if next_el is not None and (text := (next_el.text or "").strip()) else None
     ignored = [_diagnostic_text(d)[1] for d in diagnostics]
     return SruReply(total=total, relation=relation, records=records, next_position=next_position,
                     ignored=ignored, facets=_facets(root))

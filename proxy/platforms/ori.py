@@ -32,10 +32,20 @@ from proxy.caller import SYSTEM_CALLER, Caller
 from proxy.canary import Probe, check_load
 from proxy.clock import AMSTERDAM as TZ
 from proxy.errors import ToolInputError, UpstreamStatusError
-from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, date_range, page
+from proxy.platforms._common import (
+    CHUNK_PROPS,
+    PAGE_PROPS,
+    chunk,
+    chunk_output_props,
+    cite,
+    date_range,
+    object_at,
+    page,
+)
 from proxy.platforms._ori_names import KINDS, Organisation, compact, organisations_from, resolve, words
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NINT, NSTR
+from proxy.shapes import Precision
 from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 from proxy.upstream import as_json
 
@@ -174,7 +184,7 @@ def _input_error(exc: UpstreamStatusError, params: list[tuple[str, str]] | None)
         body = {}
     said = " ".join(str(body.get(k) or "") for k in ("error", "hint")).strip() if isinstance(body, dict) else ""
     code = body.get("code") if isinstance(body, dict) else None
-    if code in ERROR_ARGUMENTS:
+    if isinstance(code, str) and code in ERROR_ARGUMENTS:
         return ToolInputError(f"OpenBesluitvorming refused {ERROR_ARGUMENTS[code]} ({code}): {said}; change "
                               f"{ERROR_ARGUMENTS[code]} and try again")
     sent = [name for name, param in (("query", "query"), ("organisation", "organization"), ("kind", "entityType"),
@@ -300,7 +310,7 @@ def _org_status(ctx: PlatformContext, org: Organisation, row: Mapping[str, Any])
     state = str(row.get("state") or "unknown")
     bounds = [d for d in (latest_day, ctx.today(), success_day if state in BEHIND else None) if d]
     through = min(bounds) if latest_day else None
-    successor = row.get("succeededBy") if isinstance(row.get("succeededBy"), dict) else {}
+    successor = object_at(row, "succeededBy")
     return {
         "name": org.name, "key": org.key, "kind": org.kind, "cbs_code": org.cbs, "supplier": org.supplier,
         "state": state,
@@ -330,7 +340,7 @@ def _status_notes(status: Mapping[str, Any]) -> list[str]:
 
 
 def _precision(reply: Mapping[str, Any], *, offset: int, returned: int, matched: str,
-               notes: list[str]) -> dict[str, Any]:
+               notes: list[str]) -> Precision:
     total = reply.get("totalCount")
     approximate = bool(reply.get("totalIsApproximate"))
     more = truncated = bool(reply.get("hasMore"))
@@ -612,7 +622,7 @@ async def read_document(call: ToolCall) -> dict[str, Any]:
     text = str(detail.get("markdownText") or "")
     notes = [] if text else ["OpenBesluitvorming holds no extracted text for this item; open download_url"]
     notes += link.notes
-    part = chunk(text, call) if text else {"text": "", "offset": 0, "length": 0, "total_length": 0,
+    part: dict[str, Any] = chunk(text, call) if text else {"text": "", "offset": 0, "length": 0, "total_length": 0,
                                            "next_offset": None}
     title = _clean(str(detail.get("title") or "Ongetiteld document"))
     organisation = str(detail.get("organization") or _key_of(entity_id))
@@ -696,7 +706,7 @@ def _meeting_ref(meeting_id: str, about: Mapping[str, Any]) -> dict[str, Any]:
 def _motion(value: Any) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         return None
-    tally = value.get("tally") if isinstance(value.get("tally"), dict) else {}
+    tally = object_at(value, "tally")
     return {"result": value.get("result") or None, "status": value.get("status") or None,
             "proposers": [str(p) for p in value.get("proposers") or []],
             "parties": [str(p) for p in value.get("parties") or []],
@@ -825,7 +835,7 @@ async def read_meeting(call: ToolCall) -> dict[str, Any]:
     motions = []
     for m in detail.get("motions") or []:
         if isinstance(m, dict) and m.get("id"):
-            tally = m.get("tally") if isinstance(m.get("tally"), dict) else {}
+            tally = object_at(m, "tally")
             name = _clean(str(m.get("name") or "Motie"))
             result = m.get("result") or None
             motions.append({"id": str(m["id"]), "title": name, "result": result,
@@ -1018,7 +1028,7 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     """OpenBesluitvorming: the organisation catalogue, one search, one entity, then /api/status via the load."""
 
     sources = await probe.get("sources", "/api/sources", as_json)
-    rows = sources.get("sources") if isinstance(sources, dict) else None
+    rows = sources.get("sources", []) if isinstance(sources, dict) else []
     if probe.expect(isinstance(rows, list) and bool(rows), "sources", "no 'sources' list"):
         for n, row in enumerate(rows[:400]):
             where = f"sources: sources[{n}]"
@@ -1031,7 +1041,7 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     probe.check()
     search = await probe.get("search", "/api/search", as_json, params=[
         ("query", "begroting"), ("entityType", "Document"), ("sort", "date_desc"), ("offset", "0"), ("limit", "3")])
-    results = search.get("results") if isinstance(search, dict) else None
+    results = search.get("results", []) if isinstance(search, dict) else []
     if probe.expect(isinstance(results, list) and bool(results), "search", "no results for 'begroting'"):
         probe.count(search.get("totalCount"), len(results), "search: totalCount")
         probe.field(search, "totalIsApproximate", "search", kind=bool)

@@ -32,7 +32,7 @@ from urllib.parse import quote_plus
 from proxy.caller import SYSTEM_CALLER
 from proxy.canary import DTO, GUID, Probe, check_load
 from proxy.errors import ToolInputError
-from proxy.platforms._common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, page
+from proxy.platforms._common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, object_at, page
 from proxy.platforms._odata import (
     GUID_RE,
     MAX_FILTER_NODES,
@@ -47,6 +47,7 @@ from proxy.platforms._odata import (
 from proxy.platforms._resolve import Entry, Table, norm
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
 from proxy.schema_atoms import NBOOL, NDATE, NINT, NSTR, STR, STRINGS
+from proxy.shapes import Precision
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
@@ -122,7 +123,7 @@ def _kind_filter(call: ToolCall, kinds: Table) -> tuple[list[str], list[str]]:
 
 
 def _list_precision(result: ODataPage, *, offset: int, returned: int, matched: str,
-                    notes: list[str]) -> dict[str, Any]:
+                    notes: list[str]) -> Precision:
     total = result.count
     truncated = offset + returned < total if total is not None else returned > 0
     return precision(total=total, total_relation="exact" if total is not None else "unknown", returned=returned,
@@ -260,8 +261,8 @@ def _submitters(cases: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _decision_day(besluit: Mapping[str, Any]) -> str:
-    point = besluit.get("Agendapunt") if isinstance(besluit.get("Agendapunt"), dict) else {}
-    meeting = point.get("Activiteit") if isinstance(point.get("Activiteit"), dict) else {}
+    point = object_at(besluit, "Agendapunt")
+    meeting = object_at(point, "Activiteit")
     return _iso(meeting.get("Datum")) or ""
 
 
@@ -681,7 +682,7 @@ def _agenda_item(value: Any) -> dict[str, Any] | None:
     """The agenda item (Agendapunt) a decision hangs off, with the meeting (Activiteit) it was on."""
     if not isinstance(value, dict):
         return None
-    meeting = value.get("Activiteit") if isinstance(value.get("Activiteit"), dict) else {}
+    meeting = object_at(value, "Activiteit")
     return {"id": str(value.get("Id")), "number": value.get("Nummer"), "subject": value.get("Onderwerp"),
             "meeting": meeting.get("Nummer"), "meeting_kind": meeting.get("Soort"),
             "date": _iso(meeting.get("Datum") or value.get("Aanvangstijd"))}
@@ -704,7 +705,7 @@ def _vote_weight(row: Mapping[str, Any], method: Any) -> int:
 def _tally(ctx: PlatformContext, rows: list[dict[str, Any]], complete: bool) -> list[dict[str, Any]]:
     decisions: dict[str, dict[str, Any]] = {}
     for row in rows:
-        besluit = row.get("Besluit") if isinstance(row.get("Besluit"), dict) else {}
+        besluit = object_at(row, "Besluit")
         key = str(row.get("Besluit_Id") or besluit.get("Id"))
         cases = _rows(besluit.get("Zaak"))
         entry = decisions.setdefault(key, {
@@ -765,13 +766,13 @@ async def _case_votes(call: ToolCall) -> dict[str, Any]:
     items = []
     for row in result.rows[:limit]:
         decision = by_id[str(row.get("Besluit_Id") or (row.get("Besluit") or {}).get("Id"))]
-        besluit = row.get("Besluit") if isinstance(row.get("Besluit"), dict) else {}
+        besluit = object_at(row, "Besluit")
         zaken = _rows(besluit.get("Zaak"))
         if case is None and zaken:
             z = zaken[0]
             case = {"id": str(z.get("Id")), "number": z.get("Nummer"), "kind": z.get("Soort"),
                     "title": z.get("Titel"), "subject": z.get("Onderwerp")}
-        fractie = row.get("Fractie") if isinstance(row.get("Fractie"), dict) else {}
+        fractie = object_at(row, "Fractie")
         party = row.get("ActorFractie")
         member = row.get("ActorNaam") if _is_member_vote(row, decision["method"]) else None
         seats = _vote_weight(row, decision["method"])
@@ -866,8 +867,8 @@ def _member_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]
     seats = _rows(row.get("FractieZetelPersoon"))
     seats.sort(key=lambda s: (s.get("TotEnMet") is None, str(s.get("Van") or "")), reverse=True)
     seat = seats[0] if seats else {}
-    zetel = seat.get("FractieZetel") if isinstance(seat.get("FractieZetel"), dict) else {}
-    fractie = zetel.get("Fractie") if isinstance(zetel.get("Fractie"), dict) else {}
+    zetel = object_at(seat, "FractieZetel")
+    fractie = object_at(zetel, "Fractie")
     party = fractie.get("Afkorting") or row.get("Fractielabel")
     name = _name(row)
     role = row.get("Functie") or "Persoon"
@@ -925,7 +926,8 @@ def spelled_as(term: str, names: Iterable[str]) -> list[str]:
     forms = dict.fromkeys([term])
     for name in names:
         low = name.lower()
-        starts, at = {}, 0
+        starts: dict[int, int] = {}
+        at = 0
         for index, char in enumerate(low):
             starts.setdefault(at, index)
             at += len(fold(char))

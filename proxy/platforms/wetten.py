@@ -387,7 +387,7 @@ REGULATION_META = {
                                 "(BWBR0005537)\"; null when a BWB identifier was given."},
 }
 
-READ_INPUT = {
+READ_INPUT: dict[str, Any] = {
     "type": "object",
     "properties": {
         "identifier": {"type": "string", "minLength": 1, "maxLength": 120,

@@ -34,7 +34,7 @@ from urllib.parse import quote
 from proxy.caller import SYSTEM_CALLER
 from proxy.canary import DAY, Probe, check_load
 from proxy.errors import ToolInputError, UpstreamStatusError
-from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, page
+from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, object_at, page
 from proxy.platforms._organisations import REGISTER, Choice
 from proxy.platforms._resolve import Entry, Table, norm
 from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
@@ -140,7 +140,7 @@ async def platform_organisations(call: ToolCall) -> list[tuple[str, int]]:
     documented)."""
     path = "/zoek?" + query_string([("zoektekst", ""), ("start", "0"), ("aantalResultaten", "10")])
     data = await call.get(path, read_search, headers=ACCEPT)
-    facets = data.get("filters") if isinstance(data.get("filters"), dict) else {}
+    facets = object_at(data, "filters")
     out = []
     for item in facets.get("organisatie") or []:
         if isinstance(item, dict) and isinstance(item.get("naam"), str) and item["naam"].strip():
@@ -225,7 +225,7 @@ HIT_ITEM = {
 
 
 def _hit(ctx: PlatformContext, hit: dict[str, Any]) -> dict[str, Any]:
-    doc = hit.get("document") if isinstance(hit.get("document"), dict) else {}
+    doc = object_at(hit, "document")
     raw = str(doc.get("id") or "")
     bare, version = _split_id(raw)
     url = str(doc.get("pid") or DOCUMENT_PAGE + bare)
@@ -397,9 +397,9 @@ async def _read_publication(call: ToolCall) -> dict[str, Any]:
     doc = data["document"]
     versions = [v for v in data.get("versies") or [] if isinstance(v, dict)]
     newest = max(versions, key=lambda v: v.get("nummer") or 0) if versions else {}
-    titles = doc.get("titelcollectie") if isinstance(doc.get("titelcollectie"), dict) else {}
-    classes = doc.get("classificatiecollectie") if isinstance(doc.get("classificatiecollectie"), dict) else {}
-    intern = data.get("plooiIntern") if isinstance(data.get("plooiIntern"), dict) else {}
+    titles = object_at(doc, "titelcollectie")
+    classes = object_at(doc, "classificatiecollectie")
+    intern = object_at(data, "plooiIntern")
     descriptions = [str(d) for d in doc.get("omschrijvingen") or [] if d]
     url = str(doc.get("pid") or DOCUMENT_PAGE + pid)
     pub: dict[str, Any] = {
@@ -454,7 +454,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     data = await ctx.upstream.get(path, read_search, headers=ACCEPT, caller=SYSTEM_CALLER)
     days = []
     for hit in data["resultaten"]:
-        doc = hit.get("document") if isinstance(hit, dict) and isinstance(hit.get("document"), dict) else {}
+        doc = object_at(hit, "document") if isinstance(hit, dict) else {}
         try:
             days.append(date.fromisoformat(str(doc.get("openbaarmakingsdatum"))[:10]))
         except ValueError:
@@ -480,14 +480,15 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     for n, hit in enumerate(hits):
         where = f"search: resultaten[{n}].document"
         doc = hit.get("document")
-        if not probe.expect(isinstance(doc, dict), where, "missing"):
+        if not isinstance(doc, dict):
+            probe.expect(False, where, "missing")
             continue
         probe.field(doc, "id", where, pattern=re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]+(_\d+)?$"),
                     example="oep-0b03…_1")
         probe.field(doc, "titel", where)
         probe.field(doc, "openbaarmakingsdatum", where, pattern=DAY, example="2026-09-30")
     facets = search.get("filters")
-    organisations = facets.get("organisatie") if isinstance(facets, dict) else None
+    organisations = facets.get("organisatie", []) if isinstance(facets, dict) else []
     if probe.expect(isinstance(organisations, list) and bool(organisations), "search: filters.organisatie",
                     "the list of publishing bodies (used to resolve organisation names) is missing"):
         for n, item in enumerate(organisations[:5]):
