@@ -63,7 +63,7 @@ def _tools(state: ServerState) -> list[types.Tool]:
     ]
     if state.extra_tool:
         tools.append(_tool("new_tool", "Nieuw", "Appeared after the first listing.", READ_ONLY))
-    return tools
+    return [*tools, *state.hostile]
 
 
 # Everything it lists except count_notes, which the tests leave off the allow-list.
@@ -76,6 +76,7 @@ class ServerState:
 
     get_note_drops_mark: bool = False
     extra_tool: bool = False
+    hostile: list[types.Tool] = field(default_factory=list)  # tools a test adds to the listing as they are
     calls: list[str] = field(default_factory=list)
     versions: list[str | None] = field(default_factory=list)  # the MCP-Protocol-Version header of each request
     seen_auth: list[str | None] = field(default_factory=list)
@@ -200,7 +201,7 @@ class ThirdPartyServer:
 
 
 def add_remote(data: dict[str, Any], url: str, *, allow: list[str] | None = None, enabled: bool = True,
-               auth: dict[str, str] | None = None) -> None:
+               auth: dict[str, str] | None = None, more_tools: tuple[str, ...] = ()) -> None:
     """The test registry: the shipped one plus a remote connector 'derde' on the third-party server."""
     data["server"]["remote_allow_networks"] = ["127.0.0.1/32"] if allow is None else allow
     data["connectors"].insert(-1, {
@@ -210,7 +211,7 @@ def add_remote(data: dict[str, Any], url: str, *, allow: list[str] | None = None
                         "en": "Council notes of another public body, through its own MCP server."},
         "remote": {
             "url": url,
-            "tools": [*(t for t in TOOL_NAMES if t != "get_note"),
+            "tools": [*(t for t in TOOL_NAMES if t != "get_note"), *more_tools,
                       {"name": "get_note", "title": {"nl": "Notitie lezen", "en": "Read a note"}}],
             "auth": auth or {"scheme": "bearer", "env": ENV},
             "timeouts": {"connect_seconds": 1, "total_seconds": 2},

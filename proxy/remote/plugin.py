@@ -24,6 +24,7 @@ from proxy.errors import ToolInputError, UpstreamUnreachable
 from proxy.external import fence
 from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Platform, RemoteTool, Text, ToolWords
 from proxy.remote.client import RemoteClient, RemoteRefused
+from proxy.remote.schemas import schema_problem, without_patterns
 from proxy.results import CITATION_SCHEMA, PRECISION_SCHEMA, citation, object_schema, precision
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
@@ -97,6 +98,8 @@ def _refusal(platform: Platform, tool: mcp_types.Tool) -> str | None:
     for kind, schema in (("inputSchema", tool.input_schema), ("outputSchema", tool.output_schema)):
         if schema is None:
             continue
+        if (problem := schema_problem(schema)) is not None:  # before anything walks or compiles it
+            return f"its {kind} is not one BesluitBron compiles: {problem}"
         if schema.get("type") != "object":
             return f"its {kind} has no object root, which 2025-era clients cannot use"
         error = jsonschema.exceptions.best_match(_META_VALIDATOR.iter_errors(schema))
@@ -116,7 +119,8 @@ def remote_plugin(platform: Platform, selection: Selection, client: RemoteClient
     validation) the tools are described but cannot be called."""
     words = tuple(_words(platform, wanted, tool) for wanted, tool in selection.served)
     impls = tuple(
-        ToolImpl(name=tool.name, input_schema=dict(tool.input_schema), output_schema=_envelope_schema(tool),
+        ToolImpl(name=tool.name, input_schema=without_patterns(dict(tool.input_schema)),
+                 output_schema=_envelope_schema(tool),
                  handler=_handler(platform, tool.name, client, withdrawn),
                  open_world=not (tool.annotations and tool.annotations.open_world_hint is False))
         for _, tool in selection.served
@@ -158,7 +162,7 @@ def _envelope_schema(tool: mcp_types.Tool) -> JsonDict:
     data: JsonDict = {"description": "The remote tool's structured answer, if it gave one."}
     defs: JsonDict = {}
     if tool.output_schema is not None:
-        own = {k: v for k, v in tool.output_schema.items() if k not in ("$schema", "$id")}
+        own = {k: v for k, v in without_patterns(tool.output_schema).items() if k not in ("$schema", "$id")}
         defs = own.pop("$defs", {})  # hoisted, so the tool's own "#/$defs/..." references still resolve
         data = {"anyOf": [own, {"type": "null"}]}
     schema = object_schema({

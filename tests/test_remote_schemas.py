@@ -1,0 +1,104 @@
+"""Issue 27, its critical part: a third-party server's tool schemas are data. A schema that points at a URL is
+refused before anything compiles it (jsonschema and fastjsonschema would fetch it with urllib, outside the
+address guard), a schema nested past the limit is refused without walking it recursively (it stopped the
+server starting), and the regular expressions of a served tool are not compiled by BesluitBron (backtracking
+patterns froze the event loop). Against the SDK-built third-party server on loopback, through the real app."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+
+from proxy.remote.schemas import SCHEMA_DEPTH_MAX, schema_problem, without_patterns
+from tests.conftest import Replicas, client, serve, write_registry
+from tests.remote_server import ENV, READ_ONLY, SECRET, ThirdPartyServer, add_remote
+
+
+def _nested(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+def test_schema_rules() -> None:
+    assert schema_problem({"type": "object", "$defs": {"x": {"type": "string"}},
+                           "properties": {"q": {"$ref": "#/$defs/x"}}}) is None  # local references are fine
+    assert "refers outside itself" in str(schema_problem({"properties": {"q": {"$ref": "http://10.0.0.1/x.json"}}}))
+    assert "refers outside itself" in str(schema_problem({"allOf": [{"$dynamicRef": "other.json#meta"}]}))
+    assert f"deeper than {SCHEMA_DEPTH_MAX}" in str(schema_problem(_nested(5000)))  # no RecursionError
+    assert schema_problem(_nested(SCHEMA_DEPTH_MAX - 1)) is None
+    wide = {"type": "object", "properties": {f"p{n}": {"type": "string"} for n in range(6000)}}
+    assert "subschemas" in str(schema_problem(wide))
+    stripped = without_patterns({"type": "object", "properties": {"pattern": {"type": "string", "pattern": "^(a+)+$"}},
+                                 "patternProperties": {"^x": {}}})
+    # A property named "pattern" stays; the keyword goes.
+    assert stripped == {"type": "object", "properties": {"pattern": {"type": "string"}}}
+
+
+@pytest.fixture
+def probe() -> Iterator[tuple[str, list[str]]]:
+    """A loopback listener that notes every connection: a schema's $ref points here."""
+    seen: list[str] = []
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            seen.append("connection")
+            conn.close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}/probe.json", seen
+    stop.set()
+    thread.join()
+    server.close()
+
+
+def _hostile(name: str, properties: dict[str, Any]) -> types.Tool:
+    return types.Tool(name=name, description=f"A hostile schema ({name}).", annotations=READ_ONLY,
+                      input_schema={"type": "object", "properties": properties})
+
+
+async def test_a_hostile_listing_fetches_nothing_and_the_server_serves_on(
+        probe: tuple[str, list[str]], replicas: Replicas, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url, seen = probe
+    monkeypatch.setenv(ENV, SECRET)
+    third_party = ThirdPartyServer(header="Authorization", value=f"Bearer {SECRET}")
+    third_party.state.hostile = [
+        _hostile("ref_out", {"q": {"$ref": url}}),
+        _hostile("deep", {"q": _nested(60)}),  # past our limit (the SDK server itself serializes ~100 at most)
+        _hostile("redos", {"q": {"type": "string", "pattern": "^(a+)+$"}}),
+    ]
+    third_party.start()
+    try:
+        path = write_registry(tmp_path, lambda d: add_remote(d, third_party.url, more_tools=("ref_out", "deep",
+                                                                                              "redos")))
+        async with serve(path, replicas) as live:
+            catalog = live.runtime.generation.catalog
+            served = {t.name: t for t in catalog.connectors["derde"].tools}
+            cannot = "\n".join(catalog.plugins["derde"].about.cannot)
+            async with client(live.url("wetten"), "2026-07-28") as c:  # a built-in connector serves on
+                answer = await c.call_tool("search_regulations", {"title": "omzetbelasting", "limit": 1})
+    finally:
+        third_party.stop()
+    assert "ref_out" not in served and "deep" not in served
+    assert "ref_out: its inputSchema is not one BesluitBron compiles: it refers outside itself" in cannot
+    assert f"deep: its inputSchema is not one BesluitBron compiles: it nests deeper than {SCHEMA_DEPTH_MAX}" in cannot
+    assert "pattern" not in str(served["redos"].input_schema)  # served, its regular expression not compiled here
+    assert seen == []  # nothing was fetched for the $ref
+    assert not answer.is_error
