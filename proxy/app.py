@@ -42,7 +42,7 @@ __all__ = ["RUNTIME", "Config", "create_app"]
 
 log = logging.getLogger(__name__)
 RUNTIME = web.AppKey("runtime", Runtime)
-CONFIG = web.AppKey("config", "Config")
+CONFIG = web.AppKey["Config"]("config")  # Config is defined below
 MCP = web.AppKey("mcp", McpHttp)
 RETIRED_SITES = web.AppKey("retired_sites", list[Path])
 METRICS = web.AppKey("metrics", Metrics)

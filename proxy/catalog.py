@@ -156,7 +156,8 @@ _LISTED_DEPTH = 2
 
 @functools.lru_cache(maxsize=1024)
 def _listed(schema_json: str, depth: int) -> dict[str, Any]:
-    return _strip(json.loads(schema_json), root=True, max_depth=depth)
+    listed: dict[str, Any] = _strip(json.loads(schema_json), root=True, max_depth=depth)  # an object stays one
+    return listed
 
 
 def listed_output_schema(schema: Mapping[str, Any], *, depth: int = _LISTED_DEPTH) -> dict[str, Any]:
@@ -172,7 +173,8 @@ def listed_output_schema(schema: Mapping[str, Any], *, depth: int = _LISTED_DEPT
 
 @functools.lru_cache(maxsize=1024)
 def _listed_input(schema_json: str) -> dict[str, Any]:
-    return _strip_input(json.loads(schema_json))
+    listed: dict[str, Any] = _strip_input(json.loads(schema_json))  # an object stays one
+    return listed
 
 
 def listed_input_schema(schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def cite_chunks(data: Mapping[str, Any]) -> dict[str, Any]:
             out[CHUNK_INDEX] = seen[key]
         return out
 
-    moved = move(data)
+    moved: dict[str, Any] = move(data)  # a mapping comes back as a dict
     moved[CHUNKS] = chunks
     return moved
 
@@ -56,7 +56,7 @@ def cited_output_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1024)
 def _cited(schema_json: str) -> dict[str, Any]:
-    out = _replace(json.loads(schema_json))
+    out: dict[str, Any] = _replace(json.loads(schema_json))  # an object stays one
     out["properties"] = {**out.get("properties", {}),
                          CHUNKS: {"type": "array", "items": schema_of(CitedChunk),
                                   "description": "What to cite: each object's cited_chunk points here."}}

@@ -91,7 +91,8 @@ class Listing:
 
     @property
     def tools(self) -> Sequence[Mapping[str, Any]]:
-        return self.result.get("tools", [])
+        tools: Sequence[Mapping[str, Any]] = self.result.get("tools", [])
+        return tools
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aiohttp import web
-from aiohttp.typedefs import Handler
+from aiohttp.typedefs import Handler, Middleware
 
 __all__ = ["cors_middleware"]
 
@@ -18,7 +18,7 @@ _ALLOW_HEADERS = ", ".join([
 _EXPOSE_HEADERS = "Mcp-Session-Id, MCP-Protocol-Version"
 
 
-def cors_middleware(allowed: Callable[[], tuple[str, ...]]) -> Callable[..., object]:
+def cors_middleware(allowed: Callable[[], tuple[str, ...]]) -> Middleware:
     """Answer preflights and label responses for allowed origins; `allowed` is read per request (reloads)."""
 
     @web.middleware

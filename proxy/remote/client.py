@@ -17,13 +17,14 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import httpx2
 import mcp_types
 from mcp import Client
-from mcp.client.streamable_http import CONNECTION_CLOSED, streamable_http_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED
 
 from proxy.caller import Caller
 from proxy.errors import (
@@ -86,18 +87,21 @@ def credential_headers(auth: RemoteAuth, environ: Mapping[str, str] | None = Non
     return {auth.header: value}
 
 
-def scrub(value: Any, secrets: tuple[str, ...]) -> Any:
-    """`value` with every occurrence of a secret replaced: a careless server may echo it back."""
+def scrub(value: T, secrets: tuple[str, ...]) -> T:
+    """`value` with every occurrence of a secret replaced: a careless server may echo it back.
+
+    A string stays a string, a list a list and a dict a dict (the casts say so to the type checker)."""
     if not secrets:
         return value
     if isinstance(value, str):
+        text: str = value
         for secret in secrets:
-            value = value.replace(secret, "[credential removed]")
-        return value
+            text = text.replace(secret, "[credential removed]")
+        return cast(T, text)
     if isinstance(value, list):
-        return [scrub(v, secrets) for v in value]
+        return cast(T, [scrub(v, secrets) for v in value])
     if isinstance(value, dict):
-        return {scrub(k, secrets): scrub(v, secrets) for k, v in value.items()}
+        return cast(T, {scrub(k, secrets): scrub(v, secrets) for k, v in value.items()})
     return value
 
 
@@ -126,7 +130,7 @@ class RemoteClient:
     def name(self) -> str:
         return f"{self.platform.title.en} (external MCP server)"
 
-    def scrub(self, value: Any) -> Any:
+    def scrub(self, value: T) -> T:
         return scrub(value, self._secrets)
 
     async def close(self) -> None:

@@ -523,7 +523,9 @@ class Options:
 
 def _split(text: str, sep: str) -> list[str]:
     """Split at `sep` outside parentheses and quotes."""
-    parts, depth, quoted, current = [], 0, False, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quoted = 0, False
     for ch in text:
         if ch == "'":
             quoted = not quoted
@@ -584,7 +586,11 @@ def parse_options(store: Store, etype: EntityType, values: Mapping[str, str]) ->
             if direction not in ("asc", "desc"):
                 raise ODataError(f"{INVALID}Syntax error at '{item}' in $orderby.")
             getter, _ = _Compiler(store, etype).path(path.strip())
-            opts.orderby.append(((lambda row, g=getter: g({"$it": row})), direction == "desc"))
+
+            def by(row: Row, g: Callable[[Row], Any] = getter) -> Any:
+                return g({"$it": row})
+
+            opts.orderby.append((by, direction == "desc"))
     if "$top" in values:
         opts.top = _int_option("$top", values["$top"])
     if "$skip" in values:
@@ -600,7 +606,10 @@ def _ordered(rows: list[Row], opts: Options) -> list[Row]:
     out = sorted(rows, key=lambda r: str(r.get("Id")))  # the service's default order is by key
     for getter, desc in reversed(opts.orderby):
         # SQL Server order: NULL first ascending, last descending.
-        out.sort(key=lambda r, g=getter: (g(r) is not None, g(r)), reverse=desc)  # type: ignore[misc]
+        def key(r: Row, g: Callable[[Row], Any] = getter) -> tuple[bool, Any]:
+            return g(r) is not None, g(r)
+
+        out.sort(key=key, reverse=desc)
     return out
 
 

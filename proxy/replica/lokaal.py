@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from datetime import date, timedelta
 from pathlib import Path
+from typing import TypedDict
 
 from aiohttp import web
 
@@ -47,11 +48,17 @@ SAMPLE_ORGANISATION = "Gouda"
 # The newest recording behind this sample: basgroot/bekendmakingen's Gouda file of December 2025.
 RECORDED_ON = "2025-12-04"
 SAMPLE_WHY = "script/img payloads for the site's inertness test; no real record carries them (title says 'Voorbeeld')"
-_GEMEENTEBLAD = {"publication_name": "Gemeenteblad", "organisation_type": "gemeente",
+class _Gazette(TypedDict):
+    publication_name: str
+    organisation_type: str
+    creator_scheme: str
+
+
+_GEMEENTEBLAD: _Gazette = {"publication_name": "Gemeenteblad", "organisation_type": "gemeente",
                  "creator_scheme": "OVERHEID.Gemeente"}
 # A client's file of one place name can hold the province's Provinciaal blad next to the municipality's
 # Gemeenteblad (basgroot's Utrecht file does): the id's gazette says which organisation published it.
-_GAZETTE_OF_PREFIX = {"gmb": _GEMEENTEBLAD,
+_GAZETTE_OF_PREFIX: dict[str, _Gazette] = {"gmb": _GEMEENTEBLAD,
                       "prb": {"publication_name": "Provinciaal blad", "organisation_type": "provincie",
                               "creator_scheme": "OVERHEID.Provincie"}}
 

@@ -25,6 +25,7 @@ import json
 import re
 from datetime import date, timedelta
 from pathlib import Path
+from xml.etree.ElementTree import Element
 
 from aiohttp import web
 from defusedxml import ElementTree as SafeET
@@ -53,7 +54,7 @@ def _recorded_text(identifier: str) -> str | None:
     return path.read_text(encoding="utf-8") if path.exists() else None
 
 
-def _gzd_fields(gzd: SafeET.Element) -> tuple[dict[str, str], list[str], list[str]]:
+def _gzd_fields(gzd: Element) -> tuple[dict[str, str], list[str], list[str]]:
     """(first text per local tag name, subjects, manifestations) of one recorded <gzd:gzd>."""
     fields: dict[str, str] = {}
     subjects: list[str] = []

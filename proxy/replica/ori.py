@@ -50,6 +50,7 @@ from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from proxy.replica.provenance import Provenance
 
@@ -133,7 +134,7 @@ def _client(request: web.Request) -> str:
 
 
 @web.middleware
-async def _rate_limit(request: web.Request, handler: Any) -> web.StreamResponse:
+async def _rate_limit(request: web.Request, handler: Handler) -> web.StreamResponse:
     if "/api/" not in request.path:
         return await handler(request)
     limiter = request.app[RATE]
@@ -299,7 +300,7 @@ class _Builder:
             title = text(1) or f"Motie {item['id']}"
             status = text(62) or text(71)
             agenda_native = ((fields.get(54) or {}).get("values") or [{}])[0].get("content")
-            hint = (labels(54) or [None])[0]
+            hint = next(iter(labels(54)), None)
             meeting = self.meeting_from_hint(org, hint, agenda_native, name)
             day = _utc(meeting.detail["_start"]) if meeting else _utc(str(text(15)))
             motion_id = _eid("motion", org, item["id"])

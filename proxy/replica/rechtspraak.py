@@ -27,6 +27,7 @@ three rulings dated just before `anchor` are made up (ECLI and title say "VOORBE
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -90,7 +91,7 @@ class Ruling:
     document: str | None = None  # the content answer, verbatim where recorded
     source: str | None = None
     why_invented: str = ""
-    issued: date | None = None
+    issued: dt.date | None = None  # `date` here would name the field above
 
     @property
     def court_code(self) -> str:
@@ -112,7 +113,7 @@ def _stamp(value: str) -> datetime:
 @lru_cache(maxsize=1)
 def court_uris_by_name() -> dict[str, str]:
     """The platform's own court list (Waardelijst/Instanties): name → creator URI."""
-    root = SafeET.parse(DATA / COURT_LIST).getroot()
+    root = SafeET.fromstring((DATA / COURT_LIST).read_bytes())
     return {(i.findtext("Naam") or "").strip(): (i.findtext("Identifier") or "").strip() for i in root}
 
 
@@ -143,7 +144,7 @@ def _from_feed(name: str) -> list[Ruling]:
     """A recorded feed's entries: title 'ECLI, court, dd-mm-yyyy, case' (the editor's line breaks folded)."""
     out = []
     courts = court_uris_by_name()
-    for entry in SafeET.parse(DATA / name).getroot().findall(f"{ATOM}entry"):
+    for entry in SafeET.fromstring((DATA / name).read_bytes()).findall(f"{ATOM}entry"):
         title = _text(entry.find(f"{ATOM}title"))
         ecli, court, day = (p.strip() for p in title.split(",")[:3])
         out.append(Ruling(ecli=ecli, court=court, court_uri=courts.get(court, ""),
@@ -241,14 +242,15 @@ async def _search(request: web.Request) -> web.Response:
         return _bad("return is DOC")
     ruling_dates = _dates(q.getall("date", []), "date", "%Y-%m-%d") if "date" in q else None
     modified = _dates(q.getall("modified", []), "modified", "%Y-%m-%dT%H:%M:%S") if "modified" in q else None
-    for checked in (ruling_dates, modified):
-        if isinstance(checked, str):
-            return _bad(checked)
+    if isinstance(ruling_dates, str):
+        return _bad(ruling_dates)
+    if isinstance(modified, str):
+        return _bad(modified)
     only_live = bool(kinds or creators or subjects or ruling_dates)  # withdrawn ECLIs carry no metadata
 
     def keep(r: Ruling) -> bool:
         if r.deleted:
-            return not only_live and (modified is None or modified[0] <= r.modified <= modified[1])  # type: ignore
+            return not only_live and (modified is None or modified[0] <= r.modified <= modified[1])
         if q.get("return") == "DOC" and not r.has_doc:
             return False
         if kinds and r.type not in kinds:
@@ -257,9 +259,9 @@ async def _search(request: web.Request) -> web.Response:
             return False
         if subjects and not any(AREA_BASE + area in subjects for area in r.areas):
             return False
-        if ruling_dates and not ruling_dates[0].date() <= r.date <= ruling_dates[1].date():  # type: ignore[index]
+        if ruling_dates and not ruling_dates[0].date() <= r.date <= ruling_dates[1].date():
             return False
-        return not (modified and not modified[0] <= r.modified <= modified[1])  # type: ignore[index]
+        return not (modified and not modified[0] <= r.modified <= modified[1])
 
     found = sorted((r for r in request.app[RULINGS].values() if keep(r)), key=lambda r: (r.modified, r.ecli),
                    reverse=sort == "DESC")

@@ -329,7 +329,10 @@ def evaluate(node: Node, record: Record, evaluation: Evaluation) -> bool:
 
 def sort_records(records: list[Any], keys: Sequence[tuple[str, bool]]) -> list[Any]:
     for index, descending in reversed(keys):
-        records = sorted(records, key=lambda r, i=index: (r.values(i) or [""])[0], reverse=descending)
+        def key(r: Record, i: str = index) -> str:
+            return (r.values(i) or [""])[0]
+
+        records = sorted(records, key=key, reverse=descending)
     return records
 
 

@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from xml.etree.ElementTree import Element
 
 from aiohttp import web
 from defusedxml import ElementTree as SafeET
@@ -132,7 +133,7 @@ class Version(Record):
 # --------------------------------------------------------------------------- reading the recordings
 
 
-def _text(root: SafeET.Element, name: str) -> str:
+def _text(root: Element, name: str) -> str:
     """The own text of the first element of this name (a toestand puts its meta-data inside the element)."""
     found = next((e for e in root.iter() if e.tag == name), None)
     return " ".join((found.text or "").split()) if found is not None else ""

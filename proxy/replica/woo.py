@@ -86,7 +86,8 @@ class Publication:
 
     @property
     def document(self) -> dict[str, Any]:
-        return self.detail["document"]
+        document: dict[str, Any] = self.detail["document"]
+        return document
 
     @property
     def pid(self) -> str:
