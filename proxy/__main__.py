@@ -18,9 +18,10 @@ from proxy.errors import BesluitBronError
 
 if TYPE_CHECKING:
     from proxy.registry import Registry
+    from proxy.registry_edit import Switch
 
 DEFAULT_REGISTRY = Path("registry.json")
-SWITCHES = {
+SWITCHES: dict[str, tuple[Switch, bool]] = {
     "enable": ("enabled", True),
     "disable": ("enabled", False),
     "show-in-footer": ("in_footer", True),
@@ -345,13 +346,18 @@ class _ExceptionLog:
                 "after --idle-timeout, raise the open-files limit for more", context.get("exception"))
 
 
+def _finish(stop: asyncio.Future[str], name: str) -> None:
+    if not stop.done():
+        stop.set_result(name)
+
+
 def _stop_on_signals() -> asyncio.Future[str]:
     """A future that SIGTERM or SIGINT completes (with the signal's name), instead of killing the process."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[str] = loop.create_future()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):  # no Unix signals (Windows): Ctrl+C still works
-            loop.add_signal_handler(sig, lambda s=sig: stop.done() or stop.set_result(s.name))
+            loop.add_signal_handler(sig, _finish, stop, sig.name)
     return stop
 
 

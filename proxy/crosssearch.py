@@ -135,6 +135,7 @@ async def search(routes: Mapping[str, SourceRoute], titles: Mapping[str, str], a
         tasks[key] = asyncio.ensure_future(run(key, route.search,
                                                _source_arguments(route, {**arguments, "query": query}, size)))
     done, pending = await asyncio.wait(tasks.values(), timeout=deadline)
+    task: asyncio.Task[dict[str, Any]] | None
     for task in pending:
         task.cancel()
     hits: list[_Hit] = []
@@ -228,7 +229,8 @@ def _text(read: Mapping[str, Any]) -> str:
     """The readable text of a read tool's answer: its own text, else the record's words and its list's titles."""
     if isinstance(read.get("text"), str) and read["text"]:
         return str(read["text"])
-    record = next((read[k] for k in ("document", "publication", "meeting") if isinstance(read.get(k), Mapping)), {})
+    record: Mapping[str, Any] = next(
+        (read[k] for k in ("document", "publication", "meeting") if isinstance(read.get(k), Mapping)), {})
     lines = [f"{k}: {v}" for k, v in record.items() if isinstance(v, str) and v and k not in ("url", "id")]
     for item in read.get("results") or []:
         if isinstance(item, Mapping):

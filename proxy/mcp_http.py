@@ -189,14 +189,14 @@ def handler_args(*, idle_timeout_seconds: float = 15) -> dict[str, Any]:
             "logger": _ServerLog(logging.getLogger("aiohttp.server"), {})}
 
 
-class _ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+class _ServerLog(logging.LoggerAdapter[logging.Logger]):
     """aiohttp's server logger, except that a malformed request (the client's fault, answered 400:
     a duplicate Host, a broken header line) is one INFO line, not an ERROR with a traceback that any
     client could write to the log at will."""
 
     def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
         if isinstance(exc_info, HttpProcessingError) and 400 <= (exc_info.code or 400) < 500:
-            self.logger.info("%s: %s", msg % args if args else msg, str(exc_info).replace("\n", " ")[:300])
+            self.logger.info("%s: %s", str(msg) % args if args else msg, str(exc_info).replace("\n", " ")[:300])
             return
         self.logger.exception(msg, *args, exc_info=exc_info, **kwargs)
 

@@ -44,7 +44,7 @@ def write_recording(folder: Path, platform: str, title: str, fetches: Sequence[F
                     served_at: str, real_base: str) -> list[Recorded]:
     """Write `fetches` into `folder` (created) with its SOURCES.md; returns what was written."""
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
+    written: list[Recorded] = []
     seen: set[str] = set()
     for fetch in fetches:
         url = str(getattr(fetch.target, "public_url", fetch.target))

@@ -128,7 +128,8 @@ def _json_types(value: Any) -> set[str]:
         return {"integer", "number"}
     if isinstance(value, float):
         return {"number", "integer"} if value.is_integer() else {"number"}
-    return {{str: "string", list: "array", dict: "object"}.get(type(value), "value")}
+    names: dict[type, str] = {str: "string", list: "array", dict: "object"}
+    return {names.get(type(value), "value")}
 
 
 def _a(kind: str) -> str:
@@ -140,7 +141,7 @@ def _compiled(key: str) -> Callable[[Any], Any]:
     """The compiled check of a schema (by its canonical JSON), or jsonschema's when it cannot compile."""
     schema = json.loads(key)
     try:
-        return fastjsonschema.compile(schema, use_default=False, use_formats=False)  # type: ignore[no-any-return]
+        return fastjsonschema.compile(schema, use_default=False, use_formats=False)
     except fastjsonschema.JsonSchemaDefinitionException:
         log.warning("schema cannot be compiled; checking it with jsonschema: %s", key[:200])
         validator = jsonschema.Draft202012Validator(schema)

@@ -67,6 +67,15 @@ return 1
 """
 
 
+def _bytes(value: bytes | str | None) -> bytes | None:
+    """A value as the client answers it: bytes, since it does not decode responses (a str only if it did)."""
+    return value.encode() if isinstance(value, str) else value
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 class RedisStore:
     """State in Redis at `url` (e.g. `redis://127.0.0.1:6379/0`), keys under `prefix`."""
 
@@ -86,8 +95,7 @@ class RedisStore:
         return self._prefix + ":".join(parts)
 
     async def cache_get(self, key: str) -> bytes | None:
-        value: bytes | None = await self._redis.get(self._k("cache", key))
-        return value
+        return _bytes(await self._redis.get(self._k("cache", key)))
 
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
         if ttl > 0:
@@ -137,7 +145,9 @@ class RedisStore:
     async def shared_secret(self) -> bytes:
         key = self._k("trace-secret")
         await self._redis.set(key, secrets.token_bytes(32), nx=True)
-        secret: bytes = await self._redis.get(key)
+        secret = _bytes(await self._redis.get(key))
+        if secret is None:  # set just above (nx: the first process's key stays), so only a flushed Redis
+            raise RedisError("the trace secret vanished between SET and GET")
         return secret
 
     async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
@@ -149,7 +159,7 @@ class RedisStore:
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
         key = self._k("session", session_id)
         owner = await self._redis.get(key)
-        if owner is None or owner.decode() != slug:
+        if owner is None or _text(owner) != slug:
             return False
         await self._redis.pexpire(key, int(idle_seconds * 1000))
         return True
@@ -157,7 +167,7 @@ class RedisStore:
     async def delete_session(self, session_id: str, slug: str) -> bool:
         key = self._k("session", session_id)
         owner = await self._redis.get(key)
-        if owner is None or owner.decode() != slug:
+        if owner is None or _text(owner) != slug:
             return False
         return bool(await self._redis.delete(key))
 
@@ -167,7 +177,7 @@ class RedisStore:
         keys = [key async for key in self._redis.scan_iter(match=self._k("session", "*"), count=1000)]
         counts: Counter[str] = Counter()
         for start in range(0, len(keys), 1000):
-            counts.update(slug.decode() for slug in await self._redis.mget(keys[start:start + 1000]) if slug)
+            counts.update(_text(slug) for slug in await self._redis.mget(keys[start:start + 1000]) if slug)
         return dict(counts)
 
     async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
@@ -175,7 +185,7 @@ class RedisStore:
         if await self._redis.set(key, owner, px=int(seconds * 1000), nx=True):
             return True
         held = await self._redis.get(key)
-        if held is not None and held.decode() == owner:  # ours: extend it
+        if held is not None and _text(held) == owner:  # ours: extend it
             await self._redis.pexpire(key, int(seconds * 1000))
             return True
         return False
@@ -210,7 +220,7 @@ class ResilientStore:
     async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
         if self._down_since is None:
             try:
-                return await call(self._primary)  # type: ignore[arg-type]
+                return await call(self._primary)
             except (RedisError, OSError, TimeoutError) as exc:
                 self._went_down(exc)
         return await call(self._fallback)
@@ -218,19 +228,19 @@ class ResilientStore:
     def _went_down(self, exc: BaseException) -> None:
         if self._down_since is not None:
             return
-        self._down_since = datetime.now(UTC)
+        self._down_since = down = datetime.now(UTC)
         log.warning("Redis cannot be reached (%s); serving on this process's own state until it is back",
                     type(exc).__name__)
-        self._probe = asyncio.get_running_loop().create_task(self._wait_for_redis())
+        self._probe = asyncio.get_running_loop().create_task(self._wait_for_redis(down))
 
-    async def _wait_for_redis(self) -> None:
+    async def _wait_for_redis(self, down: datetime) -> None:
         while True:
             await asyncio.sleep(self._retry)
             try:
                 await self._primary.ping()
             except (RedisError, OSError, TimeoutError):
                 continue
-            log.warning("Redis is back after %s; shared state resumes", datetime.now(UTC) - self._down_since)
+            log.warning("Redis is back after %s; shared state resumes", datetime.now(UTC) - down)
             self._down_since = None
             return
 

@@ -48,8 +48,10 @@ def validated(registry_path: Any) -> bool:
     return True
 
 
-class ReloadingArbiter(Arbiter):  # type: ignore[misc]
+class ReloadingArbiter(Arbiter):
     """Gunicorn's arbiter, except that SIGHUP reloads the workers in place from one validated registry."""
+
+    app: Workers  # the application it runs is always ours
 
     def handle_hup(self) -> None:
         registry = self.app.config.registry_path
@@ -77,7 +79,7 @@ def _metrics_directory() -> tuple[Path, bool]:
     return directory, False
 
 
-class Workers(BaseApplication):  # type: ignore[misc]
+class Workers(BaseApplication):
     """N aiohttp workers for one `Config`, bound to `bind` ("host:port"), their metrics in `metrics_dir`."""
 
     def __init__(self, config: Config, *, bind: str, workers: int, grace: float, metrics_dir: Path) -> None:

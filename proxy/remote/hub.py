@@ -46,7 +46,7 @@ class RemoteHub:
         self._withdrawn: dict[str, set[str]] = {}
         self._off: dict[str, str] = {}
         self._retiring: dict[asyncio.Task[None], RemoteClient] = {}
-        self.on_withdraw: Callable[[], None] | None = None  # the runtime re-applies its generation without them
+        self.on_withdraw: Callable[[], object] | None = None  # the runtime re-applies its generation without them
 
     # ----------------------------------------------------------------------- RemoteSource
 
@@ -71,7 +71,7 @@ class RemoteHub:
         served = {tool.name for _, tool in select(platform, listing, self.withdrawn(key)).served}
         now = {t.name: t for t in tools}
         lost = sorted(name for name in served if name in now and not (
-            now[name].annotations and now[name].annotations.read_only_hint is True))
+            (notes := now[name].annotations) and notes.read_only_hint is True))
         for name in lost:
             self._withdrawn.setdefault(key, set()).add(name)
             log.warning("remote connector %s: tool %s withdrawn: the server no longer marks it read-only", key, name)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import os
@@ -90,8 +91,8 @@ def bind_remotes(registry: Registry, source: RemoteSource) -> tuple[Registry, di
         platform = registry.platforms[key]
         listing = source.listing(key)
         selection = select(platform, listing, source.withdrawn(key)) if listing else Selection(served=(), refused=())
-        words, plugin = remote_plugin(platform, selection, source.client(key), lambda k=key: source.withdrawn(k),
-                                      lambda tools, k=key, p=platform: source.observe(k, p, tools))
+        words, plugin = remote_plugin(platform, selection, source.client(key), functools.partial(source.withdrawn, key),
+                                      functools.partial(source.observe, key, platform))
         enabled = connector.enabled and source.off_reason(key) is None
         connectors.append(dataclasses.replace(connector, tools=words, enabled=enabled))
         plugins[key] = plugin
