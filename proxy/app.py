@@ -37,6 +37,7 @@ from proxy.sitebuild import SiteBuildError, build_site
 from proxy.state import MemoryStore, StateStore
 from proxy.trace import TraceSigner
 from proxy.tracing import make_tracer
+from proxy.webheaders import SITE_HEADERS, name_the_server
 
 __all__ = ["RUNTIME", "Config", "create_app"]
 
@@ -120,6 +121,7 @@ def create_app(config: Config) -> web.Application:
     add_discovery_routes(app, lambda: runtime.generation.catalog)
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)
+    app.on_response_prepare.append(name_the_server)
     app.on_shutdown.append(_end_streams)
     if traced:
         provider = traced[1]
@@ -252,11 +254,12 @@ async def site(request: web.Request) -> web.StreamResponse:
     if target is None:
         page = site_dir / ("en/404.html" if tail.startswith("en/") else "404.html")
         if page.is_file():
-            return web.Response(status=404, body=page.read_bytes(), content_type="text/html", charset="utf-8")
+            return web.Response(status=404, body=page.read_bytes(), content_type="text/html", charset="utf-8",
+                                headers=SITE_HEADERS)
         raise web.HTTPNotFound()
     if target.is_dir():
         raise web.HTTPFound(f"/{tail.rstrip('/')}/")
-    return web.FileResponse(target, headers={"Content-Type": _content_type(target.name)})
+    return web.FileResponse(target, headers={**SITE_HEADERS, "Content-Type": _content_type(target.name)})
 
 
 def _content_type(name: str) -> str:

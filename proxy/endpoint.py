@@ -309,13 +309,15 @@ def _unknown_parameters(arguments: Any, tool: CatalogTool) -> str:
     unknown = [name for name in arguments if name not in takes] if isinstance(arguments, dict) else []
     said = []
     for name in unknown[:3]:
-        close = difflib.get_close_matches(name.lower(), takes, n=1, cutoff=0.6)
+        # A likely parameter for a name of plausible length only: difflib on a 1 MB key costs 100s of ms of CPU.
+        close = difflib.get_close_matches(name.lower(), takes, n=1, cutoff=0.6) if len(name) <= _NAME_GUESS_MAX else []
         said.append(f"{_clipped(repr(name))} is not a parameter" + (f" (did you mean {close[0]}?)" if close else ""))
     if len(unknown) > 3:
         said.append(f"and {len(unknown) - 3} more")
     return "; ".join([*said, f"{tool.name} takes {', '.join(takes) or 'no arguments'}"])
 
 
+_NAME_GUESS_MAX = 64  # longer unknown argument names get no "did you mean" (none of ours is half as long)
 # Size limits named by count: jsonschema's own words quote the whole value, which may be 1 MB.
 _SIZES = {"maxItems": ("values", "at most"), "minItems": ("values", "at least"),
           "maxLength": ("characters", "at most"), "minLength": ("characters", "at least"),

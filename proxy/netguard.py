@@ -32,6 +32,10 @@ _INTERNAL_SUFFIXES = (".localhost", ".local", ".internal", ".home.arpa", ".lan",
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 _NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
 _CGNAT = ipaddress.IPv4Network("100.64.0.0/10")  # not `is_private` in every Python version
+# Special-purpose blocks Python's `is_global` lets through: the IETF protocol assignments (192.0.0.8, the dummy
+# address, and the rest of 192.0.0.0/24) and IPv6 site-local addresses (deprecated, still routed inside sites).
+_SPECIAL_V4 = ipaddress.IPv4Network("192.0.0.0/24")
+_SITE_LOCAL_V6 = ipaddress.IPv6Network("fec0::/10")
 _METADATA = frozenset({ipaddress.IPv4Address("169.254.169.254"), ipaddress.IPv6Address("fd00:ec2::254")})
 _NUMERIC_HOST = re.compile(r"^(0x[0-9a-f]*|[0-9]+)(\.(0x[0-9a-f]*|[0-9]+))*\.?$", re.IGNORECASE)
 _SECRET_QUERY = frozenset({"key", "apikey", "api_key", "token", "access_token", "password", "secret", "auth"})
@@ -149,6 +153,10 @@ def _address_problem(ip: IPAddress) -> str | None:
         return "a multicast address"
     if isinstance(ip, ipaddress.IPv4Address) and ip in _CGNAT:
         return "a carrier-grade NAT address (100.64.0.0/10)"
+    if isinstance(ip, ipaddress.IPv4Address) and ip in _SPECIAL_V4:
+        return "an IETF protocol assignment (192.0.0.0/24)"
+    if isinstance(ip, ipaddress.IPv6Address) and ip in _SITE_LOCAL_V6:
+        return "a site-local address (fec0::/10)"
     if ip.is_private:
         return "a private address"
     if ip.is_reserved:

@@ -94,6 +94,9 @@ async def new_page(context: BrowserContext) -> tuple[Page, PageWatch]:
     page.on("dialog", on_dialog)
     page.on("response", on_response)
     page.on("pageerror", lambda exc: watch.errors.append(str(exc)))
+    # A script or style the site's Content-Security-Policy blocks is reported on the console, not as a page error.
+    page.on("console", lambda msg: watch.errors.append(msg.text)
+            if msg.type == "error" and "Content Security Policy" in msg.text else None)
     page.on("request", on_request)
     return page, watch
 

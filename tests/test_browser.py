@@ -645,7 +645,8 @@ async def _scan(env: Env, context: BrowserContext, lang: str, path: str, width: 
         # Material fetches sitemap.xml next to every alternate link; nothing the page asked for may be missing.
         findings = await run_axe(page) if axe else []
         return {"axe": findings, "layout": layout["problems"], "addresses": layout["addresses"],
-                "missing": [url for url in watch.failed if "/mcp" not in url and not url.endswith(path)]}
+                "missing": [url for url in watch.failed if "/mcp" not in url and not url.endswith(path)],
+                "errors": watch.errors}  # script errors and what the content policy blocked
     finally:
         await page.close()
 
@@ -674,6 +675,7 @@ async def test_every_page_template_at_390_and_1280_px_in_both_languages(env: Env
     assert {name: violations for name, violations in found.items() if violations} == {}  # of any impact
     assert {name: scan["layout"] for name, scan in report.items() if scan["layout"]} == {}
     assert {name: scan["missing"] for name, scan in report.items() if scan["missing"]} == {}
+    assert {name: scan["errors"] for name, scan in report.items() if scan["errors"]} == {}
     # The pages that name addresses do show them (the checks above are not vacuous).
     for width in WIDTHS:
         for name in ("index.html", "connectoren.html", "keuzehulp.html", "explorer.html", "en/connectoren.html"):

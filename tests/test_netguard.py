@@ -256,6 +256,6 @@ def test_address_rules_unit() -> None:
         policy.check_address(ipaddress.ip_address("93.184.216.34"), host="x.example", plain_http=True)
     policy.check_address(ipaddress.ip_address("93.184.216.34"), host="x.example", plain_http=False)
     for bad in ("127.0.0.1", "10.1.2.3", "100.100.0.1", "::1", "::ffff:192.168.0.1", "64:ff9b::808:808",
-                "2002:7f00:1::", "ff02::1", "198.18.0.1", "192.0.2.1"):
+                "2002:7f00:1::", "ff02::1", "198.18.0.1", "192.0.2.1", "192.0.0.8", "fec0::1"):
         assert policy.refusal(ipaddress.ip_address(bad)) is not None, bad
 

@@ -217,3 +217,25 @@ async def _metrics_sequence(live: Any, http: aiohttp.ClientSession) -> None:
     assert _delta(after, before, "besluitbron_platform_request_seconds_bucket", le="+Inf", **w) == sent
     assert _delta(after, before, "besluitbron_platform_requests_total", outcome="error", **w) == 0
     assert sent == live_after_join + _delta(paced, kept, "besluitbron_platform_requests_total", **w)
+
+
+async def test_pages_carry_the_browser_protections_and_no_response_names_versions(
+        replicas: Replicas, tmp_path: Path) -> None:
+    """Issue 27: the site's pages (and its 404) send a content policy for this origin, nosniff, no framing and a
+    referrer policy; no response names aiohttp's or Python's version in `Server`."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>BesluitBron</title>", encoding="utf-8")
+    (site / "404.html").write_text("<!doctype html><title>Niet gevonden</title>", encoding="utf-8")
+    async with serve(write_registry(tmp_path), replicas, site_dir=site) as live, aiohttp.ClientSession() as http:
+        for path, status in (("/", 200), ("/no-such-page.html", 404)):
+            async with http.get(f"{live.base}{path}") as resp:
+                assert resp.status == status
+                policy = resp.headers["Content-Security-Policy"]
+                assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+                assert resp.headers["X-Content-Type-Options"] == "nosniff"
+                assert resp.headers["X-Frame-Options"] == "DENY" and "Referrer-Policy" in resp.headers
+                assert resp.headers["Server"] == "BesluitBron"
+        for path in ("/health", "/wetten/mcp", "/metrics"):
+            async with http.get(f"{live.base}{path}", allow_redirects=False) as resp:
+                assert resp.headers.get("Server") == "BesluitBron", path
