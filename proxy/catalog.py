@@ -330,7 +330,8 @@ def capped_input_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
             if _admits(node, "string") and "maxLength" not in node:
                 out["maxLength"] = REMOTE_MAX_LENGTH
         return out
-    return cap(schema, "")  # type: ignore[no-any-return]
+    capped: dict[str, Any] = cap(schema, "")  # a mapping comes back as a dict
+    return capped
 
 
 def _recap(value: Any, nested: Mapping[int, str], cap: Callable[[Any, str], Any]) -> Any:

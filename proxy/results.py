@@ -50,8 +50,7 @@ def precision(
     """
     if total_relation not in TOTAL_RELATIONS:
         raise ValueError(f"total_relation must be one of {TOTAL_RELATIONS}, got {total_relation!r}")
-    extra: dict[str, Any] = {"hint": hint} if hint else {}
-    return {
+    out: Precision = {
         "total": total,
         "total_relation": total_relation,
         "returned": returned,
@@ -60,8 +59,10 @@ def precision(
         "not_applied": list(not_applied or []),
         "partial": partial,
         "next_offset": next_offset,
-        **extra,  # type: ignore[typeddict-item]
     }
+    if hint:
+        out["hint"] = hint
+    return out
 
 
 def citation(

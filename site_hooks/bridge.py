@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -47,9 +47,11 @@ __all__ = [
     "register_slot_anchors",
     "renderer",
     "site_data",
+    "site_url",
     "slot_link_resolver",
 ]
 
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------- languages
 
@@ -87,6 +89,13 @@ def all_languages_done(config: MkDocsConfig) -> bool:
 # --------------------------------------------------------------------------- data
 
 
+def site_url(config: MkDocsConfig) -> str:
+    """The site's address, which pages.py's on_config sets from the registry before any other hook runs."""
+    if config.site_url is None:
+        raise PluginError("besluitbron: site_url is not set (site_hooks/pages.py sets it from the registry)")
+    return config.site_url
+
+
 def registry_path(config: MkDocsConfig) -> Path:
     default = Path(config.config_file_path).resolve().parent / "registry.json"
     return Path(os.environ.get(REGISTRY_ENV) or default)
@@ -100,7 +109,7 @@ def site_data(config: MkDocsConfig) -> SiteData:
     key = (str(path), _stamp(path), status, _stamp(Path(status)) if status else None, impl_spec)
     cached = _CACHE.get("data")
     if cached is not None and cached[0] == key:
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1]
     try:
         factory = resolve_plugins(impl_spec) if impl_spec else None
         data = load_site_data(path, status_path=status, plugins=factory)
@@ -163,7 +172,7 @@ def add_generated_page(files: Files, config: MkDocsConfig, src_uri: str, content
     alternates = {other: _virtual(config, src_uri, content, other) for other in languages(config)}
     page_file = alternates[lang]
     for file in alternates.values():
-        file.alternates = alternates
+        _set_i18n(file, alternates=alternates)
     files.append(page_file)
     if plugin is not None:
         # i18n's sitemap.xml iterates this per-language snapshot taken in its own on_files.
@@ -177,14 +186,17 @@ def _virtual(config: MkDocsConfig, src_uri: str, content: str, lang: str) -> Fil
     # linearly with connectors (Material renders the whole nav on every page).
     file = File.generated(config, src_uri, content=content, inclusion=InclusionLevel.NOT_IN_NAV)
     file.dest_uri = lang_prefix(config, lang) + file.dest_uri
-    file.locale = lang
-    file.locale_alternate_of = lang
-    file.localization = None
-    file.norm_src_uri = src_uri
+    _set_i18n(file, locale=lang, locale_alternate_of=lang, localization=None, norm_src_uri=src_uri)
     return file
 
 
-def plugin_error(action: Callable[[], Any], where: str) -> Any:
+def _set_i18n(file: File, **attributes: Any) -> None:
+    """Give a File the attributes i18n gives its own; mkdocs' File does not declare them."""
+    for name, value in attributes.items():
+        setattr(file, name, value)
+
+
+def plugin_error(action: Callable[[], T], where: str) -> T:
     """Run `action`, turning a data problem into a one-line PluginError naming `where`."""
     try:
         return action()

@@ -31,7 +31,7 @@ def on_template_context(context: dict[str, Any], template_name: str, config: MkD
     if plugin is not None and getattr(plugin, "extra_alternate", None):
         # i18n stores the per-page switcher as an *attribute* of config.extra, which Jinja reads
         # before the key; put each language's home page back.
-        config.extra.alternate = copy.deepcopy(plugin.extra_alternate)
+        config.extra.alternate = copy.deepcopy(plugin.extra_alternate)  # type: ignore[attr-defined]  # i18n's, undeclared
     return context
 
 

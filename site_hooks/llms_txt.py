@@ -32,7 +32,7 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
     record = bridge.record(bridge.current_language(config))
     src = bridge.page_src(page.file)
-    record.pages[src] = PageRef(title=page.title or "", url=config.site_url + page.file.url,
+    record.pages[src] = PageRef(title=page.title or "", url=bridge.site_url(config) + page.file.url,
                                 description=str(page.meta.get("description", "")))
     return context
 
@@ -42,10 +42,11 @@ def on_post_build(config: MkDocsConfig) -> None:
     data = bridge.site_data(config)
     record = bridge.record(lang)
     others = [other for other in bridge.languages(config) if other != lang]
+    site = bridge.site_url(config)
 
     def absolute(src: str) -> str:
         # The Markdown twin (site_hooks/machine_files.py), which llmstxt.org asks an index to link.
-        return record.markdown.get(src) or config.site_url + record.generated[src]
+        return record.markdown.get(src) or site + record.generated[src]
 
     def twin(ref: PageRef, src: str) -> PageRef:
         return PageRef(title=ref.title, url=record.markdown.get(src, ref.url), description=ref.description)
@@ -55,8 +56,8 @@ def on_post_build(config: MkDocsConfig) -> None:
         pages=[twin(record.pages[src], src) for src in record.nav_order if src in record.pages],
         connection_pages={c.slug: absolute(connector_src(c.slug)) for c in data.connectors},
         platform_pages={p.key: absolute(platform_src(p.key)) for p in data.platforms},
-        other_language_url=config.site_url + bridge.lang_prefix(config, others[0]) + "llms.txt" if others else None,
-        explorer_json_url=config.site_url + bridge.lang_prefix(config, lang) + "explorer.json",
+        other_language_url=site + bridge.lang_prefix(config, others[0]) + "llms.txt" if others else None,
+        explorer_json_url=site + bridge.lang_prefix(config, lang) + "explorer.json",
     ), "llms.txt")
     target = Path(config.site_dir) / bridge.lang_prefix(config, lang) / "llms.txt"
     target.parent.mkdir(parents=True, exist_ok=True)

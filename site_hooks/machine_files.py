@@ -36,7 +36,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
-    site = config.site_url
+    site = bridge.site_url(config)
     alternates = getattr(page.file, "alternates", None) or {}
     context["bb_alternates"] = [(lang, site + _url(f.url)) for lang, f in alternates.items()]
     context["bb_x_default"] = site + _url(alternates[bridge.default_language(config)].url) if alternates else None
@@ -47,7 +47,7 @@ def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, n
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     if not page.file.dest_uri.endswith(".html"):
         return output
-    site = config.site_url
+    site = bridge.site_url(config)
     record = bridge.record(bridge.current_language(config))
     src = bridge.page_src(page.file)
     if src not in record.sources:
@@ -74,7 +74,7 @@ def on_post_build(config: MkDocsConfig) -> None:
         target.write_text(json.dumps(server_json(data.catalog, c.slug), ensure_ascii=False, indent=2) + "\n",
                           encoding="utf-8")
     if not prefix:
-        robots = render_robots_txt(config.site_url, [c.path for c in data.connectors])
+        robots = render_robots_txt(bridge.site_url(config), [c.path for c in data.connectors])
         (site / "robots.txt").write_text(robots, encoding="utf-8")
 
 

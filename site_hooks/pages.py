@@ -3,6 +3,7 @@ source platform) and `site_url` from the registry's public URL."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -44,12 +45,12 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     record = bridge.record(bridge.current_language(config))
     for connector in data.connectors:
         src = connector_src(connector.slug)
-        content = bridge.plugin_error(lambda c=connector: render.connector_page(c.slug), src)
+        content = bridge.plugin_error(functools.partial(render.connector_page, connector.slug), src)
         bridge.add_generated_page(files, config, src, content)
         record.slots[src] = render.take_slots()
     for platform in data.platforms:
         src = platform_src(platform.key)
-        content = bridge.plugin_error(lambda p=platform: render.platform_page(p.key), src)
+        content = bridge.plugin_error(functools.partial(render.platform_page, platform.key), src)
         bridge.add_generated_page(files, config, src, content)
         record.slots[src] = render.take_slots()
     return files

@@ -81,7 +81,8 @@ class SiteData:
         object.__setattr__(self, "sources", sources)
         by_platform: dict[str, CatalogConnector] = {}
         for c in sources:
-            by_platform.setdefault(c.connector.platform, c)
+            if c.connector.platform is not None:  # a source's connector names its platform
+                by_platform.setdefault(c.connector.platform, c)
         object.__setattr__(self, "_by_platform", by_platform)
 
     @property
@@ -150,7 +151,7 @@ def resolve_plugins(spec: str) -> PluginFactory:
     factory = getattr(importlib.import_module(module_name), attr, None)
     if not callable(factory):
         raise ValueError(f"{PLUGINS_ENV}: {spec!r} is not a callable")
-    return factory  # type: ignore[no-any-return]
+    return factory  # type: ignore[no-any-return]  # an attribute found by name: callable, its signature unchecked
 
 
 def load_site_data(registry_path: str | Path, *, status_path: str | Path | None = None,

@@ -19,7 +19,6 @@ plugin has read the page. See site_hooks/README.md, "Slots".
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import html
 import json
@@ -32,6 +31,7 @@ from typing import Any
 
 import jinja2
 import markdown
+import markupsafe
 
 from proxy.catalog import CatalogConnector, CatalogTool
 from proxy.mcp_http import TransportSettings
@@ -157,8 +157,7 @@ def privacy_facts(data: SiteData) -> PrivacyFacts:
 
 
 # The idle time after which the transport forgets a session (the default it runs with).
-_SESSION_IDLE_SECONDS = next(f.default for f in dataclasses.fields(TransportSettings)
-                             if f.name == "session_idle_seconds")
+_SESSION_IDLE_SECONDS = TransportSettings(allowed_hosts=(), allowed_origins=()).session_idle_seconds
 
 
 class Renderer:
@@ -488,7 +487,7 @@ def _yaml_string(value: object) -> str:
 
 
 def _attr(value: object) -> str:
-    return str(jinja2.filters.escape(str(value)))
+    return str(markupsafe.escape(str(value)))
 
 
 def _one_line(text: str) -> str:

@@ -64,13 +64,16 @@ async def fault_middleware(request: web.Request, handler: Handler) -> web.Stream
     if faults.oversize_bytes:
         return web.Response(status=200, body=b" " * faults.oversize_bytes, content_type="application/json")
     response = await handler(request)
-    if faults.drift and isinstance(response, web.Response) and response.status == 200 and response.body:
-        text = bytes(response.body).decode("utf-8", "replace")  # type: ignore[arg-type]
+    # The replicas answer with bytes (text or JSON); a streamed payload is passed on untouched.
+    if (faults.drift and isinstance(response, web.Response) and response.status == 200
+            and isinstance(response.body, bytes | bytearray) and response.body):
+        text = bytes(response.body).decode("utf-8", "replace")
         for old, new in faults.drift.items():
             text = text.replace(old, new)
         response.body = text.encode()
-    if faults.slow_body_ms and isinstance(response, web.Response) and response.body:
-        body = bytes(response.body)  # type: ignore[arg-type]
+    if (faults.slow_body_ms and isinstance(response, web.Response)
+            and isinstance(response.body, bytes | bytearray) and response.body):
+        body = bytes(response.body)
         slow = web.StreamResponse(status=response.status, headers=response.headers)
         slow.content_type = response.content_type
         await slow.prepare(request)
