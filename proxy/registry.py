@@ -556,6 +556,9 @@ def _check_remote(where: str, c: Mapping[str, Any], platforms: Mapping[str, Any]
         if prefix and len(f"{prefix}_{name}") > AGGREGATE_NAME_MAX:
             yield (f"{twhere}: '{prefix}_{name}' (the name on the aggregate connector) is longer than "
                    f"{AGGREGATE_NAME_MAX} characters")
+        if prefix and f"{prefix}_{name}" in (*META_TOOL_NAMES, *CROSS_TOOL_NAMES):
+            yield (f"{twhere}: '{prefix}_{name}' (the name on the aggregate connector) is a meta tool's name; "
+                   "choose another prefix")
 
 
 def _text(d: Mapping[str, str]) -> Text:

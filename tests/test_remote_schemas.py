@@ -6,6 +6,7 @@ patterns froze the event loop). Against the SDK-built third-party server on loop
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from collections.abc import Iterator
@@ -15,8 +16,10 @@ from typing import Any
 import mcp_types as types
 import pytest
 
+from proxy.errors import RegistryError
+from proxy.registry import parse_registry
 from proxy.remote.schemas import SCHEMA_DEPTH_MAX, schema_problem, without_patterns
-from tests.conftest import Replicas, client, serve, write_registry
+from tests.conftest import REGISTRY, Replicas, client, serve, write_registry
 from tests.remote_server import ENV, READ_ONLY, SECRET, ThirdPartyServer, add_remote
 
 
@@ -102,3 +105,15 @@ async def test_a_hostile_listing_fetches_nothing_and_the_server_serves_on(
     assert "pattern" not in str(served["redos"].input_schema)  # served, its regular expression not compiled here
     assert seen == []  # nothing was fetched for the $ref
     assert not answer.is_error
+
+
+def test_validate_refuses_a_remote_name_that_becomes_a_meta_tool_on_the_aggregate() -> None:
+    """`python -m proxy validate` (the registry's rules, offline): prefix `list` plus tool `capabilities` would be
+    `list_capabilities` on Alle Bronnen, where the meta tool of that name already is."""
+    data = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    add_remote(data, "https://notes.example.org/mcp", more_tools=("capabilities",))
+    derde = next(c for c in data["connectors"] if c["slug"] == "derde")
+    derde["prefix"] = "list"
+    with pytest.raises(RegistryError, match=r"remote\.tools\[\d+\]: 'list_capabilities' \(the name on the "
+                                            r"aggregate connector\) is a meta tool's name"):
+        parse_registry(data)
