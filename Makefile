@@ -33,12 +33,15 @@ system-deps:
 run: install
 	$(PY) -m proxy serve --host $(HOST) --port $(PORT) --site --watch $(if $(filter replica,$(UPSTREAM)),--replicas,)
 
+# mypy checks what [tool.mypy] in pyproject.toml names (proxy/ and site_hooks/, strict), before any test runs.
 test: install system-deps node_modules/.installed
 	$(PY) -m ruff check proxy site_hooks tests bench
+	$(PY) -m mypy
 	$(PY) -m pytest -q -p no:cacheprovider
 
 lint: install
 	$(PY) -m ruff check proxy site_hooks tests bench
+	$(PY) -m mypy
 
 site: install
 	$(PY) -m mkdocs build --strict
@@ -67,4 +70,4 @@ soak: install
 	$(PY) bench/soak.py --clients 200 --seconds 60 --report build/soak-report.json
 
 clean:
-	rm -rf build site .pytest_cache node_modules test-artifacts
+	rm -rf build site .pytest_cache .mypy_cache node_modules test-artifacts
