@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from proxy.clock import dutch_today, is_stalled, utc_now
 from proxy.errors import UpstreamError
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["measure_generation", "measure_platform", "run_measurements", "status_from_report", "stored_status"]
 
 log = logging.getLogger(__name__)
-JsonDict = dict[str, Any]
 
 
 def status_from_report(platform: Platform, report: LoadReport, *, today: date, stalled_after_days: int,

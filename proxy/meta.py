@@ -13,6 +13,7 @@ from proxy.domainpolicy import context_urls
 from proxy.errors import ToolInputError
 from proxy.loadstatus import stored_status
 from proxy.sample import SampleData
+from proxy.shapes import JsonDict
 from proxy.state import StateStore
 from proxy.trace import TRACE_META_KEY, TraceSigner
 
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["list_capabilities", "list_platform_calls", "platform_status"]
 
-JsonDict = dict[str, Any]
 
 
 async def list_capabilities(generation: Generation, store: StateStore, connector: CatalogConnector,

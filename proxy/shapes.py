@@ -14,10 +14,14 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic needs this one on Python < 3.12
 
+# A decoded JSON object (a tool's answer, a stored record) where no TypedDict names its fields.
+JsonDict = dict[str, Any]
+
 __all__ = [
     "CallRecord",
     "Citation",
     "CitedChunk",
+    "JsonDict",
     "LiveCheck",
     "OrganStatus",
     "Precision",

@@ -15,14 +15,13 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from proxy.shapes import CallRecord, SourceStatus
+    from proxy.shapes import CallRecord, JsonDict, SourceStatus
 
 __all__ = ["CALLS_PER_CALLER", "SESSIONS_MAX", "SESSIONS_PER_CLIENT", "MemoryStore", "StateStore"]
 
-JsonDict = dict[str, Any]
 # A caller's call log keeps its newest entries; older ones fall off (and expire with the caller).
 CALLS_PER_CALLER = 1000
 CALL_LOG_TTL_SECONDS = 24 * 3600

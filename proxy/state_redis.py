@@ -18,11 +18,12 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
+from proxy.shapes import JsonDict
 from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSIONS_PER_CLIENT, StateStore
 
 if TYPE_CHECKING:
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 __all__ = ["RedisStore", "ResilientStore"]
 
 log = logging.getLogger(__name__)
-JsonDict = dict[str, Any]
 T = TypeVar("T")
 # A Redis that does not answer within this long counts as gone (a stopped one refuses at once).
 REDIS_TIMEOUT_SECONDS = 2.0

@@ -23,6 +23,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from proxy.clock import dutch_today, is_stalled
+from proxy.shapes import JsonDict
 
 if TYPE_CHECKING:
     from proxy.caller import Caller
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = ["About", "LoadReport", "OrganLoad", "PlatformContext", "PlatformPlugin", "ToolCall", "ToolImpl"]
 
-JsonDict = dict[str, Any]
 T = TypeVar("T")
 
 

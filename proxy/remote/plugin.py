@@ -26,11 +26,11 @@ from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Platform, Remote
 from proxy.remote.client import RemoteClient, RemoteRefused
 from proxy.remote.schemas import schema_problem, without_patterns
 from proxy.results import CITATION_SCHEMA, PRECISION_SCHEMA, citation, object_schema, precision
+from proxy.shapes import JsonDict
 from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 
 __all__ = ["Listing", "Selection", "remote_plugin", "select"]
 
-JsonDict = dict[str, Any]
 MAX_CITATIONS = 20
 _NAME = re.compile(r"^[a-z0-9_]{1,40}$")
 _URL = re.compile(r"https://[^\s<>\"'\])}]+")
