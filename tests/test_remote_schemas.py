@@ -86,17 +86,29 @@ async def test_a_hostile_listing_fetches_nothing_and_the_server_serves_on(
         _hostile("ref_out", {"q": {"$ref": url}}),
         _hostile("deep", {"q": _nested(60)}),  # past our limit (the SDK server itself serializes ~100 at most)
         _hostile("redos", {"q": {"type": "string", "pattern": "^(a+)+$"}}),
+        types.Tool(name="redos_out", description="Answers a value its own pattern backtracks on.",
+                   annotations=READ_ONLY, input_schema={"type": "object"},
+                   output_schema={"type": "object", "properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}),
     ]
+    # ^(a+)+$ backtracks about 2^27 steps on this (seconds of a frozen event loop), then does not match: checked
+    # with the pattern, the call would stall the server and then fail; without it, it answers at once.
+    backtracks = {"v": "a" * 27 + "!"}
+    third_party.state.answers["redos_out"] = types.CallToolResult(
+        content=[types.TextContent(type="text", text=json.dumps(backtracks))], structured_content=backtracks)
     third_party.start()
     try:
-        path = write_registry(tmp_path, lambda d: add_remote(d, third_party.url, more_tools=("ref_out", "deep",
-                                                                                              "redos")))
+        path = write_registry(tmp_path, lambda d: add_remote(d, third_party.url, more_tools=(
+            "ref_out", "deep", "redos", "redos_out")))
         async with serve(path, replicas) as live:
             catalog = live.runtime.generation.catalog
             served = {t.name: t for t in catalog.connectors["derde"].tools}
             cannot = "\n".join(catalog.plugins["derde"].about.cannot)
             async with client(live.url("wetten"), "2026-07-28") as c:  # a built-in connector serves on
                 answer = await c.call_tool("search_regulations", {"title": "omzetbelasting", "limit": 1})
+            # The remote's answer is not run through its own backtracking pattern here (the SDK's client check
+            # is skipped; ours leaves patterns out): it comes back, as the external data it is.
+            async with client(live.url("derde"), "2026-07-28") as c:
+                remote = await c.call_tool("redos_out", {})
     finally:
         third_party.stop()
     assert "ref_out" not in served and "deep" not in served
@@ -105,6 +117,7 @@ async def test_a_hostile_listing_fetches_nothing_and_the_server_serves_on(
     assert "pattern" not in str(served["redos"].input_schema)  # served, its regular expression not compiled here
     assert seen == []  # nothing was fetched for the $ref
     assert not answer.is_error
+    assert not remote.is_error and remote.structured_content["data"] == backtracks, remote.content
 
 
 def test_validate_refuses_a_remote_name_that_becomes_a_meta_tool_on_the_aggregate() -> None:

@@ -156,6 +156,11 @@ class RemoteClient:
 
     async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> mcp_types.CallToolResult:
         async def run(client: Client) -> mcp_types.CallToolResult:
+            # The SDK would list the tools again and check the answer against the server's own outputSchema, its
+            # regular expressions included, in this event loop (a backtracking pattern froze the process). The
+            # answer is checked against BesluitBron's envelope instead, which leaves those patterns out
+            # (proxy.remote.schemas). No schema for the name: the SDK skips its check and lists nothing.
+            client.session._tool_output_schemas[name] = None
             return await client.call_tool(name, dict(arguments))
 
         return await self._exchange("tools/call", name, caller, run)
