@@ -229,13 +229,9 @@ class ConnectorEndpoint:
         if tool.cross:
             return await self._cross(tool.name, arguments, caller)
         if tool.impl is None:
-            if tool.name == "list_capabilities":
-                return await meta.list_capabilities(generation, self._store, self.connector, self._sample)
-            if tool.name == "list_platform_calls":
-                return await meta.list_platform_calls(self._store, self._signer, caller, arguments)
-            if tool.name == "platform_status":
-                return await meta.platform_status(generation, self._store, self.connector, arguments)
-            raise AssertionError(f"meta tool without behaviour: {tool.name}")
+            return await meta.META_RUNS[tool.name](meta.MetaCall(
+                generation=generation, store=self._store, connector=self.connector, signer=self._signer,
+                caller=caller, arguments=arguments, sample=self._sample))
         assert tool.platform is not None
         call = ToolCall(tool=tool.name, arguments=arguments, caller=caller, ctx=generation.context(tool.platform))
         return localised(await tool.impl.handler(call), tool.localise)

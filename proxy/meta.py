@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from proxy.trace import TRACE_META_KEY, TraceSigner
 if TYPE_CHECKING:
     from proxy.generation import Generation
 
-__all__ = ["list_capabilities", "list_platform_calls", "platform_status"]
+__all__ = ["META_RUNS", "MetaCall", "list_capabilities", "list_platform_calls", "platform_status"]
 
 
 
@@ -111,3 +112,27 @@ async def platform_status(generation: Generation, store: StateStore, connector: 
         keys = [wanted]
     sources = [await stored_status(generation, store, key, organs="stalled") for key in keys]
     return {"stalled_after_days": generation.registry.load_status.stalled_after_days, "sources": sources}
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+@dataclass(frozen=True, slots=True)
+class MetaCall:
+    """Everything a meta tool may read, for one call at one address."""
+
+    generation: Generation
+    store: StateStore
+    connector: CatalogConnector
+    signer: TraceSigner
+    caller: Caller
+    arguments: Mapping[str, Any]
+    sample: SampleData | None = None
+
+
+# The meta tools by name, the one place their behaviour is chosen (their names: registry.META_TOOL_NAMES).
+META_RUNS: Mapping[str, Callable[[MetaCall], Awaitable[JsonDict]]] = {
+    "list_capabilities": lambda m: list_capabilities(m.generation, m.store, m.connector, m.sample),
+    "list_platform_calls": lambda m: list_platform_calls(m.store, m.signer, m.caller, m.arguments),
+    "platform_status": lambda m: platform_status(m.generation, m.store, m.connector, m.arguments),
+}

@@ -176,3 +176,12 @@ def test_the_readme_layout_names_every_module() -> None:
                if (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))
                and f"proxy/{p.name}" not in table]
     assert missing == []
+
+
+def test_every_meta_tool_name_has_its_behaviour_in_one_table() -> None:
+    """The registry names the meta tools (META_TOOL_NAMES); proxy.meta.META_RUNS says what each does, and nothing
+    else chooses between them."""
+    from proxy.meta import META_RUNS
+    from proxy.registry import META_TOOL_NAMES
+
+    assert tuple(META_RUNS) == META_TOOL_NAMES
