@@ -8,7 +8,9 @@ Builders elsewhere return these types, so a type checker holds them to the same 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
@@ -29,6 +31,8 @@ __all__ = [
     "SourceStatus",
     "StatusReport",
     "TotalRelation",
+    "availability_record",
+    "call_record",
     "checker",
     "schema_of",
 ]
@@ -95,6 +99,24 @@ class CallRecord(TypedDict):
     # Records written before request ids existed (a Redis kept across an upgrade) have none.
     request_id: NotRequired[Annotated[str | None, Field(description="The id of the request that made this call; "
                                                               "the server's log lines for it carry the same id.")]]
+
+
+def call_record(*, source: str, tool: str | None, method: str, url: str, status: int | None, started: float,
+                size: int, cache_hit: bool, error: str | None, request_id: str | None) -> CallRecord:
+    """The record of one platform call (HTTP or a remote server's MCP), as list_platform_calls shows it; `started` is
+    the call's `time.perf_counter()` at its start."""
+    return {
+        "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
+        "source": source, "tool": tool, "method": method, "url": url, "status": status,
+        "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+        "bytes": size, "cache_hit": cache_hit, "error": error, "request_id": request_id,
+    }
+
+
+def availability_record(available: bool, error: str | None) -> JsonDict:
+    """Whether a platform answered its last live call, when, and what went wrong (platform_status shows it)."""
+    return {"available": available, "last_live_call_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+            "last_error": error}
 
 
 @with_config(_CLOSED)

@@ -38,7 +38,7 @@ from proxy.jsonlog import REQUEST_ID
 from proxy.metrics import Metrics, PlatformMetrics
 from proxy.registry import Platform
 from proxy.resultmemo import note_fetch
-from proxy.shapes import CallRecord
+from proxy.shapes import availability_record, call_record
 from proxy.state import StateStore
 from proxy.tracing import ACTIVE_TRACER, platform_span
 
@@ -445,27 +445,12 @@ class Upstream:
 
     async def _record(self, caller: Caller, tool: str | None, method: str, target: _Target, status: int | None,
                       started: float, size: int, *, cache_hit: bool, error: str | None = None) -> None:
-        record: CallRecord = {
-            "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
-            "source": self.platform.key,
-            "tool": tool,
-            "method": method,
-            "url": target.public_url,
-            "status": status,
-            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-            "bytes": size,
-            "cache_hit": cache_hit,
-            "error": error,
-            "request_id": REQUEST_ID.get(),
-        }
-        await self._store.record_call(caller.key, record)
+        await self._store.record_call(caller.key, call_record(
+            source=self.platform.key, tool=tool, method=method, url=target.public_url, status=status, started=started,
+            size=size, cache_hit=cache_hit, error=error, request_id=REQUEST_ID.get()))
 
     async def _set_available(self, available: bool, error: str | None) -> None:
-        await self._store.set_availability(self.platform.key, {
-            "available": available,
-            "last_live_call_utc": datetime.now(UTC).isoformat(timespec="seconds"),
-            "last_error": error,
-        })
+        await self._store.set_availability(self.platform.key, availability_record(available, error))
 
 
 # --------------------------------------------------------------------------- helpers

@@ -16,7 +16,6 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 import httpx2
@@ -35,10 +34,11 @@ from proxy.errors import (
     UpstreamTooLarge,
     UpstreamUnreachable,
 )
+from proxy.jsonlog import REQUEST_ID
 from proxy.netguard import AddressPolicy, safe_url
 from proxy.registry import Platform, RemoteAuth
 from proxy.remote.transport import Resolver, ResponseTooLarge, exception_chain, guarded_client, refusal_in
-from proxy.shapes import CallRecord
+from proxy.shapes import availability_record, call_record
 from proxy.state import StateStore
 
 __all__ = ["MissingCredential", "RemoteClient", "RemoteRefused", "credential_headers", "scrub"]
@@ -230,26 +230,12 @@ class RemoteClient:
 
     async def _record(self, caller: Caller, method: str, tool: str | None, started: float, *,
                       error: str | None) -> None:
-        record: CallRecord = {
-            "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
-            "source": self.key,
-            "tool": tool,
-            "method": f"MCP {method}",
-            "url": self.shown_url,
-            "status": None,
-            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-            "bytes": 0,
-            "cache_hit": False,
-            "error": error,
-        }
-        await self._store.record_call(caller.key, record)
+        await self._store.record_call(caller.key, call_record(
+            source=self.key, tool=tool, method=f"MCP {method}", url=self.shown_url, status=None, started=started,
+            size=0, cache_hit=False, error=error, request_id=REQUEST_ID.get()))
 
     async def _set_available(self, available: bool, error: str | None) -> None:
-        await self._store.set_availability(self.key, {
-            "available": available,
-            "last_live_call_utc": datetime.now(UTC).isoformat(timespec="seconds"),
-            "last_error": error,
-        })
+        await self._store.set_availability(self.key, availability_record(available, error))
 
 
 def _status_problem(status: int | None) -> str | None:
