@@ -22,7 +22,7 @@ import pytest
 import proxy.platforms
 import proxy.replica
 from proxy.catalog import load_plugin
-from proxy.checklive import check_platform
+from proxy.checklive import CheckResult, check_platform
 from proxy.clock import utc_now
 from proxy.errors import CatalogError
 from proxy.external import EXTERNAL_META_KEY
@@ -173,20 +173,19 @@ async def test_a_toy_platform_with_a_canary_passes_check_live_the_examples_and_t
         registry = load_registry(registry_path)
         platform = registry.with_base_urls(replica_base_urls({"toy": registry.platforms["toy"].base_url},
                                                              url)).platforms["toy"]
-        upstream = Upstream(platform, store=MemoryStore())
-        try:
-            result = await check_platform(load_plugin("toy"), PlatformContext(platform=platform, upstream=upstream,
-                                                                              now=utc_now))
-        finally:
-            await upstream.close()
+
+        async def check_live() -> CheckResult:  # what `python -m proxy check-live toy` runs, against the replica
+            upstream = Upstream(platform, store=MemoryStore())
+            try:
+                return await check_platform(load_plugin("toy"), PlatformContext(platform=platform, upstream=upstream,
+                                                                                now=utc_now))
+            finally:
+                await upstream.close()
+
+        result = await check_live()
         assert (result.status, result.findings) == ("ok", ()) and result.requests >= 2
         app[FAULTS]["toy"].update({"drift": {'"title"': '"titel"'}})
-        upstream = Upstream(platform, store=MemoryStore())
-        try:
-            drifted = await check_platform(load_plugin("toy"), PlatformContext(platform=platform, upstream=upstream,
-                                                                               now=utc_now))
-        finally:
-            await upstream.close()
+        drifted = await check_live()
         assert drifted.status == "drift" and "search: items[0]: field 'title' is missing" in drifted.findings
     finally:
         await runner.cleanup()
