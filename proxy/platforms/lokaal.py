@@ -12,11 +12,11 @@ publication, measured in a bounded number of calls (see `measure_load`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import unicodedata
 from datetime import date, timedelta
 
-from proxy.canary import Probe
 from proxy.platforms._sru import (
     KOOP_SRU_ABOUT,
     KoopSource,
@@ -136,13 +136,6 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                       note="; ".join(notes) or f"organisations that published in the last {PUBLISHER_WINDOW_DAYS} "
                                                 "days, newest publication date (dt.available) each")
 
-# --------------------------------------------------------------------------- live contract check
-
-
-async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
-    await koop_canary(probe, plugin, SOURCE)
-
-
 # How search and fetch (proxy.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
     ((re.compile(r"^(gmb|prb|wsb|bgr)-", re.IGNORECASE), "read_publication", "identifier"),),
@@ -150,7 +143,8 @@ SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
 
 
 PLATFORM = PlatformPlugin(key="lokaal", tools=TOOLS,
-                          measure_load=measure_load, canary=canary, search_route=SEARCH_ROUTE,
+                          measure_load=measure_load, canary=functools.partial(koop_canary, source=SOURCE),
+                          search_route=SEARCH_ROUTE,
                           about=dataclasses.replace(
     KOOP_SRU_ABOUT,
     search_words=(

@@ -10,10 +10,10 @@ https://repository.overheid.nl/frbr/.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from datetime import date
 
-from proxy.canary import Probe
 from proxy.platforms._sru import (
     KOOP_SRU_ABOUT,
     KoopSource,
@@ -93,13 +93,6 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     return LoadReport(current_through=max(dates, default=None), per_medium=per_medium,
                       note="newest publication date (dt.available) per gazette")
 
-# --------------------------------------------------------------------------- live contract check
-
-
-async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
-    await koop_canary(probe, plugin, SOURCE)
-
-
 # How search and fetch (proxy.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
     ((re.compile(r"^(stcrt|stb|trb|kst|blg|h|ah|ag|kv|nds)-", re.IGNORECASE), "read_publication", "identifier"),),
@@ -107,7 +100,8 @@ SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
 
 
 PLATFORM = PlatformPlugin(key="officieel", tools=TOOLS,
-                          measure_load=measure_load, canary=canary, search_route=SEARCH_ROUTE,
+                          measure_load=measure_load, canary=functools.partial(koop_canary, source=SOURCE),
+                          search_route=SEARCH_ROUTE,
                           about=dataclasses.replace(
     KOOP_SRU_ABOUT,
     search_words=(
