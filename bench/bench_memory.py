@@ -46,7 +46,7 @@ def _address(block: int) -> str:
 
 def session_cap() -> dict[str, Any]:
     """The bounds as the code sets them: sessions per process, callers and records per caller."""
-    from proxy import state
+    from proxy.state import store as state
 
     return {"max_sessions": inspect.signature(state.MemoryStore).parameters["max_sessions"].default,
             "callers_max": state.CALLERS_MAX, "calls_per_caller": state.CALLS_PER_CALLER}

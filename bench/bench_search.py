@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
 
 from bench._harness import Child, pin, post, server_cpu_seconds  # noqa: E402
 from bench.bench_calls import check_answer, request  # noqa: E402
-from proxy.catalog import load_plugin  # noqa: E402
+from proxy.catalog.build import load_plugin  # noqa: E402
 
 __all__ = ["QUERIES", "run"]
 

@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from proxy.catalog import _schema_problem, build_catalog, load_plugin  # noqa: E402
-from proxy.registry import Registry, load_registry, parse_registry  # noqa: E402
-from proxy.toolkit import PlatformPlugin  # noqa: E402
+from proxy.catalog.build import _schema_problem, build_catalog, load_plugin  # noqa: E402
+from proxy.plugin.toolkit import PlatformPlugin  # noqa: E402
+from proxy.registry.model import Registry, load_registry, parse_registry  # noqa: E402
 from tests.site_helpers import run_mkdocs_build  # noqa: E402
 
 __all__ = ["synthetic_plugins", "synthetic_registry"]

@@ -1,4 +1,4 @@
-"""Throughput of `proxy.mcp_http` against a bare aiohttp JSON handler, measured in one run.
+"""Throughput of `proxy.web.transport` against a bare aiohttp JSON handler, measured in one run.
 
     .venv/bin/python bench/bench_transport.py [--calls 4000] [--rounds 3] [--concurrency 8]
 
@@ -34,16 +34,11 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from bench._harness import ACCEPT, LEGACY, MODERN, Child, Measurement, median, open_session, pin, run_load  # noqa: E402
-from proxy.caller import Caller  # noqa: E402
-from proxy.mcp_http import (  # noqa: E402
-    McpHttp,
-    ServerIdentity,
-    TransportSettings,
-    UnknownToolError,
-    handler_args,
-)
-from proxy.state import MemoryStore  # noqa: E402
-from proxy.trace import TraceSigner  # noqa: E402
+from proxy.core.caller import Caller  # noqa: E402
+from proxy.core.errors import UnknownToolError  # noqa: E402
+from proxy.core.trace import TraceSigner  # noqa: E402
+from proxy.state.store import MemoryStore  # noqa: E402
+from proxy.web.transport import McpHttp, ServerIdentity, TransportSettings, handler_args  # noqa: E402
 
 __all__ = ["echo_app", "run"]
 

@@ -4,13 +4,13 @@
 
   replicas     the offline platform replicas (`proxy/replica/`), latency switchable over HTTP; `--ori-bucket N`
                gives Open Raadsinformatie's rate-limit bucket N units instead of the platform's 60
-  besluitbron  the real application (`proxy.app.create_app`) pointed at `--replicas URL`
+  besluitbron  the real application (`proxy.web.app.create_app`) pointed at `--replicas URL`
   bare         the ceiling: a plain aiohttp handler that answers the very same result bytes
                BesluitBron answered (read from `--answer FILE`), with the request's id spliced in
   sdk          the `mcp` SDK's own Streamable HTTP server (low-level `Server`, stateless, JSON
                responses) on uvicorn, one tool with the same schemas and the same answer
   fastmcp      FastMCP (the `fastmcp` package) on uvicorn, the same tool and answer
-  echo         only the transport (bench/bench_transport.py): `proxy.mcp_http` on a trivial echo
+  echo         only the transport (bench/bench_transport.py): `proxy.web.transport` on a trivial echo
                endpoint at /echo/mcp, and a plain aiohttp handler with a canned answer at /bare/mcp
 
 Every role prints `ready` once it listens. The answer file is JSON: `tool` (the tools/list entry
@@ -82,7 +82,7 @@ async def _serve(app: web.Application, port: int, profile: str | None) -> None:
 def _replicas(args: argparse.Namespace) -> web.Application:
     """The replicas, plus `GET /_bench/requests`: how many requests each platform's replica got
     (`platforms`), and how often each distinct request (method, path and query) arrived (`requests`)."""
-    from proxy.registry import load_registry
+    from proxy.registry.model import load_registry
     from proxy.replica import create_replicas_app
 
     counts: dict[str, int] = {}
@@ -120,9 +120,9 @@ def _ori_rate(app: web.Application) -> Any:
 
 
 def _besluitbron(args: argparse.Namespace) -> web.Application:
-    from proxy.app import Config, create_app
-    from proxy.registry import load_registry
+    from proxy.registry.model import load_registry
     from proxy.replica import replica_base_urls
+    from proxy.web.app import Config, create_app
 
     registry = load_registry(Path(args.registry))
     base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, args.replicas)

@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from proxy.generation import load_generation  # noqa: E402
+from proxy.catalog.generation import load_generation  # noqa: E402
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"

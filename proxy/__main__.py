@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from proxy.errors import BesluitBronError
+from proxy.core.errors import BesluitBronError
 
 if TYPE_CHECKING:
-    from proxy.registry import Registry
-    from proxy.registry_edit import Switch
+    from proxy.maintain.registry_edit import Switch
+    from proxy.registry.model import Registry
 
 DEFAULT_REGISTRY = Path("registry.json")
 SWITCHES: dict[str, tuple[Switch, bool]] = {
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if getattr(args, "log_format", "text") == "json":
-        from proxy.jsonlog import use_json_logs
+        from proxy.observe.jsonlog import use_json_logs
 
         use_json_logs()
     try:
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _validate(path: Path) -> int:
-    from proxy.generation import load_generation
+    from proxy.catalog.generation import load_generation
     from proxy.remote.sources import OFFLINE
 
     catalog = load_generation(path, remote=OFFLINE).catalog  # validation never contacts a remote server
@@ -125,7 +125,7 @@ def _validate(path: Path) -> int:
 
 
 def _switch(path: Path, action: str, slug: str) -> int:
-    from proxy.registry_edit import set_switch, write_atomically
+    from proxy.maintain.registry_edit import set_switch, write_atomically
 
     field, value = SWITCHES[action]
     text = path.read_text(encoding="utf-8")
@@ -140,16 +140,16 @@ def _switch(path: Path, action: str, slug: str) -> int:
 
 
 async def _check_live(args: argparse.Namespace) -> int:
-    from proxy.catalog import load_plugin
-    from proxy.checklive import check_platform, render, summary_record
-    from proxy.clock import utc_now
-    from proxy.recording import write_recording
-    from proxy.registry import load_registry
+    from proxy.catalog.build import load_plugin
+    from proxy.core.clock import utc_now
+    from proxy.maintain.checklive import check_platform, render, summary_record
+    from proxy.maintain.recording import write_recording
+    from proxy.plugin.toolkit import PlatformContext
+    from proxy.plugin.upstream import Upstream
+    from proxy.registry.model import load_registry
     from proxy.replica import replica_base_urls
-    from proxy.resultmemo import collecting
-    from proxy.state import MemoryStore
-    from proxy.toolkit import PlatformContext
-    from proxy.upstream import Upstream
+    from proxy.results.resultmemo import collecting
+    from proxy.state.store import MemoryStore
 
     registry = load_registry(args.registry)
     real_bases = {k: p.base_url for k, p in registry.platforms.items()}
@@ -174,7 +174,7 @@ async def _check_live(args: argparse.Namespace) -> int:
             print(f"recorded {len(written)} replies of {key} in {args.record / key}", flush=True)
     print(render(results), flush=True)
     if args.redis:
-        from proxy.state_redis import RedisStore
+        from proxy.state.redis_store import RedisStore
 
         store = RedisStore(args.redis)
         try:
@@ -206,7 +206,7 @@ def _platform_keys(registry: Registry, slugs: list[str]) -> list[str]:
 
 
 async def _serve_replicas(host: str, port: int) -> None:
-    from proxy.registry import load_registry
+    from proxy.registry.model import load_registry
     from proxy.replica import create_replicas_app
 
     keys = [k for k, p in load_registry(DEFAULT_REGISTRY).platforms.items() if p.remote is None]
@@ -220,12 +220,12 @@ async def _serve_replicas(host: str, port: int) -> None:
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    from proxy.app import RUNTIME, Config, create_app
-    from proxy.discovery_http import served_elsewhere
-    from proxy.registry import load_registry
+    from proxy.registry.model import load_registry
     from proxy.replica import create_replicas_app, replica_base_urls
-    from proxy.sample import replica_sample
-    from proxy.sitebuild import build_site
+    from proxy.results.sample import replica_sample
+    from proxy.web.app import RUNTIME, Config, create_app
+    from proxy.web.discovery_routes import served_elsewhere
+    from proxy.web.sitebuild import build_site
 
     registry = load_registry(args.registry)
     _raise_file_limit()
@@ -276,12 +276,12 @@ def _serve_workers(args: argparse.Namespace) -> int:
     """`serve --workers N`: the site is built once here, then gunicorn forks N workers that all serve it."""
     import shutil
 
-    from proxy.app import Config
-    from proxy.registry import load_registry
+    from proxy.registry.model import load_registry
     from proxy.replica import replica_base_urls
-    from proxy.sample import replica_sample
-    from proxy.sitebuild import build_site
-    from proxy.workers import serve_workers
+    from proxy.results.sample import replica_sample
+    from proxy.web.app import Config
+    from proxy.web.sitebuild import build_site
+    from proxy.web.workers import serve_workers
 
     if args.workers > 1 and not args.redis:
         raise BesluitBronError("--workers above 1 needs --redis (or BESLUITBRON_REDIS_URL): without it each worker "

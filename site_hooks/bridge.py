@@ -22,7 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
-from proxy.errors import BesluitBronError
+from proxy.core.errors import BesluitBronError
 from site_hooks.site_data import (
     DEFAULT_LANG,
     PLUGINS_ENV,

@@ -19,7 +19,7 @@ _ROOT = str(Path(__file__).resolve().parents[1])
 if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only while importing a hook
     sys.path.insert(0, _ROOT)
 
-from proxy.discovery import server_json, server_json_path  # noqa: E402
+from proxy.catalog.discovery import server_json, server_json_path  # noqa: E402
 from site_hooks import bridge  # noqa: E402
 from site_hooks.site_data import CONNECTOR_DIR, PLATFORM_DIR  # noqa: E402
 from site_hooks.site_lastmod import file_date  # noqa: E402

@@ -18,7 +18,7 @@ _ROOT = str(Path(__file__).resolve().parents[1])
 if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only while importing a hook
     sys.path.insert(0, _ROOT)
 
-from proxy.sitebuild import SAMPLE_ENV  # noqa: E402
+from proxy.web.sitebuild import SAMPLE_ENV  # noqa: E402
 from site_hooks import bridge  # noqa: E402
 
 WORDS = {

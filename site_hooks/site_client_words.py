@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from proxy.registry import Text
+from proxy.registry.model import Text
 
 __all__ = ["CHECKED", "CLIENT_WORDS"]
 

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from proxy.catalog import Catalog, CatalogConnector, CatalogTool
-from proxy.generation import Generation, PluginFactory, load_generation
-from proxy.registry import Platform, Registry
-from proxy.results import is_result_list
-from proxy.sitebuild import PLUGINS_ENV, REGISTRY_ENV, STATUS_ENV
+from proxy.catalog.build import Catalog, CatalogConnector, CatalogTool
+from proxy.catalog.generation import Generation, PluginFactory, load_generation
+from proxy.registry.model import Platform, Registry
+from proxy.results.outputs import is_result_list
+from proxy.web.sitebuild import PLUGINS_ENV, REGISTRY_ENV, STATUS_ENV
 from site_hooks.site_status import StatusSnapshot, load_status_snapshot
 
 __all__ = [

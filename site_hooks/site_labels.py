@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from proxy.registry import Text
+from proxy.registry.model import Text
 from site_hooks.site_choice_words import CHOICE_WORDS
 from site_hooks.site_client_words import CLIENT_WORDS
 from site_hooks.site_public_words import PUBLIC_WORDS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from proxy.registry import Text
+from proxy.registry.model import Text
 
 __all__ = ["PUBLIC_WORDS"]
 

@@ -33,11 +33,11 @@ import jinja2
 import markdown
 import markupsafe
 
-from proxy.catalog import CatalogConnector, CatalogTool
-from proxy.mcp_http import TransportSettings
-from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT, META_SCHEMAS
-from proxy.results import PRECISION_SCHEMA, TOTAL_RELATIONS
-from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+from proxy.catalog.build import CatalogConnector, CatalogTool
+from proxy.results.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT, META_SCHEMAS
+from proxy.results.outputs import PRECISION_SCHEMA, TOTAL_RELATIONS
+from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+from proxy.web.transport import TransportSettings
 from site_hooks.site_clients import client_snippets, client_tabs, is_public_https
 from site_hooks.site_data import (
     CONNECTOR_DIR,
@@ -138,7 +138,7 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class PrivacyFacts:
-    """Retention periods as the server enforces them (proxy.state), for the privacy page."""
+    """Retention periods as the server enforces them (proxy.state.store), for the privacy page."""
 
     call_log_hours: int
     calls_per_session: int

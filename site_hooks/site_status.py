@@ -1,7 +1,7 @@
 """The build-time Laadstatus snapshot: the server's `GET /status` JSON, read from a file.
 
 A build never measures anything itself. When `BESLUITBRON_STATUS_JSON` names a file, its
-`sources` list (the shape `proxy.loadstatus` stores and `/status` returns) is shown on the
+`sources` list (the shape `proxy.serving.loadstatus` stores and `/status` returns) is shown on the
 platform pages and the Laadstatus page; otherwise those pages say no measurement was available.
 A file that is named but unreadable fails the build: a snapshot that silently vanished would
 look like "no measurement" and hide the mistake.
@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from proxy.shapes import ShapeError, StatusReport, checker
+from proxy.core.shapes import ShapeError, StatusReport, checker
 
 __all__ = ["SourceStatus", "StatusSnapshot", "StatusSnapshotError", "load_status_snapshot", "parse_status_snapshot"]
 
@@ -60,7 +60,7 @@ def load_status_snapshot(path: str | Path) -> StatusSnapshot:
 
 
 def parse_status_snapshot(data: Any) -> StatusSnapshot:
-    """Check the `/status` shape (`proxy.shapes.StatusReport`, the server's own definition) and index it."""
+    """Check the `/status` shape (`proxy.core.shapes.StatusReport`, the server's own definition) and index it."""
     try:
         report: StatusReport = _check(data)
     except ShapeError as exc:

@@ -15,11 +15,11 @@ import pytest
 from aiohttp import web
 from mcp import Client
 
-from proxy.app import RUNTIME, Config, create_app
-from proxy.registry import load_registry
+from proxy.registry.model import load_registry
 from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.faults import Faults
-from proxy.runtime import Runtime
+from proxy.serving.runtime import Runtime
+from proxy.web.app import RUNTIME, Config, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "registry.json"

@@ -1,4 +1,4 @@
-"""Test helpers for `proxy.mcp_http`: a two-tool demo endpoint and a real server on a port.
+"""Test helpers for `proxy.web.transport`: a two-tool demo endpoint and a real server on a port.
 
 Also runnable, for the conformance suite and manual poking:
 
@@ -19,18 +19,18 @@ from typing import Any
 import mcp_types as types
 from aiohttp import web
 
-from proxy.caller import Caller
-from proxy.mcp_http import (
+from proxy.core.caller import Caller
+from proxy.core.errors import UnknownToolError
+from proxy.core.trace import TraceSigner
+from proxy.state.store import MemoryStore
+from proxy.web.transport import (
     Endpoint,
     McpHttp,
     ServerIdentity,
     SessionStore,
     TransportSettings,
-    UnknownToolError,
     handler_args,
 )
-from proxy.state import MemoryStore
-from proxy.trace import TraceSigner
 
 __all__ = [
     "ECHO_TOOL",

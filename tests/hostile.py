@@ -26,9 +26,9 @@ import aiohttp
 from aiohttp import web
 from hypothesis import strategies as st
 
-from proxy.app import RUNTIME, Config, create_app
-from proxy.registry import load_registry
+from proxy.registry.model import load_registry
 from proxy.replica import create_replicas_app, replica_base_urls
+from proxy.web.app import RUNTIME, Config, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "registry.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from proxy.registry import load_registry
+from proxy.registry.model import load_registry
 from tests.conftest import REGISTRY
 
 __all__ = ["not_for_people"]

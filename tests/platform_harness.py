@@ -30,14 +30,14 @@ import pytest
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
-from proxy.caller import Caller
-from proxy.catalog import load_plugin
-from proxy.registry import Platform, Registry, load_registry
+from proxy.catalog.build import load_plugin
+from proxy.core.caller import Caller
+from proxy.plugin.toolkit import PlatformContext, ToolCall, ToolImpl
+from proxy.plugin.upstream import Upstream
+from proxy.registry.model import Platform, Registry, load_registry
 from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.faults import Faults
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformContext, ToolCall, ToolImpl
-from proxy.upstream import Upstream
+from proxy.state.store import MemoryStore
 from tests.conftest import REGISTRY, listen
 
 __all__ = ["PlatformHarness", "Seen", "harness_fixture", "platform_harness"]

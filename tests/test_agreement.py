@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 
-from proxy.app import Config, create_app
-from proxy.registry import load_registry
+from proxy.registry.model import load_registry
+from proxy.web.app import Config, create_app
 from tests.conftest import REGISTRY
 from tests.remote_server import ENV, SECRET, ThirdPartyServer, add_remote
 from tests.site_helpers import build_site, collect_site_addresses, site_files

@@ -13,8 +13,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from proxy.external import unfence
-from proxy.registry import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES, load_registry
+from proxy.registry.model import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES, load_registry
+from proxy.results.external import unfence
 from tests.conftest import MODES, REGISTRY, LiveServer, Replicas, client, connector_entry, serve, write_registry
 
 SHIPPED = load_registry(REGISTRY)
@@ -131,7 +131,7 @@ async def test_health_warns_when_served_elsewhere_than_public_url(server: LiveSe
 
 
 async def _reload(live: LiveServer) -> None:
-    from proxy.app import reload_registry
+    from proxy.web.app import reload_registry
 
     assert await reload_registry(live.app)
 
@@ -162,7 +162,7 @@ async def test_broken_reload_keeps_serving_the_last_good_registry(replicas: Repl
         data["connectors"][3]["slug"] = "Tweede Kamer"
         connector_entry(data, "openraadsinformatie")["enabled"] = False
         path.write_text(json.dumps(data))
-        from proxy.app import reload_registry
+        from proxy.web.app import reload_registry
 
         assert not await reload_registry(live.app)
         assert "connectors[3].slug: 'Tweede Kamer' does not match" in caplog.text

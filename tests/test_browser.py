@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, BrowserContext, Locator, Page, Route, async_playwright, expect
 
-from proxy.app import reload_registry
-from proxy.catalog import Catalog, build_catalog
-from proxy.loadstatus import stored_status
-from proxy.registry import load_registry
+from proxy.catalog.build import Catalog, build_catalog
+from proxy.registry.model import load_registry
 from proxy.replica.lokaal import XSS_ABSTRACT, XSS_TITLE
+from proxy.serving.loadstatus import stored_status
+from proxy.web.app import reload_registry
 from tests.browser_helpers import (
     AXE_JS,
     CHROMIUM,
@@ -440,7 +440,7 @@ def test_scripts_build_dom_without_parsing_html() -> None:
 @pytest.mark.parametrize("lang", ["nl", "en"])
 async def test_laadstatus_live_sources_chart_and_sortable_organs(env: Env, context: BrowserContext, lang: str) -> None:
     page, watch = await new_page(context)
-    runtime = env.proxy.runtime
+    runtime = env.proxy.serving.runtime
     served = list(runtime.generation.served_platforms)
     statuses = {key: await stored_status(runtime.generation, runtime.store, key) for key in served}
     local = [key for key in served if statuses[key]["organs_total"] is not None]
@@ -546,7 +546,7 @@ async def test_without_a_reachable_server_the_static_documentation_stays(
     await expect(state).to_contain_text(WORDS[lang]["snapshot"])
     snapshot = page.locator("#besluitbron-load-status-snapshot")
     await expect(snapshot).to_be_visible()
-    runtime = env.proxy.runtime
+    runtime = env.proxy.serving.runtime
     measured = await stored_status(runtime.generation, runtime.store, runtime.generation.served_platforms[0])
     await expect(snapshot).to_contain_text(measured["current_through"])
     await expect(page.locator("[data-bb-snapshot-label]")).to_be_visible()

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, BrowserContext, async_playwright, expect
 
-from proxy.catalog import Catalog, build_catalog
-from proxy.registry import load_registry
+from proxy.catalog.build import Catalog, build_catalog
+from proxy.registry.model import load_registry
 from site_hooks.site_labels import label
 from tests.browser_helpers import CHROMIUM, SCREENSHOTS, StaticSite, block_outside_world, launch, new_page
 from tests.site_helpers import ROOT, build_site

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from proxy.catalog import build_catalog, load_plugins
-from proxy.errors import CatalogError
-from proxy.registry import META_TOOL_NAMES, parse_registry
-from proxy.results import PRECISION_SCHEMA, is_result_list, object_schema, result_list_schema
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.catalog.build import build_catalog, load_plugins
+from proxy.core.errors import CatalogError
+from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.registry.model import META_TOOL_NAMES, parse_registry
+from proxy.results.outputs import PRECISION_SCHEMA, is_result_list, object_schema, result_list_schema
 from tests.conftest import connector_entry
 
 ROOT = Path(__file__).resolve().parent.parent

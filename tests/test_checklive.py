@@ -12,13 +12,13 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from proxy.catalog import load_plugin
-from proxy.checklive import check_platform
-from proxy.clock import utc_now
-from proxy.registry import load_registry
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformContext
-from proxy.upstream import Upstream
+from proxy.catalog.build import load_plugin
+from proxy.core.clock import utc_now
+from proxy.maintain.checklive import check_platform
+from proxy.plugin.toolkit import PlatformContext
+from proxy.plugin.upstream import Upstream
+from proxy.registry.model import load_registry
+from proxy.state.store import MemoryStore
 from tests.conftest import REGISTRY, ROOT, Replicas, serve
 from tests.redis_server import redis_server
 

@@ -1,5 +1,5 @@
 """Every address's tools/list, as the SDK client receives it in both eras, against the rules each major
-client applies (proxy.client_profiles: each rule with its source). A failure names the client, the
+client applies (proxy.catalog.assistants: each rule with its source). A failure names the client, the
 address, the tool and the rule."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from proxy.client_profiles import RULES, Listing, Rule, breaches
-from proxy.external import unfence
-from proxy.generation import load_generation
+from proxy.catalog.assistants import RULES, Listing, Rule, breaches
+from proxy.catalog.generation import load_generation
+from proxy.results.external import unfence
 from tests.conftest import MODES, LiveServer, client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,7 +138,7 @@ async def test_a_version_mismatch_and_a_header_mismatch_have_their_own_codes(ser
 
 
 def test_every_rule_names_its_sources() -> None:
-    from proxy import client_profiles
+    from proxy.catalog import assistants as client_profiles
     for rule in RULES:
         assert rule.sources, rule.key
         for source in rule.sources:

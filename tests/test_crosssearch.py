@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from proxy import crosssearch
-from proxy.catalog import load_plugin
+from proxy.catalog.build import load_plugin
+from proxy.serving import crosssearch
 from tests.conftest import MODES, LiveServer, Replicas, client
 from tests.people_pages import not_for_people
 

@@ -7,8 +7,8 @@ import aiohttp
 import pytest
 
 from proxy import __version__
-from proxy.discovery import SERVER_CARD_MEDIA_TYPE, short_description
-from proxy.discovery_http import _prefers_english
+from proxy.catalog.discovery import SERVER_CARD_MEDIA_TYPE, short_description
+from proxy.web.discovery_routes import _prefers_english
 from tests.conftest import LiveServer, client
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from proxy.domainpolicy import apply_policy, context_urls, on_domain
-from proxy.errors import ToolInputError
-from proxy.registry import DomainPolicy
-from proxy.results import citation, precision
+from proxy.core.errors import ToolInputError
+from proxy.registry.model import DomainPolicy
+from proxy.results.domainpolicy import apply_policy, context_urls, on_domain
+from proxy.results.outputs import citation, precision
 
 
 def _hit(uri: str) -> dict[str, object]:

@@ -51,7 +51,7 @@ async def test_words_that_match_nothing_say_the_matching_rule(server: LiveServer
 async def test_a_source_that_stands_still_says_so_first(server: LiveServer) -> None:
     """The Open Overheid sample was recorded on 2026-03-21: measured against today it stands still, and an
     empty answer says that, with its newest date, before blaming the period or a word."""
-    from proxy.loadstatus import measure_generation
+    from proxy.serving.loadstatus import measure_generation
 
     await measure_generation(server.runtime.generation, server.runtime.store)
     async with client(server.url("openoverheid"), "2026-07-28") as c:

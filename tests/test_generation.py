@@ -13,8 +13,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from proxy.app import reload_registry
-from proxy.registry import load_registry
+from proxy.registry.model import load_registry
+from proxy.web.app import reload_registry
 from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve, write_registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +124,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_no_import_cycle_among_proxy_and_site_hooks_modules() -> None:
     graph = import_map()
-    assert len(graph) > 30 and "proxy.endpoint" in graph["proxy.runtime"]
+    assert len(graph) > 30 and "proxy.serving.endpoint" in graph["proxy.serving.runtime"]
     assert _cycle(graph) is None, " → ".join(_cycle(graph) or [])
 
 
@@ -133,9 +133,57 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": set()}) is None
 
 
-@pytest.mark.parametrize("module", ["proxy.endpoint", "proxy.meta", "proxy.loadstatus"])
+# The stages of `proxy/`, top to bottom (README "Layout"): a module imports its own folder or one below, never one
+# above. The site's hooks sit on the catalog and below, beside the web face, never on it.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("proxy", "proxy.__main__"),
+    ("proxy.maintain",),
+    ("proxy.web",),
+    ("site_hooks",),
+    ("proxy.serving",),
+    ("proxy.catalog",),
+    ("proxy.platforms", "proxy.remote"),
+    ("proxy.plugin",),
+    ("proxy.results",),
+    ("proxy.registry",),
+    ("proxy.state",),
+    ("proxy.observe", "proxy.core"),
+)
+
+
+def _folder(module: str) -> str:
+    """The LAYERS folder `module` belongs to."""
+    found = [f for folders in LAYERS for f in folders if module == f or module.startswith(f + ".")]
+    if not found:
+        raise AssertionError(f"{module} is in no folder of LAYERS: add its folder")
+    return max(found, key=len)
+
+
+def _layer(module: str) -> int:
+    return next(rank for rank, folders in enumerate(LAYERS) if _folder(module) in folders)
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    """Every arrow to a higher layer, or sideways to another folder of the same layer."""
+    return sorted(f"{a} → {b}" for a, edges in graph.items() for b in edges
+                  if _layer(b) < _layer(a) or (_layer(b) == _layer(a) and _folder(a) != _folder(b)))
+
+
+def test_imports_point_down_the_stages() -> None:
+    graph = import_map()
+    graph = {name: {e for e in edges if e != "proxy"} for name, edges in graph.items()}  # `from proxy import __version__`
+    assert _upward(graph) == []
+
+
+def test_the_stage_guard_sees_an_arrow_back_up() -> None:
+    assert _upward({"proxy.core.errors": {"proxy.web.app"}, "proxy.web.app": set()}) == [
+        "proxy.core.errors → proxy.web.app"]
+    assert _upward({"proxy.web.app": {"proxy.core.errors"}, "proxy.core.errors": set()}) == []
+
+
+@pytest.mark.parametrize("module", ["proxy.serving.endpoint", "proxy.serving.meta", "proxy.serving.loadstatus"])
 def test_request_modules_do_not_reach_back_to_the_runtime(module: str) -> None:
-    assert "proxy.runtime" not in import_map()[module]
+    assert "proxy.serving.runtime" not in import_map()[module]
 
 
 def _string_literals(path: Path) -> set[str]:
@@ -168,20 +216,36 @@ def test_no_module_outside_the_platforms_and_replicas_names_a_platform_key() -> 
     assert named == {}
 
 
-def test_the_readme_layout_names_every_module() -> None:
-    """A newcomer finds every module of `proxy/` (and each of its packages) in the README's layout table."""
+def _layout_rows() -> set[str]:
+    """`folder/module` for every module the README's layout table names (a row without a folder continues the last)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme[readme.index("## Layout"):]
-    missing = [f"proxy/{p.name}" for p in sorted((ROOT / "proxy").iterdir())
-               if (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists()))
-               and f"proxy/{p.name}" not in table]
-    assert missing == []
+    table = readme[readme.index("## Layout"):readme.index("### The way of a tool result")]
+    named, folder = set(), ""
+    for row in table.splitlines():
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cells) < 3 or not row.startswith("|"):
+            continue
+        folder = cells[0].strip("`") or folder
+        named.add(folder)
+        named.update(folder + m.strip("` ") for m in cells[1].split(",") if m.strip().endswith(".py`"))
+    return named
+
+
+def test_the_readme_layout_names_every_module() -> None:
+    """A newcomer finds every folder of `proxy/`, and every module of the stage folders, in the README's layout
+    table. The plug-in folders (one module per platform) are named as folders."""
+    named = _layout_rows()
+    expected = {"proxy/" + p.relative_to(ROOT / "proxy").as_posix()
+                for p in (ROOT / "proxy").glob("*/*.py")
+                if p.name != "__init__.py" and p.parent.name not in ("platforms", "replica", "remote")}
+    expected |= {f"proxy/{p.name}/" for p in (ROOT / "proxy").iterdir() if (p / "__init__.py").exists()}
+    assert sorted(expected - named) == []
 
 
 def test_every_meta_tool_name_has_its_behaviour_in_one_table() -> None:
-    """The registry names the meta tools (META_TOOL_NAMES); proxy.meta.META_RUNS says what each does, and nothing
-    else chooses between them."""
-    from proxy.meta import META_RUNS
-    from proxy.registry import META_TOOL_NAMES
+    """The registry names the meta tools (META_TOOL_NAMES); proxy.serving.meta.META_RUNS says what each does, and
+    nothing else chooses between them."""
+    from proxy.registry.model import META_TOOL_NAMES
+    from proxy.serving.meta import META_RUNS
 
     assert tuple(META_RUNS) == META_TOOL_NAMES

@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from proxy.catalog import REMOTE_MAX_LENGTH
+from proxy.catalog.build import REMOTE_MAX_LENGTH
 from tests.conftest import MODES, LiveServer, Replicas, client, serve, write_registry
 
 ACCEPT = "application/json, text/event-stream"
@@ -103,7 +103,7 @@ async def test_a_huge_invalid_argument_array_does_not_stall_the_server(server: L
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_every_argument_has_a_size_bound_the_server_enforces(server: LiveServer, mode: str) -> None:
-    """The listing leaves limits out (proxy.catalog.listed_input_schema), so the SDK client sends the oversized
+    """The listing leaves limits out (proxy.catalog.build.listed_input_schema), so the SDK client sends the oversized
     value as it is; the server's check refuses it by its size, without quoting it back."""
     async with client(server.url("officielebekendmakingen"), mode) as c:
         listed = {t.name: t for t in (await c.list_tools()).tools}["search_publications"]
@@ -304,7 +304,7 @@ async def test_every_origin_header_is_checked(server: LiveServer) -> None:
 async def test_20000_traceless_calls_do_not_evict_another_clients_history(server: LiveServer) -> None:
     from mcp import Client
 
-    from proxy.trace import TRACE_META_KEY
+    from proxy.core.trace import TRACE_META_KEY
 
     url = server.url("wetten")
     async with Client(url, mode="2026-07-28") as client:  # type: ignore[arg-type]
@@ -321,7 +321,7 @@ async def test_20000_traceless_calls_do_not_evict_another_clients_history(server
 
 async def test_a_reload_tells_a_legacy_session_that_its_tools_changed(server: LiveServer,
                                                                       http: aiohttp.ClientSession) -> None:
-    from proxy.app import reload_registry
+    from proxy.web.app import reload_registry
 
     url = server.url("wetten")
     status, session = await _initialize(http, url)

@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from proxy.state_redis import RedisStore
+from proxy.state.redis_store import RedisStore
 from tests.conftest import Replicas, serve, write_registry
 from tests.redis_server import _free_port, redis_server
 
@@ -74,7 +74,7 @@ async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Repl
                 finally:
                     await shared.close()
                 assert total >= 1 and calls[-1]["source"] == "wetten"
-        said = [r.getMessage() for r in caplog.records if r.name == "proxy.state_redis"]
+        said = [r.getMessage() for r in caplog.records if r.name == "proxy.state.redis_store"]
         # The log says it once each way, however many calls met the outage.
         assert [m.split(" ", 3)[:3] for m in said] == [["Redis", "cannot", "be"], ["Redis", "is", "back"]], said
     finally:

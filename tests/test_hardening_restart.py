@@ -21,7 +21,7 @@ import aiohttp
 import pytest
 from mcp import Client
 
-from proxy.meta_schemas import TRACE_META_KEY
+from proxy.results.meta_schemas import TRACE_META_KEY
 from tests.conftest import ROOT, Replicas, serve, write_registry
 
 MODERN = "2026-07-28"

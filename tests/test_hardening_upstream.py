@@ -14,12 +14,12 @@ from typing import Any, TypeVar
 import pytest
 from aiohttp import web
 
-from proxy.caller import Caller
-from proxy.clients import current_client
-from proxy.errors import UpstreamBadReply, UpstreamRateLimited
-from proxy.registry import Limits, Platform, Timeouts, load_registry
-from proxy.state import MemoryStore
-from proxy.upstream import Upstream, as_json
+from proxy.core.caller import Caller
+from proxy.core.errors import UpstreamBadReply, UpstreamRateLimited
+from proxy.core.peer import current_peer
+from proxy.plugin.upstream import Upstream, as_json
+from proxy.registry.model import Limits, Platform, Timeouts, load_registry
+from proxy.state.store import MemoryStore
 from tests.conftest import listen
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ def _upstream(base_url: str, store: MemoryStore, **changes: Any) -> Upstream:
 def as_client(client: str, work: Awaitable[T]) -> asyncio.Task[T]:
     """Run `work` as a request of `client` would (the transport sets the same context variable)."""
     context = contextvars.copy_context()
-    context.run(current_client.set, client)
+    context.run(current_peer.set, client)
     return asyncio.get_running_loop().create_task(work, context=context)  # type: ignore[arg-type]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 
-from proxy.jsonlog import JsonLines
+from proxy.observe.jsonlog import JsonLines
 from tests.conftest import Replicas, serve, write_registry
 from tests.redis_server import redis_server
 
@@ -67,12 +67,12 @@ async def test_the_log_line_and_the_call_record_of_one_request_share_its_id(repl
             assert len(ours) == 1 and len(ours.pop()) == 16  # no X-Request-Id sent: one id of our own per request
 
             running.close()  # Redis stops: the next request notices it and says so in the log
-            with _json_lines("proxy.state_redis") as log:
+            with _json_lines("proxy.state.redis_store") as log:
                 outage = await _call(http, mcp, "search_regulations", {"title": "omzetbelasting", "limit": 1},
                                      {"nl.besluitbron/trace": trace}, request_id="caddy-7f3a9c21e0b4")
             assert not outage.get("isError")
             [line] = [json.loads(text) for text in log.getvalue().splitlines()]
-            assert line["level"] == "WARNING" and line["logger"] == "proxy.state_redis"
+            assert line["level"] == "WARNING" and line["logger"] == "proxy.state.redis_store"
             assert line["message"].startswith("Redis cannot be reached")
             assert line["request_id"] == "caddy-7f3a9c21e0b4"
             records = await _records(http, mcp, trace)  # the local log, from the outage on
@@ -80,7 +80,7 @@ async def test_the_log_line_and_the_call_record_of_one_request_share_its_id(repl
 
 
 def test_a_front_proxy_id_that_is_not_a_plain_token_is_replaced() -> None:
-    from proxy.jsonlog import request_id_for
+    from proxy.observe.jsonlog import request_id_for
 
     assert request_id_for("0f8c2b9e-1d4a-4c55-9c1e-2b7d6a4f9e10") == "0f8c2b9e-1d4a-4c55-9c1e-2b7d6a4f9e10"
     for offered in (None, "", "short", "x" * 65, "id with spaces", "id\r\nSet-Cookie: a=b"):

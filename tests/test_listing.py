@@ -12,10 +12,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-from proxy.catalog import listed_output_schema, listing_bytes
-from proxy.external import fence, unfence
-from proxy.generation import load_generation
-from proxy.results import NAMED_SHAPE
+from proxy.catalog.build import listed_output_schema, listing_bytes
+from proxy.catalog.generation import load_generation
+from proxy.results.external import fence, unfence
+from proxy.results.outputs import NAMED_SHAPE
 from tests.conftest import LiveServer, client
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""`proxy.mcp_http` over a real socket: the SDK's own client in both eras, then hostile raw HTTP."""
+"""`proxy.web.transport` over a real socket: the SDK's own client in both eras, then hostile raw HTTP."""
 
 from __future__ import annotations
 
@@ -13,15 +13,10 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
-from proxy.mcp_http import (
-    LISTING_TTL_MS,
-    EncodedResult,
-    Endpoint,
-    TransportSettings,
-    encode_json,
-)
-from proxy.state import MemoryStore
-from proxy.trace import TRACE_META_KEY, TraceSigner
+from proxy.core.trace import TRACE_META_KEY, TraceSigner
+from proxy.results.encoding import EncodedResult, encode_json
+from proxy.state.store import MemoryStore
+from proxy.web.transport import LISTING_TTL_MS, Endpoint, TransportSettings
 from tests.conftest_mcp import SETTINGS, DemoEndpoint, RunningServer, make_app, start_server
 
 MODERN = "2026-07-28"

@@ -19,13 +19,13 @@ import pytest
 from aiohttp import web
 
 from proxy.__main__ import main
-from proxy.caller import SYSTEM_CALLER
-from proxy.errors import RegistryError, UpstreamUnreachable
-from proxy.netguard import AddressPolicy, AddressRefused
-from proxy.registry import Registry, parse_registry
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.errors import RegistryError, UpstreamUnreachable
+from proxy.core.netguard import AddressPolicy, AddressRefused
+from proxy.registry.model import Registry, parse_registry
 from proxy.remote.client import RemoteClient
 from proxy.remote.transport import _GuardedBackend, guarded_client, refusal_in
-from proxy.state import MemoryStore
+from proxy.state.store import MemoryStore
 from tests.conftest import REGISTRY
 from tests.remote_server import ENV, SECRET, ThirdPartyServer, add_remote
 

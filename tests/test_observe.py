@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from proxy.app import reload_registry
+from proxy.web.app import reload_registry
 from tests.conftest import Replicas, serve, write_registry
 from tests.redis_server import _free_port, redis_server
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from proxy.errors import ToolInputError
+from proxy.core.errors import ToolInputError
 from proxy.platforms._organisations import REGISTER, Register
 
 DATA = Path(__file__).parent / "data"

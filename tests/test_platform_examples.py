@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from proxy.registry import load_registry
+from proxy.registry.model import load_registry
 from tests.conftest import REGISTRY
 from tests.platform_harness import platform_harness
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from proxy.errors import UpstreamBadReply, UpstreamError, UpstreamStatusError, UpstreamTimeout, UpstreamTooLarge
-from proxy.registry import Timeouts, load_registry
+from proxy.core.errors import UpstreamBadReply, UpstreamError, UpstreamStatusError, UpstreamTimeout, UpstreamTooLarge
+from proxy.registry.model import Timeouts, load_registry
 from tests.conftest import REGISTRY
 from tests.platform_harness import platform_harness
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from proxy.caller import SYSTEM_CALLER, Caller
-from proxy.errors import ToolInputError, UpstreamBadReply
+from proxy.core.caller import SYSTEM_CALLER, Caller
+from proxy.core.errors import ToolInputError, UpstreamBadReply
 from proxy.platforms import lokaal
 from proxy.platforms._sru import koop_params, reply_parser
 from proxy.replica.lokaal import SAMPLE_ORGANISATION, XSS_ABSTRACT, XSS_TITLE, build_publications

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from proxy.caller import SYSTEM_CALLER, Caller
-from proxy.errors import ToolInputError, UpstreamStatusError
+from proxy.core.caller import SYSTEM_CALLER, Caller
+from proxy.core.errors import ToolInputError, UpstreamStatusError
 from proxy.platforms import lokaal, officieel
 from proxy.platforms._sru import check_identifier, koop_params, reply_parser
 from proxy.replica.officieel import XSS_ABSTRACT, XSS_TITLE, build_publications

@@ -20,15 +20,15 @@ from typing import Any
 
 import pytest
 
-from proxy.caller import SYSTEM_CALLER
-from proxy.errors import ToolInputError, UpstreamRateLimited
-from proxy.generation import load_generation
+from proxy.catalog.generation import load_generation
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.errors import ToolInputError, UpstreamRateLimited
 from proxy.platforms import _ori_names as names
 from proxy.platforms import ori
 from proxy.platforms._organisations import REGISTER
+from proxy.plugin.upstream import as_json
 from proxy.replica.ori import RATE, STATUS_FAULTS
-from proxy.results import is_result_list
-from proxy.upstream import as_json
+from proxy.results.outputs import is_result_list
 from tests.conftest import LiveServer, client
 from tests.platform_harness import PlatformHarness, platform_harness
 
@@ -538,7 +538,7 @@ async def test_paging_words_and_currency_on_real_data_through_the_sdk(server: Li
 
 
 async def test_the_live_check_canaries_pass_and_name_a_drift(env: PlatformHarness) -> None:
-    from proxy.checklive import check_platform
+    from proxy.maintain.checklive import check_platform
 
     assert (await check_platform(ori.PLATFORM, env.ctx)).status == "ok"
     env.faults.update({"drift": {'"totalIsApproximate"': '"approximate"'}})
@@ -549,9 +549,9 @@ async def test_the_live_check_canaries_pass_and_name_a_drift(env: PlatformHarnes
 @pytest.mark.parametrize(("lang", "words"), [("nl", "oudere nummers van Open Raadsinformatie werken niet meer"),
                                              ("en", "older Open Raadsinformatie numbers no longer work")])
 def test_the_source_page_tells_earlier_users_about_the_new_ids(lang: str, words: str) -> None:
-    from proxy.catalog import build_catalog
-    from proxy.generation import Generation
-    from proxy.registry import load_registry
+    from proxy.catalog.build import build_catalog
+    from proxy.catalog.generation import Generation
+    from proxy.registry.model import load_registry
     from site_hooks.site_data import SiteData
     from site_hooks.site_render import Renderer
     from tests.conftest import REGISTRY

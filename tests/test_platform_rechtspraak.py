@@ -10,11 +10,11 @@ import aiohttp
 import pytest
 from defusedxml import ElementTree as SafeET
 
-from proxy.errors import ToolInputError
-from proxy.loadstatus import status_from_report
+from proxy.core.errors import ToolInputError
 from proxy.platforms import rechtspraak
 from proxy.platforms.rechtspraak import AREAS, COURT_TABLE, area_uris, court_uris, normal_ecli
 from proxy.replica.rechtspraak import COURT_LIST, DATA, XSS_SUMMARY, Ruling, build_rulings
+from proxy.serving.loadstatus import status_from_report
 from tests.conftest import LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 

@@ -10,12 +10,12 @@ from typing import Any
 import aiohttp
 import pytest
 
-from proxy.clock import dutch_today
-from proxy.errors import ToolInputError
-from proxy.loadstatus import status_from_report
+from proxy.core.clock import dutch_today
+from proxy.core.errors import ToolInputError
 from proxy.platforms import tweedekamer
 from proxy.platforms._odata import day_start, quote, words_filter
 from proxy.replica.tweedekamer import DATA, ROLL_CALL, build_store
+from proxy.serving.loadstatus import status_from_report
 from tests.conftest import LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 

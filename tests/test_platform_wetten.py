@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from proxy.caller import SYSTEM_CALLER, Caller
-from proxy.errors import ToolInputError
+from proxy.core.caller import SYSTEM_CALLER, Caller
+from proxy.core.errors import ToolInputError
 from proxy.platforms import wetten
 from proxy.platforms._sru import reply_parser
 from proxy.platforms.wetten import REGULATIONS, bwb_params, newest_per_regulation, record_fields

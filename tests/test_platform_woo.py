@@ -13,11 +13,11 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from proxy.errors import ToolInputError
-from proxy.loadstatus import status_from_report
+from proxy.core.errors import ToolInputError
 from proxy.platforms import woo
 from proxy.platforms.woo import publication_id
 from proxy.replica.woo import KNOWN_ID, XSS_TITLE, Publication, build_publications
+from proxy.serving.loadstatus import status_from_report
 from tests.conftest import MODES, LiveServer, client
 from tests.platform_harness import PlatformHarness, harness_fixture
 

@@ -21,19 +21,19 @@ import pytest
 
 import proxy.platforms
 import proxy.replica
-from proxy.catalog import load_plugin
-from proxy.checklive import CheckResult, check_platform
-from proxy.clock import utc_now
-from proxy.errors import CatalogError
-from proxy.external import EXTERNAL_META_KEY
-from proxy.generation import load_generation
-from proxy.loadstatus import measure_generation
+from proxy.catalog.build import load_plugin
+from proxy.catalog.generation import load_generation
+from proxy.core.clock import utc_now
+from proxy.core.errors import CatalogError
+from proxy.maintain.checklive import CheckResult, check_platform
 from proxy.platforms import PLATFORM_PATH_ENV
-from proxy.registry import load_registry
+from proxy.plugin.toolkit import PlatformContext
+from proxy.plugin.upstream import Upstream
+from proxy.registry.model import load_registry
 from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformContext
-from proxy.upstream import Upstream
+from proxy.results.external import EXTERNAL_META_KEY
+from proxy.serving.loadstatus import measure_generation
+from proxy.state.store import MemoryStore
 from tests.conftest import MODES, Replicas, client, listen, serve, write_registry
 from tests.site_helpers import run_mkdocs_build
 from tests.test_platform_examples import check_examples
@@ -45,13 +45,13 @@ TOY_MODULE = '''
 
 from datetime import date
 
-from proxy.caller import SYSTEM_CALLER
+from proxy.core.caller import SYSTEM_CALLER
 from proxy.platforms._common import cite
-from proxy.results import precision, result_list_schema
-from proxy.schema_atoms import STR
-from proxy.canary import Probe, check_load
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
-from proxy.upstream import as_json
+from proxy.results.outputs import precision, result_list_schema
+from proxy.core.schema_atoms import STR
+from proxy.plugin.canary import Probe, check_load
+from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.plugin.upstream import as_json
 
 
 async def search_notes(call: ToolCall) -> dict:

@@ -4,7 +4,7 @@ alone, and the facts the answer must contain, run through the SDK client against
 It reports how many questions are answered in one call, in two, or not at all, and holds: every question
 answered, at least 85 % in one call, every content result with `cited_chunks`, every citation `uri` a
 page for people, every tool an error or a result's own notes name on the address asked, and every empty answer's
-hint naming the cause the question knows (`cause`: standing, period, filter or words; see proxy/emptied.py).
+hint naming the cause the question knows (`cause`: standing, period, filter or words; see proxy/results/emptied.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from proxy.generation import load_generation
+from proxy.catalog.generation import load_generation
 from tests.conftest import Replicas, client, serve, write_registry
 from tests.people_pages import not_for_people
 
@@ -31,7 +31,7 @@ _STEP = re.compile(r"([A-Za-z_]+)|\[(\d+)\]")
 _CATALOG = load_generation(Path(__file__).resolve().parent.parent / "registry.json").catalog
 TOOL_NAMES = {t.name for c in _CATALOG.connectors.values() for t in c.tools}
 _IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_])[a-z][a-z0-9_]*_[a-z0-9_]+(?![A-Za-z0-9_])")
-# How each cause of an empty answer opens its hint (proxy/emptied.py, and the adapters that set their own).
+# How each cause of an empty answer opens its hint (proxy/results/emptied.py, and the adapters that set their own).
 CAUSES = (("standing", re.compile(r"^.+ (stands still|did not answer at its last call)")),
           ("period", re.compile(r"^nothing (in the period|in force on) ")),
           ("filter", re.compile(r"^(\S+=.+ emptied this list|nothing matches .+ together)")),

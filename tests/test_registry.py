@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from proxy.errors import RegistryError
-from proxy.registry import load_registry, parse_registry
+from proxy.core.errors import RegistryError
+from proxy.registry.model import load_registry, parse_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))

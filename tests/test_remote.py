@@ -18,12 +18,12 @@ import aiohttp
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from proxy.app import reload_registry
-from proxy.caller import Caller
-from proxy.errors import ToolInputError
-from proxy.external import EXTERNAL_META_KEY
-from proxy.loadstatus import measure_generation
-from proxy.toolkit import ToolCall
+from proxy.core.caller import Caller
+from proxy.core.errors import ToolInputError
+from proxy.plugin.toolkit import ToolCall
+from proxy.results.external import EXTERNAL_META_KEY
+from proxy.serving.loadstatus import measure_generation
+from proxy.web.app import reload_registry
 from tests.conftest import MODES, LiveServer, Replicas, client, serve, write_registry
 from tests.remote_server import ENV, SECRET, ThirdPartyServer, add_remote
 
@@ -67,7 +67,7 @@ async def test_only_allow_listed_read_only_tools_are_served(live: LiveServer, th
             assert tools[name].annotations is not None and tools[name].annotations.read_only_hint is True
         assert tools["get_note"].title == "Notitie lezen"  # the registry's title wins
         assert tools["search_notes"].title == "Notities zoeken (server)"  # else the server's own
-        # Listed as every tool is (proxy.catalog.listed_input_schema): limits stay in the server's own check.
+        # Listed as every tool is (proxy.catalog.build.listed_input_schema): limits stay in the server's own check.
         assert tools["search_notes"].input_schema["properties"] == {"query": {"type": "string"}}
         with pytest.raises(MCPError):
             await c.call_tool("delete_note", {"id": "1"})

@@ -16,8 +16,8 @@ from typing import Any
 import mcp_types as types
 import pytest
 
-from proxy.errors import RegistryError
-from proxy.registry import parse_registry
+from proxy.core.errors import RegistryError
+from proxy.registry.model import parse_registry
 from proxy.remote.schemas import SCHEMA_DEPTH_MAX, schema_problem, without_patterns
 from tests.conftest import REGISTRY, Replicas, client, serve, write_registry
 from tests.remote_server import ENV, READ_ONLY, SECRET, ThirdPartyServer, add_remote

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from proxy.registry import load_registry
+from proxy.registry.model import load_registry
 from proxy.replica.provenance import Provenance
 from tests.conftest import REGISTRY
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from proxy.errors import ToolInputError
+from proxy.core.errors import ToolInputError
 from proxy.platforms._resolve import Table
 
 PLATFORMS = Path(__file__).resolve().parent.parent / "proxy" / "platforms"

@@ -1,5 +1,5 @@
 """A finished tool result is reused only while the replies it was built from are cached, and a reuse
-writes the same call records as a cached run (proxy/resultmemo.py)."""
+writes the same call records as a cached run (proxy/results/resultmemo.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from proxy.endpoint import _arguments_key
-from proxy.external import unfence
-from proxy.resultmemo import Memo, ResultMemo
-from proxy.trace import TRACE_META_KEY
+from proxy.core.trace import TRACE_META_KEY
+from proxy.results.external import unfence
+from proxy.results.resultmemo import Memo, ResultMemo
+from proxy.serving.endpoint import _arguments_key
 from tests.conftest import LiveServer, Replicas, client, serve, write_registry
 
 SLUG = "wetten"

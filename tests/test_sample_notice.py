@@ -12,9 +12,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from proxy.registry import load_registry
-from proxy.sample import META_KEY, SampleData, replica_sample
-from proxy.sitebuild import SAMPLE_ENV
+from proxy.registry.model import load_registry
+from proxy.results.sample import META_KEY, SampleData, replica_sample
+from proxy.web.sitebuild import SAMPLE_ENV
 from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve
 from tests.site_helpers import run_mkdocs_build
 

@@ -62,7 +62,7 @@ async def test_two_instances_share_sessions_and_call_logs(replicas: Replicas, tm
 async def test_trace_handles_work_on_every_instance(replicas: Replicas, tmp_path: Path, redis_url: str) -> None:
     from mcp import Client
 
-    from proxy.trace import TRACE_META_KEY
+    from proxy.core.trace import TRACE_META_KEY
 
     path = write_registry(tmp_path)
     async with serve(path, replicas, redis_url=redis_url) as one, serve(path, replicas, redis_url=redis_url) as two:

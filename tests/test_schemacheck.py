@@ -8,9 +8,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from proxy.catalog import build_catalog
-from proxy.registry import load_registry
-from proxy.schemacheck import SchemaCheck
+from proxy.catalog.build import build_catalog
+from proxy.core.schemacheck import SchemaCheck
+from proxy.registry.model import load_registry
 from tests.conftest import REGISTRY
 
 SCHEMA = {

@@ -22,11 +22,11 @@ import pytest
 from bs4 import BeautifulSoup
 from llms_txt import parse_llms_file
 
-from proxy.catalog import Catalog, build_catalog
-from proxy.mcp_http import TransportSettings
-from proxy.registry import load_registry, parse_registry
-from proxy.registry_edit import set_switch
-from proxy.state import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+from proxy.catalog.build import Catalog, build_catalog
+from proxy.maintain.registry_edit import set_switch
+from proxy.registry.model import load_registry, parse_registry
+from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+from proxy.web.transport import TransportSettings
 from site_hooks.site_data import CONNECTOR_DIR, PLATFORM_DIR
 from site_hooks.site_labels import label
 from site_hooks.site_lastmod import file_date

@@ -13,9 +13,9 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from proxy.catalog import build_catalog
-from proxy.generation import Generation
-from proxy.registry import LANGUAGES, load_registry
+from proxy.catalog.build import build_catalog
+from proxy.catalog.generation import Generation
+from proxy.registry.model import LANGUAGES, load_registry
 from site_hooks.site_client_words import CHECKED, CLIENT_WORDS
 from site_hooks.site_clients import client_snippets, client_tabs
 from site_hooks.site_data import SiteData

@@ -21,9 +21,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 import proxy
-from proxy.app import server_identity
-from proxy.errors import RegistryError
-from proxy.registry import parse_registry
+from proxy.core.errors import RegistryError
+from proxy.registry.model import parse_registry
+from proxy.web.app import server_identity
 from site_hooks.site_labels import LABELS
 from site_hooks.site_public_words import PUBLIC_WORDS
 from tests.site_helpers import ROOT, build_site

@@ -1,4 +1,4 @@
-"""proxy.registry_edit.set_switch: one value changes, nothing else, and the result is a valid registry."""
+"""proxy.maintain.registry_edit.set_switch: one value changes, nothing else, and the result is a valid registry."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proxy.errors import RegistryError
-from proxy.registry import load_registry, parse_registry
-from proxy.registry_edit import SWITCHES, canonical_json, set_switch
+from proxy.core.errors import RegistryError
+from proxy.maintain.registry_edit import SWITCHES, canonical_json, set_switch
+from proxy.registry.model import load_registry, parse_registry
 
 REGISTRY = Path(__file__).resolve().parent.parent / "registry.json"
 TEXT = REGISTRY.read_text(encoding="utf-8")

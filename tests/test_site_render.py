@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
-from proxy.catalog import build_catalog
-from proxy.generation import Generation
-from proxy.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT
-from proxy.registry import LANGUAGES, Text, load_registry, parse_registry
-from proxy.registry_edit import set_switch
-from proxy.results import PRECISION_SCHEMA
+from proxy.catalog.build import build_catalog
+from proxy.catalog.generation import Generation
+from proxy.maintain.registry_edit import set_switch
+from proxy.registry.model import LANGUAGES, Text, load_registry, parse_registry
+from proxy.results.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT
+from proxy.results.outputs import PRECISION_SCHEMA
 from site_hooks.site_clients import client_snippets, is_public_https
 from site_hooks.site_data import SiteData, connector_src, rel_link
 from site_hooks.site_labels import FIELD_DOCS, LABELS

@@ -9,8 +9,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from proxy.app import reload_registry
-from proxy.sitebuild import build_site
+from proxy.web.app import reload_registry
+from proxy.web.sitebuild import build_site
 from tests.conftest import Replicas, connector_entry, serve, write_registry
 
 

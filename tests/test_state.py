@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from proxy.state import CALLS_PER_CALLER, MemoryStore, StateStore
-from proxy.state_redis import REDIS_CONNECTIONS, RedisStore
+from proxy.state.redis_store import REDIS_CONNECTIONS, RedisStore
+from proxy.state.store import CALLS_PER_CALLER, MemoryStore, StateStore
 from tests.redis_server import redis_server
 
 
@@ -146,7 +146,7 @@ async def test_a_burst_beyond_the_redis_pool_waits_for_a_connection(redis_url: s
 
 
 async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    import proxy.state as state
+    import proxy.state.store as state
 
     monkeypatch.setattr(state, "CALLERS_MAX", 3)
     monkeypatch.setattr(state, "PROBATION_CALLERS", 3)
@@ -164,7 +164,7 @@ async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 async def test_one_client_at_its_cap_evicts_only_its_own_sessions(store: StateStore) -> None:
-    from proxy.state import SESSIONS_PER_CLIENT
+    from proxy.state.store import SESSIONS_PER_CLIENT
 
     other = await store.create_session("wetten", 60, "192.0.2.1")
     flood = [await store.create_session("wetten", 60, "198.51.100.7") for _ in range(SESSIONS_PER_CLIENT + 3)]
@@ -174,7 +174,7 @@ async def test_one_client_at_its_cap_evicts_only_its_own_sessions(store: StateSt
 
 
 async def test_memory_call_logs_have_a_total_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    import proxy.state as state
+    import proxy.state.store as state
 
     monkeypatch.setattr(state, "CALL_RECORDS_MAX", 100)
     store = MemoryStore()

@@ -11,11 +11,11 @@ import aiohttp
 import jsonschema
 import pytest
 
-from proxy.catalog import build_catalog
-from proxy.external import EXTERNAL_META_KEY, unfence
-from proxy.registry import load_registry
-from proxy.results import is_result_list
-from proxy.trace import TRACE_META_KEY
+from proxy.catalog.build import build_catalog
+from proxy.core.trace import TRACE_META_KEY
+from proxy.registry.model import load_registry
+from proxy.results.external import EXTERNAL_META_KEY, unfence
+from proxy.results.outputs import is_result_list
 from tests.conftest import MODES, REGISTRY, LiveServer, client
 from tests.people_pages import not_for_people
 
@@ -53,7 +53,7 @@ def _check(tool_schema: dict[str, Any], data: dict[str, Any], platform: str | No
 
 def test_every_tool_has_a_working_example() -> None:
     missing = [f"{slug}.{t.name}" for slug, t in SOURCE_TOOLS if t.impl is None or t.impl.example is None]
-    assert not missing, f"tools without an example (proxy/toolkit.py ToolImpl.example): {missing}"
+    assert not missing, f"tools without an example (proxy/plugin/toolkit.py ToolImpl.example): {missing}"
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -143,7 +143,7 @@ async def test_fifty_concurrent_identical_tool_calls_reach_the_platform_once(ser
 
 
 async def test_status_and_platform_status_show_stalled_organs(server: LiveServer) -> None:
-    from proxy.loadstatus import measure_generation
+    from proxy.serving.loadstatus import measure_generation
 
     runtime = server.runtime
     await measure_generation(runtime.generation, runtime.store)
@@ -178,9 +178,9 @@ async def test_upstream_failure_is_an_error_result_and_flips_availability(
         server: LiveServer, replicas: Any, fault: dict[str, Any], words: str) -> None:
     import dataclasses
 
-    from proxy.catalog import build_catalog
-    from proxy.generation import Generation
-    from proxy.registry import Timeouts
+    from proxy.catalog.build import build_catalog
+    from proxy.catalog.generation import Generation
+    from proxy.registry.model import Timeouts
 
     slug, tool = next((s, t) for s, t in SOURCE_TOOLS if s == "tweedekamer")
     assert tool.impl and tool.impl.example
@@ -237,9 +237,9 @@ async def test_a_result_outside_its_output_schema_is_refused_every_time(server: 
     """The check runs on each newly built result (equal results are remembered only once they conform)."""
     import dataclasses
 
-    from proxy.caller import Caller
-    from proxy.endpoint import ConnectorEndpoint
-    from proxy.mcp_http import EncodedResult
+    from proxy.core.caller import Caller
+    from proxy.results.encoding import EncodedResult
+    from proxy.serving.endpoint import ConnectorEndpoint
 
     runtime = server.runtime
     served = runtime.endpoint("wetten")

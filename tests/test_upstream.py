@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from proxy.caller import Caller
-from proxy.errors import (
+from proxy.core.caller import Caller
+from proxy.core.errors import (
     UpstreamBadReply,
     UpstreamRateLimited,
     UpstreamStatusError,
@@ -20,9 +20,9 @@ from proxy.errors import (
     UpstreamTooLarge,
     UpstreamUnreachable,
 )
-from proxy.registry import Limits, Platform, Timeouts, load_registry
-from proxy.state import MemoryStore
-from proxy.upstream import Upstream, as_json
+from proxy.plugin.upstream import Upstream, as_json
+from proxy.registry.model import Limits, Platform, Timeouts, load_registry
+from proxy.state.store import MemoryStore
 from tests.conftest import listen
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,6 +177,6 @@ async def test_a_refused_question_does_not_mark_the_platform_unavailable(upstrea
     (200, {}, None),
 ])
 def test_pause_from_the_platforms_rate_headers(status: int, headers: dict[str, str], pause: float | None) -> None:
-    from proxy.upstream import _pause_from_headers
+    from proxy.plugin.upstream import _pause_from_headers
 
     assert _pause_from_headers(status, headers) == pause

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from proxy.caller import Caller
-from proxy.errors import UpstreamBadReply
+from proxy.core.caller import Caller
+from proxy.core.errors import UpstreamBadReply
 from proxy.platforms._common import MAX_XML_DEPTH, parse_xml
 from proxy.platforms._sru import as_element, parse_reply
-from proxy.registry import load_registry
-from proxy.state import MemoryStore
-from proxy.upstream import Upstream
+from proxy.plugin.upstream import Upstream
+from proxy.registry.model import load_registry
+from proxy.state.store import MemoryStore
 from tests.conftest import listen
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""One module per source platform, named exactly as the registry's platform key (see proxy.toolkit).
+"""One module per source platform, named exactly as the registry's platform key (see proxy.plugin.toolkit).
 
 Modules that start with `_` are helpers shared by several platforms, never platforms themselves.
 Directories named in BESLUITBRON_PLATFORM_PATH (os.pathsep-separated) are searched too, after this

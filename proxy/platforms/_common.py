@@ -9,9 +9,9 @@ from xml.etree.ElementTree import Element
 
 from defusedxml import ElementTree as SafeET
 
-from proxy.errors import ToolInputError
-from proxy.results import Citation, citation
-from proxy.toolkit import PlatformContext, ToolCall
+from proxy.core.errors import ToolInputError
+from proxy.plugin.toolkit import PlatformContext, ToolCall
+from proxy.results.outputs import Citation, citation
 
 __all__ = [
     "CHUNK_DEFAULT",

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from proxy.clock import dutch_midnight
-from proxy.errors import ToolInputError
+from proxy.core.clock import dutch_midnight
+from proxy.core.errors import ToolInputError
 
 __all__ = [
     "GUID_RE",

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from proxy.errors import ToolInputError
+from proxy.core.errors import ToolInputError
 
 __all__ = ["KIND_WORDS", "REGISTER", "Choice", "GovOrg", "Register", "compact", "kind_of", "variants", "words"]
 

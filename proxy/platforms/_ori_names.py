@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from proxy.errors import ToolInputError
+from proxy.core.errors import ToolInputError
 from proxy.platforms._common import object_at
 from proxy.platforms._organisations import QUALIFIER, REGISTER, GovOrg, Register, compact, kind_of, variants, words
 from proxy.platforms._resolve import Table

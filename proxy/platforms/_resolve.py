@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from proxy.errors import ToolInputError
+from proxy.core.errors import ToolInputError
 
 __all__ = ["Entry", "Resolved", "Table", "norm"]
 

@@ -31,9 +31,9 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
-from proxy.caller import SYSTEM_CALLER
-from proxy.canary import DAY, Probe, check_load
-from proxy.errors import ToolInputError, UpstreamBadReply
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.errors import ToolInputError, UpstreamBadReply
+from proxy.core.schema_atoms import NSTR
 from proxy.platforms._common import (
     CHUNK_PROPS,
     PAGE_PROPS,
@@ -45,9 +45,9 @@ from proxy.platforms._common import (
     parse_xml,
 )
 from proxy.platforms._organisations import REGISTER, GovOrg, compact, kind_of
-from proxy.results import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
-from proxy.schema_atoms import NSTR
-from proxy.toolkit import About, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.plugin.canary import DAY, Probe, check_load
+from proxy.plugin.toolkit import About, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.results.outputs import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
 
 __all__ = [
     "KOOP_PAGING_LIMIT",

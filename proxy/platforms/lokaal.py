@@ -28,7 +28,7 @@ from proxy.platforms._sru import (
     read_publication_record,
     system_search,
 )
-from proxy.toolkit import LoadReport, OrganLoad, PlatformContext, PlatformPlugin, SourceRoute, ToolImpl
+from proxy.plugin.toolkit import LoadReport, OrganLoad, PlatformContext, PlatformPlugin, SourceRoute, ToolImpl
 
 __all__ = ["PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
@@ -136,7 +136,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
                       note="; ".join(notes) or f"organisations that published in the last {PUBLISHER_WINDOW_DAYS} "
                                                 "days, newest publication date (dt.available) each")
 
-# How search and fetch (proxy.crosssearch) reach this source.
+# How search and fetch (proxy.serving.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
     ((re.compile(r"^(gmb|prb|wsb|bgr)-", re.IGNORECASE), "read_publication", "identifier"),),
     "gmb-2025-526769 (also prb-, wsb-, bgr-)", organisation=True)

@@ -25,7 +25,7 @@ from proxy.platforms._sru import (
     read_publication_record,
     system_search,
 )
-from proxy.toolkit import LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.plugin.toolkit import LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 
 __all__ = ["ID_PATTERN", "PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
@@ -93,7 +93,7 @@ async def measure_load(ctx: PlatformContext) -> LoadReport:
     return LoadReport(current_through=max(dates, default=None), per_medium=per_medium,
                       note="newest publication date (dt.available) per gazette")
 
-# How search and fetch (proxy.crosssearch) reach this source.
+# How search and fetch (proxy.serving.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
     ((re.compile(r"^(stcrt|stb|trb|kst|blg|h|ah|ag|kv|nds)-", re.IGNORECASE), "read_publication", "identifier"),),
     "stb-2025-252, kst-36200-1, stcrt-2021-100, kv-tk-2020Z13248", organisation=True)

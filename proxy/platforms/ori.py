@@ -13,7 +13,7 @@ estimate when the platform says `totalIsApproximate` (it scans at most about 6,0
 says "estimate". The tools never page deep: bulk reading belongs to the platform's export API, not to search.
 
 The platform rate-limits per client (a token bucket of 60 units, 1 unit/s) and says how much is left in
-`RateLimit-*` headers; `proxy.upstream` honours those and `Retry-After`. Its 400s carry a `code` (since late
+`RateLimit-*` headers; `proxy.plugin.upstream` honours those and `Retry-After`. Its 400s carry a `code` (since late
 August 2026; before that only Dutch text): each code maps to the argument to change.
 """
 
@@ -28,10 +28,11 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
-from proxy.caller import SYSTEM_CALLER, Caller
-from proxy.canary import Probe, check_load
-from proxy.clock import AMSTERDAM as TZ
-from proxy.errors import ToolInputError, UpstreamStatusError
+from proxy.core.caller import SYSTEM_CALLER, Caller
+from proxy.core.clock import AMSTERDAM as TZ
+from proxy.core.errors import ToolInputError, UpstreamStatusError
+from proxy.core.schema_atoms import NINT, NSTR
+from proxy.core.shapes import Precision
 from proxy.platforms._common import (
     CHUNK_PROPS,
     PAGE_PROPS,
@@ -43,11 +44,19 @@ from proxy.platforms._common import (
     page,
 )
 from proxy.platforms._ori_names import KINDS, Organisation, compact, organisations_from, resolve, words
-from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.schema_atoms import NINT, NSTR
-from proxy.shapes import Precision
-from proxy.toolkit import About, LoadReport, OrganLoad, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
-from proxy.upstream import as_json
+from proxy.plugin.canary import Probe, check_load
+from proxy.plugin.toolkit import (
+    About,
+    LoadReport,
+    OrganLoad,
+    PlatformContext,
+    PlatformPlugin,
+    SourceRoute,
+    ToolCall,
+    ToolImpl,
+)
+from proxy.plugin.upstream import as_json
+from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
@@ -1067,7 +1076,7 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await check_load(probe, plugin)
 
 
-# How search and fetch (proxy.crosssearch) reach this source.
+# How search and fetch (proxy.serving.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute("search_documents", "query", "id",
     ((re.compile(r"^(document|motion):", re.IGNORECASE), "read_document", "id"),
     (re.compile(r"^meeting:", re.IGNORECASE), "read_meeting", "id")),

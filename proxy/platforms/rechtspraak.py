@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from proxy.caller import SYSTEM_CALLER
-from proxy.canary import DAY, ISO_START, Probe, check_load
-from proxy.errors import ToolInputError, UpstreamStatusError
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.errors import ToolInputError, UpstreamStatusError
+from proxy.core.schema_atoms import NDATE, NSTR, STRINGS
 from proxy.platforms._common import (
     CHUNK_PROPS,
     PAGE_PROPS,
@@ -47,9 +47,9 @@ from proxy.platforms._common import (
     parse_xml,
 )
 from proxy.platforms._resolve import Resolved, Table
-from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.schema_atoms import NDATE, NSTR, STRINGS
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.plugin.canary import DAY, ISO_START, Probe, check_load
+from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
@@ -447,7 +447,7 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await check_load(probe, plugin)
 
 
-# How search and fetch (proxy.crosssearch) reach this source.
+# How search and fetch (proxy.serving.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute(None, "query", "ecli",
     ((re.compile(r"^ECLI:NL:[A-Z0-9]+:\d{4}:[A-Z0-9]+$", re.IGNORECASE), "read_ruling", "ecli"),),
     "ECLI:NL:HR:2024:1273",

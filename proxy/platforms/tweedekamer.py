@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote_plus
 
-from proxy.caller import SYSTEM_CALLER
-from proxy.canary import DTO, GUID, Probe, check_load
-from proxy.errors import ToolInputError
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.errors import ToolInputError
+from proxy.core.schema_atoms import NBOOL, NDATE, NINT, NSTR, STR, STRINGS
+from proxy.core.shapes import Precision
 from proxy.platforms._common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, object_at, page
 from proxy.platforms._odata import (
     GUID_RE,
@@ -45,10 +46,9 @@ from proxy.platforms._odata import (
     words,
 )
 from proxy.platforms._resolve import Entry, Table, norm
-from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.schema_atoms import NBOOL, NDATE, NINT, NSTR, STR, STRINGS
-from proxy.shapes import Precision
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.plugin.canary import DTO, GUID, Probe, check_load
+from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]
 
@@ -1169,7 +1169,7 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await check_load(probe, plugin)
 
 
-# How search and fetch (proxy.crosssearch) reach this source.
+# How search and fetch (proxy.serving.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute("search_documents", "query", "number",
     ((re.compile(r"^\d{4}D\d{4,6}$", re.IGNORECASE), "read_document", "id"),),
     "2025D42637 (a document number)")

@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from proxy.caller import SYSTEM_CALLER
-from proxy.canary import CHECK_CALLER, DAY, Drift, Probe, check_load
-from proxy.errors import ToolInputError, UpstreamBadReply
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.errors import ToolInputError, UpstreamBadReply
+from proxy.core.schema_atoms import NSTR
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, page, parse_date
 from proxy.platforms._resolve import Table
 from proxy.platforms._sru import (
@@ -50,9 +50,9 @@ from proxy.platforms._sru import (
     reply_parser,
     xml_text,
 )
-from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.schema_atoms import NSTR
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.plugin.canary import CHECK_CALLER, DAY, Drift, Probe, check_load
+from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
 
 __all__ = ["PLATFORM", "TOOLS", "bwb_params", "measure_load", "newest_per_regulation", "record_fields", "regulation"]
 
@@ -557,7 +557,7 @@ def _canary_record(probe: Probe, rec: Mapping[str, Any], where: str) -> None:
                  f"locatie_toestand {rec.get('text_url')!r} is not an https URL")
 
 
-# How search and fetch (proxy.crosssearch) reach this source.
+# How search and fetch (proxy.serving.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute("search_regulations", "title", "identifier",
     ((re.compile(r"^BWB[RV]\d{7}$", re.IGNORECASE), "read_regulation", "identifier"),),
     "BWBR0002629", period=False)

@@ -31,15 +31,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from proxy.caller import SYSTEM_CALLER
-from proxy.canary import DAY, Probe, check_load
-from proxy.errors import ToolInputError, UpstreamStatusError
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.errors import ToolInputError, UpstreamStatusError
+from proxy.core.schema_atoms import NDATE, NINT, NSTR, STRINGS
 from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, object_at, page
 from proxy.platforms._organisations import REGISTER, Choice
 from proxy.platforms._resolve import Entry, Table, norm
-from proxy.results import CITATION_SCHEMA, object_schema, precision, result_list_schema
-from proxy.schema_atoms import NDATE, NINT, NSTR, STRINGS
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.plugin.canary import DAY, Probe, check_load
+from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load", "publication_id", "query_string", "resolve_organisation"]
 
@@ -506,7 +506,7 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     await check_load(probe, plugin)
 
 
-# How search and fetch (proxy.crosssearch) reach this source.
+# How search and fetch (proxy.serving.crosssearch) reach this source.
 SEARCH_ROUTE = SourceRoute("search_publications", "query", "id",
     ((re.compile(r"^[a-z]+-[0-9a-f-]{8,}$", re.IGNORECASE), "read_publication", "id"),),
     "ronl-da6e58c6… (an open.overheid.nl id)", organisation=True)

@@ -25,8 +25,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
-from proxy.caller import Caller
-from proxy.errors import (
+from proxy.core.caller import Caller
+from proxy.core.errors import (
     UpstreamBadReply,
     UpstreamError,
     UpstreamRateLimited,
@@ -34,12 +34,12 @@ from proxy.errors import (
     UpstreamTooLarge,
     UpstreamUnreachable,
 )
-from proxy.jsonlog import REQUEST_ID
-from proxy.netguard import AddressPolicy, safe_url
-from proxy.registry import Platform, RemoteAuth
+from proxy.core.netguard import AddressPolicy, safe_url
+from proxy.core.shapes import availability_record, call_record
+from proxy.observe.jsonlog import REQUEST_ID
+from proxy.registry.model import Platform, RemoteAuth
 from proxy.remote.transport import Resolver, ResponseTooLarge, exception_chain, guarded_client, refusal_in
-from proxy.shapes import availability_record, call_record
-from proxy.state import StateStore
+from proxy.state.store import StateStore
 
 __all__ = ["MissingCredential", "RemoteClient", "RemoteRefused", "credential_headers", "scrub"]
 

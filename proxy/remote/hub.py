@@ -19,14 +19,14 @@ from typing import Any
 
 import mcp_types
 
-from proxy.caller import SYSTEM_CALLER
-from proxy.clock import utc_now
-from proxy.errors import UpstreamError
-from proxy.registry import Platform, Registry
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.clock import utc_now
+from proxy.core.errors import UpstreamError
+from proxy.registry.model import Platform, Registry
 from proxy.remote.client import MissingCredential, RemoteClient, credential_headers
 from proxy.remote.plugin import Listing, select
 from proxy.remote.transport import Resolver
-from proxy.state import StateStore
+from proxy.state.store import StateStore
 
 __all__ = ["RemoteHub"]
 

@@ -19,15 +19,15 @@ from typing import Any
 import jsonschema
 import mcp_types
 
-from proxy.caller import SYSTEM_CALLER
-from proxy.errors import ToolInputError, UpstreamUnreachable
-from proxy.external import fence
-from proxy.registry import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Platform, RemoteTool, Text, ToolWords
+from proxy.core.caller import SYSTEM_CALLER
+from proxy.core.errors import ToolInputError, UpstreamUnreachable
+from proxy.core.shapes import JsonDict
+from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.registry.model import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Platform, RemoteTool, Text, ToolWords
 from proxy.remote.client import RemoteClient, RemoteRefused
 from proxy.remote.schemas import schema_problem, without_patterns
-from proxy.results import CITATION_SCHEMA, PRECISION_SCHEMA, citation, object_schema, precision
-from proxy.shapes import JsonDict
-from proxy.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.results.external import fence
+from proxy.results.outputs import CITATION_SCHEMA, PRECISION_SCHEMA, citation, object_schema, precision
 
 __all__ = ["Listing", "Selection", "remote_plugin", "select"]
 

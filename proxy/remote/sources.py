@@ -23,12 +23,12 @@ from typing import Any, Protocol
 
 import mcp_types
 
-from proxy.registry import Connector, Platform, Registry
+from proxy.plugin.toolkit import PlatformPlugin
+from proxy.registry.model import Connector, Platform, Registry
 from proxy.remote.client import RemoteClient
 from proxy.remote.hub import RemoteHub
 from proxy.remote.plugin import Listing, Selection, remote_plugin, select
-from proxy.state import MemoryStore
-from proxy.toolkit import PlatformPlugin
+from proxy.state.store import MemoryStore
 
 __all__ = ["OFFLINE", "REMOTE_LISTINGS_ENV", "RemoteSource", "StaticSource", "bind_remotes", "build_source"]
 

@@ -19,7 +19,7 @@ from typing import Any
 import httpcore2
 import httpx2
 
-from proxy.netguard import AddressPolicy, AddressRefused, IPAddress, literal_ip, resolved_ip
+from proxy.core.netguard import AddressPolicy, AddressRefused, IPAddress, literal_ip, resolved_ip
 
 __all__ = ["Resolver", "ResponseTooLarge", "exception_chain", "guarded_client", "refusal_in", "system_resolver"]
 

@@ -1,0 +1,95 @@
+"""One applied registry, frozen: what a request, a measurement and a site build work from.
+
+`load_generation` is the one way from a registry file to a catalogue; the CLI, the server and the
+site all call it. The server then binds the generation to its upstream connections (`bind`), and a
+reload swaps one pointer: a request finishes on the generation it started on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+
+from proxy.catalog.build import Catalog, build_catalog, load_plugins
+from proxy.core.clock import utc_now
+from proxy.plugin.toolkit import PlatformContext, PlatformPlugin
+from proxy.plugin.upstream import Upstream
+from proxy.registry.model import DomainPolicy, Registry, ServerSettings, load_registry
+from proxy.remote.sources import RemoteSource, bind_remotes, build_source
+
+__all__ = ["Generation", "PluginFactory", "load_generation", "rebind_remotes"]
+
+# Benchmarks and tests of synthetic registries: plug-ins for platforms that have no module of their own.
+PluginFactory = Callable[[Registry], Mapping[str, PlatformPlugin]]
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """A catalogue (registry + plug-ins) and, once bound by the server, a context per served platform."""
+
+    catalog: Catalog
+    contexts: Mapping[str, PlatformContext] = field(default_factory=lambda: MappingProxyType({}))
+    site_dir: Path | None = None
+    clock: Callable[[], datetime] = utc_now
+
+    @property
+    def registry(self) -> Registry:
+        return self.catalog.registry
+
+    @property
+    def server(self) -> ServerSettings:
+        return self.catalog.registry.server
+
+    @property
+    def domain_policy(self) -> DomainPolicy:
+        return self.catalog.registry.domain_policy
+
+    @property
+    def plugins(self) -> Mapping[str, PlatformPlugin]:
+        return self.catalog.plugins
+
+    @property
+    def served_platforms(self) -> tuple[str, ...]:
+        """Platforms behind enabled source connectors: only those are measured, reported and called."""
+        return tuple(key for c in self.catalog.connectors.values() if not c.connector.aggregate
+                     for key in c.platforms)
+
+    def context(self, key: str) -> PlatformContext:
+        return self.contexts[key]
+
+    def bind(self, upstreams: Mapping[str, Upstream], site_dir: Path | None) -> Generation:
+        """This generation with a context per served platform, each upstream under this generation's settings."""
+        stalled = self.registry.load_status.stalled_after_days
+        contexts = {
+            key: PlatformContext(platform=self.registry.platforms[key], upstream=upstreams[key], now=self.clock,
+                                 stalled_after_days=stalled)
+            for key in self.served_platforms
+        }
+        return dataclasses.replace(self, contexts=MappingProxyType(contexts), site_dir=site_dir)
+
+
+def load_generation(path: Path, *, base_urls: Mapping[str, str] | None = None,
+                    plugins: PluginFactory | None = None, remote: RemoteSource | None = None) -> Generation:
+    """Read, validate and catalogue one registry file; raises RegistryError/CatalogError naming the entry.
+
+    Remote connectors take their tools from `remote` (the server's hub, or `OFFLINE`); by default
+    from the listings a server handed over, else from listing their servers once (a site build).
+    """
+    registry = load_registry(path)
+    if base_urls:
+        registry = registry.with_base_urls(base_urls)
+    registry, remote_plugins = bind_remotes(registry, build_source(registry) if remote is None else remote)
+    builtin = plugins(registry) if plugins else load_plugins(registry)
+    return Generation(catalog=build_catalog(registry, {**builtin, **remote_plugins}))
+
+
+def rebind_remotes(generation: Generation, remote: RemoteSource) -> Generation:
+    """`generation`'s registry with its remote connectors' tools taken from `remote` again: a tool withdrawn
+    between reloads leaves the tool lists at once. Built-in plug-ins are kept as they are."""
+    registry, remote_plugins = bind_remotes(generation.registry, remote)
+    builtin = {key: plugin for key, plugin in generation.plugins.items() if key not in remote_plugins}
+    return Generation(catalog=build_catalog(registry, {**builtin, **remote_plugins}), clock=generation.clock)

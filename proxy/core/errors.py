@@ -1,0 +1,88 @@
+"""One exception tree for BesluitBron; every failure a caller may treat differently has its own class."""
+
+from __future__ import annotations
+
+__all__ = [
+    "BesluitBronError",
+    "CatalogError",
+    "RegistryError",
+    "ToolInputError",
+    "UnknownToolError",
+    "UpstreamBadReply",
+    "UpstreamError",
+    "UpstreamRateLimited",
+    "UpstreamStatusError",
+    "UpstreamTimeout",
+    "UpstreamTooLarge",
+    "UpstreamUnreachable",
+]
+
+
+class BesluitBronError(Exception):
+    """Base of every error this project raises on purpose."""
+
+
+class RegistryError(BesluitBronError):
+    """registry.json is invalid; `problems` lists every `path: message` found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("registry is invalid:\n  " + "\n  ".join(problems))
+
+
+class CatalogError(BesluitBronError):
+    """The registry and the code disagree (a tool without implementation, a name collision)."""
+
+
+class ToolInputError(BesluitBronError):
+    """The arguments of a tool call cannot be used; the message says what to change."""
+
+
+class UpstreamError(BesluitBronError):
+    """A source platform call failed. `platform` names the source; the message is for a person."""
+
+    def __init__(self, platform: str, message: str) -> None:
+        self.platform = platform
+        super().__init__(message)
+
+
+class UpstreamUnreachable(UpstreamError):
+    """The platform could not be reached (connection refused, DNS, reset)."""
+
+
+class UpstreamTimeout(UpstreamError):
+    """The platform did not answer within the configured timeout."""
+
+
+class UpstreamStatusError(UpstreamError):
+    """The platform answered with an HTTP error status."""
+
+    def __init__(self, platform: str, message: str, *, status: int, body: bytes = b"") -> None:
+        self.status = status
+        self.body = body  # what the platform said, for an adapter that maps its error codes to arguments
+        super().__init__(platform, message)
+
+
+class UpstreamRateLimited(UpstreamError):
+    """Our own per-platform rate limit (from the registry) or the platform's 429."""
+
+    def __init__(self, platform: str, message: str, *, retry_after: float, status: int | None = None) -> None:
+        self.retry_after = retry_after
+        self.status = status  # 429 when the platform said so; None for our own limit (nothing was sent)
+        super().__init__(platform, message)
+
+
+class UpstreamTooLarge(UpstreamError):
+    """The answer exceeded the configured response-size cap."""
+
+
+class UpstreamBadReply(UpstreamError):
+    """The answer could not be parsed, or said it failed (an SRU diagnostic in an HTTP 200)."""
+
+
+class UnknownToolError(BesluitBronError):
+    """`Endpoint.call_tool` was asked for a tool this endpoint does not have."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"Unknown tool: {name}")

@@ -1,0 +1,127 @@
+"""Finished tool results, kept while the platform replies they were built from stay in the cache.
+
+A cached tool call used to parse the cached reply, rebuild every item, move the citations and
+encode the result again: the same work, with the same outcome, on every call (about two thirds
+of its CPU, bench/bench_calls.py --profile). Here a successful result is remembered together
+with the upstream fetches it came from (`Fetch`: the cache key and the very bytes). A later call
+with the same tool, arguments and Dutch date reuses it only if every one of those fetches would
+again be a cache hit on the same bytes; it then writes the same call records a cached run writes
+(one per fetch, `cache_hit: true`), so `list_platform_calls` cannot tell the two apart.
+
+Which fetches a run made is collected by `collecting()` (a context variable that
+`Upstream._call` appends to). Only runs whose every source of data is such a fetch are kept:
+the tool's arguments, the date (`PlatformContext.today`) and the generation's settings (the memo
+lives on the endpoint of one generation). A run that made no fetch (a remote MCP server's tool,
+a meta tool) is never kept.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Protocol
+
+from proxy.core.caller import Caller
+
+__all__ = ["Fetch", "FetchSource", "Memo", "MemoKey", "ResultMemo", "collecting", "note_fetch"]
+
+# Per endpoint: results kept, and their total size; the least recently used go first.
+MEMO_MAX_ENTRIES = 512
+MEMO_MAX_BYTES = 8 * 1024 * 1024
+
+
+# (tool name, arguments as a hashable key, Dutch date): what a result depends on besides its fetches.
+MemoKey = tuple[str, Hashable, date]
+
+
+class FetchSource(Protocol):
+    """What made a fetch (`proxy.plugin.upstream.Upstream`; this module must not import it, which imports this)."""
+
+    async def still_cached(self, target: Any, body: bytes) -> bool: ...
+
+    async def record_cache_hit(self, caller: Caller, tool: str | None, method: str, target: Any,
+                               size: int) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Fetch:
+    """One upstream reply a result was built from: where it came from and the exact bytes."""
+
+    upstream: FetchSource
+    method: str
+    target: Any  # the source's own description of the request (`Upstream`'s `_Target`)
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Memo:
+    """A finished result: its encoded structured content, the source its text is fenced as (afresh per
+    call: the fence's boundary is random), its `_meta`, and its fetches."""
+
+    encoded: bytes
+    source: str
+    meta: Any
+    fetches: tuple[Fetch, ...]
+
+
+_collector: contextvars.ContextVar[list[Fetch] | None] = contextvars.ContextVar("besluitbron_fetches", default=None)
+
+
+@contextmanager
+def collecting() -> Iterator[list[Fetch]]:
+    """Collect the fetches made in this block (this task and the tasks it awaits directly)."""
+    fetches: list[Fetch] = []
+    token = _collector.set(fetches)
+    try:
+        yield fetches
+    finally:
+        _collector.reset(token)
+
+
+def note_fetch(upstream: FetchSource, method: str, target: Any, body: bytes) -> None:
+    """Called by `Upstream._call` for every reply a tool used (cached, shared or live)."""
+    fetches = _collector.get()
+    if fetches is not None:
+        fetches.append(Fetch(upstream, method, target, body))
+
+
+class ResultMemo:
+    """The results of one endpoint, bounded by entries and bytes."""
+
+    def __init__(self, *, max_entries: int = MEMO_MAX_ENTRIES, max_bytes: int = MEMO_MAX_BYTES) -> None:
+        self._entries: OrderedDict[MemoKey, Memo] = OrderedDict()
+        self._bytes = 0
+        self._max_entries = max_entries
+        self._max_bytes = max_bytes
+
+    def get(self, key: MemoKey) -> Memo | None:
+        hit = self._entries.get(key)
+        if hit is not None:
+            self._entries.move_to_end(key)
+        return hit
+
+    def put(self, key: MemoKey, memo: Memo) -> None:
+        size = _size(memo)
+        if size > self._max_bytes // 8:
+            return  # one huge answer must not push out everything else
+        self.drop(key)
+        self._entries[key] = memo
+        self._bytes += size
+        while len(self._entries) > self._max_entries or self._bytes > self._max_bytes:
+            self.drop(next(iter(self._entries)))
+
+    def drop(self, key: MemoKey) -> None:
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._bytes -= _size(old)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def _size(memo: Memo) -> int:
+    return len(memo.encoded) + sum(len(f.body) for f in memo.fetches)

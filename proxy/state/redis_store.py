@@ -1,0 +1,319 @@
+"""The Redis backend of `proxy.state.store.StateStore`, for several server processes sharing one state.
+
+Keys live under one prefix; everything with a lifetime gets a Redis TTL so nothing needs sweeping.
+The token bucket runs as a Lua script, so concurrent processes share one limit atomically.
+
+`ResilientStore` puts this process's memory behind it: when Redis cannot be reached the proxy keeps
+serving on local state (said once in the log, and in /health), and returns to Redis when it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, TypeVar
+
+from redis import asyncio as aioredis
+from redis.exceptions import RedisError
+
+from proxy.core.shapes import JsonDict
+from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSIONS_PER_CLIENT, StateStore
+
+if TYPE_CHECKING:
+    from proxy.core.shapes import CallRecord, SourceStatus
+
+__all__ = ["RedisStore", "ResilientStore"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+# A Redis that does not answer within this long counts as gone (a stopped one refuses at once).
+REDIS_TIMEOUT_SECONDS = 2.0
+# Connections one process keeps to Redis (a worker's calls share them; each Redis call takes well under 1 ms).
+REDIS_CONNECTIONS = 64
+RETRY_REDIS_SECONDS = 2.0
+
+# KEYS[1] bucket; ARGV: capacity, refill per second, now, max wait. Returns "granted wait": a reservation
+# may take the bucket below zero, so concurrent callers queue (see MemoryStore.take_token).
+_TAKE_TOKEN = """
+local cap = tonumber(ARGV[1]); local rate = tonumber(ARGV[2]); local now = tonumber(ARGV[3])
+local max_wait = tonumber(ARGV[4])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'last')
+local tokens = tonumber(b[1]) or cap; local last = tonumber(b[2]) or now
+tokens = math.min(cap, tokens + (now - last) * rate)
+local wait = math.max(0, (1 - tokens) / rate)
+local granted = 0
+if wait <= max_wait then tokens = tokens - 1; granted = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'last', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(cap / rate) + 60)
+return tostring(granted) .. ' ' .. tostring(wait)
+"""
+
+# KEYS[1] the new session, KEYS[2] its client's sessions, oldest first; ARGV: slug, idle ms, per-client cap.
+# A client at its cap loses its own oldest sessions; the store as a whole is bounded by the keys'
+# TTLs (and Redis's own maxmemory policy).
+_CREATE_SESSION = """
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('RPUSH', KEYS[2], KEYS[1])
+while redis.call('LLEN', KEYS[2]) > tonumber(ARGV[3]) do redis.call('DEL', redis.call('LPOP', KEYS[2])) end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1
+"""
+
+
+def _bytes(value: bytes | str | None) -> bytes | None:
+    """A value as the client answers it: bytes, since it does not decode responses (a str only if it did)."""
+    return value.encode() if isinstance(value, str) else value
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class RedisStore:
+    """State in Redis at `url` (e.g. `redis://127.0.0.1:6379/0`), keys under `prefix`."""
+
+    def __init__(self, url: str, *, prefix: str = "besluitbron:") -> None:
+        # A blocking pool: at a burst beyond REDIS_CONNECTIONS a call waits its turn for a connection (up to
+        # the same timeout) instead of failing at once, which would read as "Redis is gone" and send this
+        # process onto its own state, losing every handshake-era session to 404s.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT_SECONDS,
+            socket_timeout=REDIS_TIMEOUT_SECONDS, socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
+        self._redis = aioredis.Redis.from_pool(pool)
+        self._prefix = prefix
+        self._take = self._redis.register_script(_TAKE_TOKEN)
+        self._create_session = self._redis.register_script(_CREATE_SESSION)
+
+    def _k(self, *parts: str) -> str:
+        return self._prefix + ":".join(parts)
+
+    async def cache_get(self, key: str) -> bytes | None:
+        return _bytes(await self._redis.get(self._k("cache", key)))
+
+    async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
+        if ttl > 0:
+            await self._redis.set(self._k("cache", key), value, px=int(ttl * 1000))
+
+    async def record_call(self, caller: str, record: CallRecord) -> None:
+        key = self._k("calls", caller)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, json.dumps(record))
+            pipe.ltrim(key, -CALLS_PER_CALLER, -1)
+            pipe.expire(key, CALL_LOG_TTL_SECONDS)
+            await pipe.execute()
+
+    async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
+        key = self._k("calls", caller)
+        raw = await self._redis.lrange(key, -limit, -1)
+        kept = await self._redis.llen(key)
+        return [json.loads(r) for r in raw], int(kept)
+
+    async def set_availability(self, platform: str, record: JsonDict) -> None:
+        await self._redis.set(self._k("availability", platform), json.dumps(record))
+
+    async def availability(self, platform: str) -> JsonDict | None:
+        raw = await self._redis.get(self._k("availability", platform))
+        return json.loads(raw) if raw else None
+
+    async def set_load_status(self, platform: str, status: SourceStatus) -> None:
+        await self._redis.set(self._k("load", platform), json.dumps(status))
+
+    async def load_status(self, platform: str) -> SourceStatus | None:
+        raw = await self._redis.get(self._k("load", platform))
+        return json.loads(raw) if raw else None
+
+    async def set_live_check(self, record: JsonDict) -> None:
+        await self._redis.set(self._k("live_check", "last"), json.dumps(record))
+
+    async def live_check(self) -> JsonDict | None:
+        raw = await self._redis.get(self._k("live_check", "last"))
+        return json.loads(raw) if raw else None
+
+    async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
+        answer = await self._take(keys=[self._k("bucket", platform)],
+                                  args=[per_minute, per_minute / 60.0, time.time(), max_wait])
+        granted, wait = (answer.decode() if isinstance(answer, bytes) else str(answer)).split()
+        return granted == "1", float(wait)
+
+    async def shared_secret(self) -> bytes:
+        key = self._k("trace-secret")
+        await self._redis.set(key, secrets.token_bytes(32), nx=True)
+        secret = _bytes(await self._redis.get(key))
+        if secret is None:  # set just above (nx: the first process's key stays), so only a flushed Redis
+            raise RedisError("the trace secret vanished between SET and GET")
+        return secret
+
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
+        session_id = secrets.token_hex(16)
+        await self._create_session(keys=[self._k("session", session_id), self._k("client-sessions", client)],
+                                   args=[slug, int(idle_seconds * 1000), SESSIONS_PER_CLIENT])
+        return session_id
+
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
+        key = self._k("session", session_id)
+        owner = await self._redis.get(key)
+        if owner is None or _text(owner) != slug:
+            return False
+        await self._redis.pexpire(key, int(idle_seconds * 1000))
+        return True
+
+    async def delete_session(self, session_id: str, slug: str) -> bool:
+        key = self._k("session", session_id)
+        owner = await self._redis.get(key)
+        if owner is None or _text(owner) != slug:
+            return False
+        return bool(await self._redis.delete(key))
+
+    async def open_sessions(self) -> dict[str, int]:
+        """Live sessions per connector slug: every process's, since they all share these keys (a SCAN, so a
+        scrape costs one round trip per thousand sessions, not a blocking KEYS)."""
+        keys = [key async for key in self._redis.scan_iter(match=self._k("session", "*"), count=1000)]
+        counts: Counter[str] = Counter()
+        for start in range(0, len(keys), 1000):
+            counts.update(_text(slug) for slug in await self._redis.mget(keys[start:start + 1000]) if slug)
+        return dict(counts)
+
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
+        key = self._k("lease", name)
+        if await self._redis.set(key, owner, px=int(seconds * 1000), nx=True):
+            return True
+        held = await self._redis.get(key)
+        if held is not None and _text(held) == owner:  # ours: extend it
+            await self._redis.pexpire(key, int(seconds * 1000))
+            return True
+        return False
+
+    async def ping(self) -> None:
+        await self._redis.ping()
+
+    def describe(self) -> JsonDict:
+        return {"backend": "redis", "degraded": False}
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+class ResilientStore:
+    """`primary` (Redis) while it answers; this process's `fallback` while it does not.
+
+    No request fails because Redis is gone: every operation that cannot reach Redis is done on the
+    local store instead, and a background probe switches back once Redis answers again. What was
+    written locally in between stays local (a legacy session made then answers 404 elsewhere, and its
+    client initializes again).
+    """
+
+    def __init__(self, primary: RedisStore, fallback: StateStore, *,
+                 retry_seconds: float = RETRY_REDIS_SECONDS) -> None:
+        self._primary = primary
+        self._fallback = fallback
+        self._retry = retry_seconds
+        self._down_since: datetime | None = None
+        self._probe: asyncio.Task[None] | None = None
+
+    async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
+        if self._down_since is None:
+            try:
+                return await call(self._primary)
+            except (RedisError, OSError, TimeoutError) as exc:
+                self._went_down(exc)
+        return await call(self._fallback)
+
+    def _went_down(self, exc: BaseException) -> None:
+        if self._down_since is not None:
+            return
+        self._down_since = down = datetime.now(UTC)
+        log.warning("Redis cannot be reached (%s); serving on this process's own state until it is back",
+                    type(exc).__name__)
+        self._probe = asyncio.get_running_loop().create_task(self._wait_for_redis(down))
+
+    async def _wait_for_redis(self, down: datetime) -> None:
+        while True:
+            await asyncio.sleep(self._retry)
+            try:
+                await self._primary.ping()
+            except (RedisError, OSError, TimeoutError):
+                continue
+            log.warning("Redis is back after %s; shared state resumes", datetime.now(UTC) - down)
+            self._down_since = None
+            return
+
+    async def unreachable(self, timeout: float = 1.0) -> str | None:
+        """Why Redis does not answer a PING now (for /ready), or None when it does."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._primary.ping()
+        except (RedisError, OSError, TimeoutError) as exc:
+            return f"Redis cannot be reached ({type(exc).__name__}); serving on this process's own state"
+        return None
+
+    def describe(self) -> JsonDict:
+        if self._down_since is None:
+            return {"backend": "redis", "degraded": False}
+        return {"backend": "redis", "degraded": True, "reason": "Redis cannot be reached; serving on local state",
+                "since_utc": self._down_since.isoformat(timespec="seconds")}
+
+    async def cache_get(self, key: str) -> bytes | None:
+        return await self._use(lambda s: s.cache_get(key))
+
+    async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
+        await self._use(lambda s: s.cache_set(key, value, ttl))
+
+    async def record_call(self, caller: str, record: CallRecord) -> None:
+        await self._use(lambda s: s.record_call(caller, record))
+
+    async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
+        return await self._use(lambda s: s.calls(caller, limit))
+
+    async def set_availability(self, platform: str, record: JsonDict) -> None:
+        await self._use(lambda s: s.set_availability(platform, record))
+
+    async def availability(self, platform: str) -> JsonDict | None:
+        return await self._use(lambda s: s.availability(platform))
+
+    async def set_load_status(self, platform: str, status: SourceStatus) -> None:
+        await self._use(lambda s: s.set_load_status(platform, status))
+
+    async def load_status(self, platform: str) -> SourceStatus | None:
+        return await self._use(lambda s: s.load_status(platform))
+
+    async def set_live_check(self, record: JsonDict) -> None:
+        await self._use(lambda s: s.set_live_check(record))
+
+    async def live_check(self) -> JsonDict | None:
+        return await self._use(lambda s: s.live_check())
+
+    async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
+        return await self._use(lambda s: s.take_token(platform, per_minute, max_wait))
+
+    async def shared_secret(self) -> bytes:
+        return await self._use(lambda s: s.shared_secret())
+
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
+        return await self._use(lambda s: s.create_session(slug, idle_seconds, client))
+
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
+        return await self._use(lambda s: s.touch_session(session_id, slug, idle_seconds))
+
+    async def delete_session(self, session_id: str, slug: str) -> bool:
+        return await self._use(lambda s: s.delete_session(session_id, slug))
+
+    async def open_sessions(self) -> dict[str, int]:
+        return await self._use(lambda s: s.open_sessions())
+
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
+        return await self._use(lambda s: s.take_lease(name, owner, seconds))
+
+    async def close(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._probe
+        await self._primary.close()
+        await self._fallback.close()

@@ -1,0 +1,281 @@
+"""State shared between server processes, behind one small interface with two backends.
+
+`MemoryStore` (default) keeps everything in this process; `RedisStore` (`proxy.state.redis_store`) keeps
+it in Redis so several processes behind a load balancer share cache, call logs, availability,
+load status, rate limits and legacy sessions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from proxy.core.shapes import CallRecord, JsonDict, SourceStatus
+
+__all__ = ["CALLS_PER_CALLER", "SESSIONS_MAX", "SESSIONS_PER_CLIENT", "MemoryStore", "StateStore"]
+
+# A caller's call log keeps its newest entries; older ones fall off (and expire with the caller).
+CALLS_PER_CALLER = 1000
+CALL_LOG_TTL_SECONDS = 24 * 3600
+# This process's memory is bounded: least recently used entries go first.
+CALLERS_MAX = 20_000
+PROBATION_CALLERS = 2_000
+PROMOTE_AFTER_SECONDS = 60.0
+# All call logs together keep at most this many records (a few hundred bytes each): about 100 MB.
+CALL_RECORDS_MAX = 250_000
+CACHE_MAX_ENTRIES = 10_000
+CACHE_MAX_BYTES = 256 * 1024 * 1024
+# Legacy sessions: a full store evicts the least recently used one (its client gets 404 and
+# initializes again), and one client's new sessions evict its own oldest first, so a flood of
+# `initialize` from one address never pushes anyone else out.
+SESSIONS_MAX = 10_000
+SESSIONS_PER_CLIENT = 64
+
+
+class StateStore(Protocol):
+    """What the server shares between processes. Every method is safe to call concurrently."""
+
+    async def cache_get(self, key: str) -> bytes | None: ...
+    async def cache_set(self, key: str, value: bytes, ttl: float) -> None: ...
+    async def record_call(self, caller: str, record: CallRecord) -> None: ...
+    async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]: ...
+    async def set_availability(self, platform: str, record: JsonDict) -> None: ...
+    async def availability(self, platform: str) -> JsonDict | None: ...
+    async def set_load_status(self, platform: str, status: SourceStatus) -> None: ...
+    async def load_status(self, platform: str) -> SourceStatus | None: ...
+    async def set_live_check(self, record: JsonDict) -> None: ...
+    async def live_check(self) -> JsonDict | None: ...
+    async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]: ...
+    async def shared_secret(self) -> bytes: ...
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str: ...
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool: ...
+    async def delete_session(self, session_id: str, slug: str) -> bool: ...
+    async def open_sessions(self) -> dict[str, int]: ...
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool: ...
+    def describe(self) -> JsonDict: ...
+    async def close(self) -> None: ...
+
+
+@dataclass(slots=True)
+class _CallLog:
+    first: float
+    expires: float
+    lines: deque[CallRecord]
+
+
+class MemoryStore:
+    """In-process state; the default when no Redis URL is configured."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_sessions: int = SESSIONS_MAX,
+                 sessions_per_client: int = SESSIONS_PER_CLIENT, secret_file: Path | None = None) -> None:
+        """`secret_file`: keep the trace-signing key there, so trace handles outlive a restart."""
+        self._clock = clock
+        self._cache: dict[str, tuple[float, bytes]] = {}
+        self._calls: OrderedDict[str, _CallLog] = OrderedDict()  # callers that came back
+        self._probation: OrderedDict[str, _CallLog] = OrderedDict()  # callers seen once so far
+        self._records = 0
+        self._availability: dict[str, JsonDict] = {}
+        self._load: dict[str, JsonDict] = {}
+        self._live_check: JsonDict | None = None
+        self._buckets: dict[str, tuple[float, float]] = {}
+        # session id → (slug, client, expires at), least recently used first.
+        self._sessions: OrderedDict[str, tuple[str, str, float]] = OrderedDict()
+        self._by_client: dict[str, OrderedDict[str, None]] = {}
+        self._max_sessions = max_sessions
+        self._per_client = sessions_per_client
+        self._secret: bytes | None = None
+        self._secret_file = secret_file
+        self._cache_bytes = 0
+
+    async def cache_get(self, key: str) -> bytes | None:
+        hit = self._cache.get(key)
+        if hit is None:
+            return None
+        if hit[0] <= self._clock():
+            self._drop(key)
+            return None
+        self._cache[key] = self._cache.pop(key)  # most recently used last
+        return hit[1]
+
+    async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
+        if ttl <= 0 or len(value) > CACHE_MAX_BYTES // 4:
+            return
+        self._drop(key)
+        self._cache[key] = (self._clock() + ttl, value)
+        self._cache_bytes += len(value)
+        while len(self._cache) > CACHE_MAX_ENTRIES or self._cache_bytes > CACHE_MAX_BYTES:
+            self._drop(next(iter(self._cache)))  # least recently used first
+
+    def _drop(self, key: str) -> None:
+        hit = self._cache.pop(key, None)
+        if hit is not None:
+            self._cache_bytes -= len(hit[1])
+
+    async def record_call(self, caller: str, record: CallRecord) -> None:
+        now = self._clock()
+        log = self._calls.pop(caller, None) or self._probation.pop(caller, None)
+        if log is None or log.expires <= now:
+            if log is not None:
+                self._records -= len(log.lines)
+            log = _CallLog(first=now, expires=0.0, lines=deque(maxlen=CALLS_PER_CALLER))
+        if len(log.lines) == CALLS_PER_CALLER:
+            self._records -= 1  # the oldest falls off
+        log.lines.append(record)  # kept as given: the caller hands over a fresh dict and never touches it again
+        self._records += 1
+        log.expires = now + CALL_LOG_TTL_SECONDS
+        # Most recently active last. A caller is protected once it came back after a while: one-off
+        # callers (a stateless client that never returns its trace handle gets a new one per call)
+        # then only ever push out each other, never an established history.
+        returning = now - log.first >= PROMOTE_AFTER_SECONDS
+        (self._calls if returning else self._probation)[caller] = log
+        while len(self._probation) > PROBATION_CALLERS:
+            self._drop_log(self._probation)
+        while len(self._calls) > CALLERS_MAX:
+            self._drop_log(self._calls)
+        while self._records > CALL_RECORDS_MAX:  # the memory bound: least recently active first
+            self._drop_log(self._probation if self._probation else self._calls)
+
+    def _drop_log(self, segment: OrderedDict[str, _CallLog]) -> None:
+        _, log = segment.popitem(last=False)
+        self._records -= len(log.lines)
+
+    async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
+        log = self._calls.get(caller)
+        if log is None:
+            log = self._probation.pop(caller, None)
+            if log is not None:  # a caller that reads its own log is using it: keep it
+                self._calls[caller] = log
+        if log is None or log.expires <= self._clock():
+            return [], 0
+        newest = list(log.lines)[-limit:]
+        return [r.copy() for r in newest], len(log.lines)
+
+    async def set_availability(self, platform: str, record: JsonDict) -> None:
+        self._availability[platform] = dict(record)
+
+    async def availability(self, platform: str) -> JsonDict | None:
+        rec = self._availability.get(platform)
+        return dict(rec) if rec else None
+
+    async def set_load_status(self, platform: str, status: SourceStatus) -> None:
+        self._load[platform] = json.loads(json.dumps(status))
+
+    async def load_status(self, platform: str) -> SourceStatus | None:
+        status = self._load.get(platform)
+        return json.loads(json.dumps(status)) if status else None
+
+    async def set_live_check(self, record: JsonDict) -> None:
+        """The last live contract check (`python -m proxy check-live`): when it ran and what it found."""
+        self._live_check = json.loads(json.dumps(record))
+
+    async def live_check(self) -> JsonDict | None:
+        return json.loads(json.dumps(self._live_check)) if self._live_check else None
+
+    async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]:
+        """Reserve a call in a token bucket of `per_minute`: (True, seconds to wait before sending), or
+        (False, seconds until one would be free) when that is longer than `max_wait`.
+
+        A reservation may take the bucket below zero, so concurrent callers queue behind each other
+        instead of all seeing the same short wait."""
+        now = self._clock()
+        rate = per_minute / 60.0
+        tokens, last = self._buckets.get(platform, (float(per_minute), now))
+        tokens = min(float(per_minute), tokens + (now - last) * rate)
+        wait = max(0.0, (1 - tokens) / rate)
+        if wait > max_wait:
+            self._buckets[platform] = (tokens, now)
+            return False, wait
+        self._buckets[platform] = (tokens - 1, now)
+        return True, wait
+
+    async def shared_secret(self) -> bytes:
+        if self._secret is None:
+            self._secret = _load_or_create_secret(self._secret_file) if self._secret_file else secrets.token_bytes(32)
+        return self._secret
+
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
+        """Open a session; never refuses: a full store or a client at its cap evicts instead."""
+        now = self._clock()
+        while self._sessions:  # expired sessions sit at the front (a touch moves a session to the end)
+            oldest, (_, _, expires) = next(iter(self._sessions.items()))
+            if expires > now:
+                break
+            self._end_session(oldest)
+        own = self._by_client.get(client)
+        if own is not None and len(own) >= self._per_client:
+            self._end_session(next(iter(own)))
+        if len(self._sessions) >= self._max_sessions:
+            self._end_session(next(iter(self._sessions)))
+        session_id = secrets.token_hex(16)
+        self._sessions[session_id] = (slug, client, now + idle_seconds)
+        self._by_client.setdefault(client, OrderedDict())[session_id] = None
+        return session_id
+
+    async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
+        entry = self._sessions.get(session_id)
+        now = self._clock()
+        if entry is None or entry[0] != slug:
+            return False
+        if entry[2] <= now:
+            self._end_session(session_id)
+            return False
+        self._sessions[session_id] = (slug, entry[1], now + idle_seconds)
+        self._sessions.move_to_end(session_id)
+        self._by_client[entry[1]].move_to_end(session_id)
+        return True
+
+    async def delete_session(self, session_id: str, slug: str) -> bool:
+        entry = self._sessions.get(session_id)
+        if entry is None or entry[0] != slug:
+            return False
+        self._end_session(session_id)
+        return True
+
+    async def open_sessions(self) -> dict[str, int]:
+        """Live handshake-era sessions per connector slug (for /metrics)."""
+        now = self._clock()
+        return dict(Counter(slug for slug, _, expires in self._sessions.values() if expires > now))
+
+    def _end_session(self, session_id: str) -> None:
+        _, client, _ = self._sessions.pop(session_id)
+        own = self._by_client[client]
+        del own[session_id]
+        if not own:
+            del self._by_client[client]
+
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
+        """Hold `name` for `seconds` (one process: always yours). Redis shares it across a cluster."""
+        return True
+
+    def describe(self) -> JsonDict:
+        """What /health says about where the state lives."""
+        return {"backend": "memory"}
+
+    async def close(self) -> None:
+        return None
+
+
+def _load_or_create_secret(path: Path) -> bytes:
+    """The 32-byte key in `path`, created (readable by this user only) if it is missing or unusable."""
+    try:
+        secret = path.read_bytes()
+        if len(secret) == 32:
+            return secret
+    except FileNotFoundError:
+        pass
+    secret = secrets.token_bytes(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(secret)
+    os.replace(tmp, path)  # atomic: two processes starting together end up agreeing on one file
+    return path.read_bytes()

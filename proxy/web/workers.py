@@ -1,0 +1,127 @@
+"""`python -m proxy serve --workers N`: N processes on one port, supervised by gunicorn's arbiter.
+
+Gunicorn's arbiter does what a supervisor of our own would have to re-implement: it forks the workers
+onto one listening socket, replaces a worker that dies, and on SIGTERM stops every worker gracefully
+(each closes its listener and lets calls in flight finish, `--grace` seconds at most). aiohttp's own
+`GunicornWebWorker` runs the application in each worker. One thing is ours: SIGHUP. Gunicorn's default
+answer is to fork fresh workers, which would end every open event stream and, with a broken registry,
+leave no worker able to boot. Here the arbiter validates the registry once and, only if it is valid,
+passes SIGHUP on to the workers, which reload in place exactly as a single process does.
+
+Metrics: each worker writes its counters to files in one directory (PROMETHEUS_MULTIPROC_DIR if the operator
+names one, else a fresh temporary one), so /metrics from any worker reports the whole service.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import shutil
+import signal
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from gunicorn.app.base import BaseApplication
+from gunicorn.arbiter import Arbiter
+
+from proxy.observe import metrics
+from proxy.web.app import Config, create_app
+
+log = logging.getLogger("proxy")
+
+
+def validated(registry_path: Any) -> bool:
+    """Whether the registry file can be served (the checks of `python -m proxy validate`, offline)."""
+    from proxy.catalog.generation import load_generation
+    from proxy.remote.sources import OFFLINE
+
+    try:
+        load_generation(registry_path, remote=OFFLINE)
+    except Exception as exc:  # any refusal: keep every worker on the registry it serves
+        log.error("SIGHUP: the registry was not passed on to the workers, they keep serving the previous one: %s",
+                  exc)
+        return False
+    return True
+
+
+class ReloadingArbiter(Arbiter):
+    """Gunicorn's arbiter, except that SIGHUP reloads the workers in place from one validated registry."""
+
+    app: Workers  # the application it runs is always ours
+
+    def handle_hup(self) -> None:
+        registry = self.app.config.registry_path
+        if validated(registry):
+            log.info("SIGHUP: %s is valid; every worker reloads it", registry)
+            self.kill_workers(signal.SIGHUP)
+
+
+def _ignore_hup_until_ready(worker: Any) -> None:
+    """A SIGHUP that reaches a worker before its application installed its own handler must not kill it:
+    the worker reads the registry when it starts anyway."""
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def _metrics_directory() -> tuple[Path, bool]:
+    """Where the workers' metric files go, emptied (files of an earlier run would be summed in); and whether it is
+    ours to remove at the end (a temporary one) or the operator's."""
+    named = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not named:
+        return Path(tempfile.mkdtemp(prefix="besluitbron-metrics-")), True
+    directory = Path(named)
+    directory.mkdir(parents=True, exist_ok=True)
+    for old in directory.glob("*.db"):
+        old.unlink()
+    return directory, False
+
+
+class Workers(BaseApplication):
+    """N aiohttp workers for one `Config`, bound to `bind` ("host:port"), their metrics in `metrics_dir`."""
+
+    def __init__(self, config: Config, *, bind: str, workers: int, grace: float, metrics_dir: Path) -> None:
+        self.config, self.grace = config, grace
+        self.options = {
+            "bind": bind,
+            "workers": workers,
+            "worker_class": "aiohttp.GunicornWebWorker",
+            # The arbiter waits a little longer than each worker's own drain before it kills.
+            "graceful_timeout": math.ceil(grace) + 5,
+            "post_fork": lambda arbiter, worker: metrics.share_between_workers(metrics_dir),
+            "child_exit": lambda arbiter, worker: metrics.worker_gone(metrics_dir, worker.pid),
+            "post_worker_init": _ignore_hup_until_ready,
+            # Gunicorn's control socket (in $HOME or $XDG_RUNTIME_DIR) would make two services on one machine
+            # collide; signals are this service's whole control interface.
+            "control_socket_disable": True,
+        }
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        """Runs in each worker after the fork: its own application, store and connections."""
+        config, grace = self.config, self.grace
+
+        async def runner() -> web.AppRunner:
+            return web.AppRunner(create_app(config), shutdown_timeout=grace, access_log=None)
+
+        return runner
+
+    def run(self) -> None:
+        ReloadingArbiter(self).run()
+
+
+def serve_workers(config: Config, *, host: str, port: int, workers: int, grace: float) -> None:
+    """Run `workers` processes until SIGTERM/SIGINT; returns after every worker has drained."""
+    bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    metrics_dir, temporary = _metrics_directory()
+    try:
+        Workers(replace(config), bind=bind, workers=workers, grace=grace, metrics_dir=metrics_dir).run()
+    finally:
+        if temporary:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
