@@ -6,7 +6,7 @@ A synthetic registry of size N has N source platforms, N source connectors and t
 (N + 1 connectors). Platform i is a copy of a real platform (cycling through them) under the key
 `<real>_<nnn>` with its own prefix, and its connector carries the real connector's tool words.
 Only the real platforms have implementation modules, so the build runs with the benchmark-only
-switch `BESLUITBRON_SITE_PLUGINS=bench.bench_site:synthetic_plugins`, which hands
+switch `SiteInput.plugins = "bench.bench_site:synthetic_plugins"`, which hands
 the catalogue the *real* tool plugins (schemas included) of `<real>` for `<real>_<nnn>`.
 Everything else is the normal `mkdocs build --strict`, run in a subprocess like `make site`.
 

@@ -113,9 +113,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _validate(path: Path) -> int:
     from proxy.catalog.generation import load_generation
-    from proxy.remote.sources import OFFLINE
 
-    catalog = load_generation(path, remote=OFFLINE).catalog  # validation never contacts a remote server
+    catalog = load_generation(path).catalog  # validation never contacts a remote server
     print(f"{path}: valid; serving {', '.join(catalog.paths()) or 'nothing'}")
     for connector in catalog.registry.connectors:
         if connector.remote:
@@ -140,16 +139,12 @@ def _switch(path: Path, action: str, slug: str) -> int:
 
 
 async def _check_live(args: argparse.Namespace) -> int:
-    from proxy.catalog.build import load_plugin
     from proxy.core.clock import utc_now
-    from proxy.maintain.checklive import check_platform, render, summary_record
+    from proxy.maintain.checklive import check_live, render, summary_record
     from proxy.maintain.recording import write_recording
-    from proxy.plugin.toolkit import PlatformContext
-    from proxy.plugin.upstream import Upstream
     from proxy.registry.model import load_registry
     from proxy.replica import replica_base_urls
     from proxy.results.resultmemo import collecting
-    from proxy.state.store import MemoryStore
 
     registry = load_registry(args.registry)
     real_bases = {k: p.base_url for k, p in registry.platforms.items()}
@@ -159,15 +154,8 @@ async def _check_live(args: argparse.Namespace) -> int:
     keys = _platform_keys(registry, args.slugs)
     results = []
     for key in keys:
-        # Its own empty cache: every canary must reach the platform.
-        upstream = Upstream(registry.platforms[key], store=MemoryStore())
-        ctx = PlatformContext(platform=registry.platforms[key], upstream=upstream, now=utc_now,
-                              stalled_after_days=registry.load_status.stalled_after_days)
-        try:
-            with collecting() as fetches:
-                results.append(await check_platform(load_plugin(key), ctx))
-        finally:
-            await upstream.close()
+        with collecting() as fetches:
+            results.append(await check_live(registry, key))
         if args.record:
             written = write_recording(args.record / key, key, registry.platforms[key].title.nl, fetches, utc_now(),
                                       served_at=registry.platforms[key].base_url, real_base=real_bases[key])

@@ -22,16 +22,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
+from proxy.catalog.site_input import SITE_INPUT_ENV, SiteInput
 from proxy.core.errors import BesluitBronError
-from site_hooks.site_data import (
-    DEFAULT_LANG,
-    PLUGINS_ENV,
-    REGISTRY_ENV,
-    STATUS_ENV,
-    SiteData,
-    load_site_data,
-    resolve_plugins,
-)
+from site_hooks.site_data import DEFAULT_LANG, SiteData, load_site_data
 from site_hooks.site_render import PageRef, Renderer
 from site_hooks.site_status import StatusSnapshotError
 
@@ -47,6 +40,7 @@ __all__ = [
     "register_slot_anchors",
     "renderer",
     "site_data",
+    "site_input",
     "site_url",
     "slot_link_resolver",
 ]
@@ -96,26 +90,38 @@ def site_url(config: MkDocsConfig) -> str:
     return config.site_url
 
 
+def site_input(config: MkDocsConfig) -> SiteInput:
+    """What the server handed this build (`SITE_INPUT_ENV` names the file: the one variable a build reads)."""
+    named = os.environ.get(SITE_INPUT_ENV)
+    if not named:
+        return SiteInput()
+    key = (named, _stamp(Path(named)))
+    cached = _INPUT.get("input")
+    if cached is None or cached[0] != key:
+        try:
+            cached = (key, SiteInput.read(Path(named)))
+        except ValueError as exc:
+            raise PluginError(f"besluitbron: {exc}") from exc
+        _INPUT["input"] = cached
+    return cached[1]
+
+
 def registry_path(config: MkDocsConfig) -> Path:
-    default = Path(config.config_file_path).resolve().parent / "registry.json"
-    return Path(os.environ.get(REGISTRY_ENV) or default)
+    return site_input(config).registry or Path(config.config_file_path).resolve().parent / "registry.json"
 
 
 def site_data(config: MkDocsConfig) -> SiteData:
-    """The catalogue for this build, loaded once per registry (and snapshot) version."""
+    """The catalog for this build, loaded once per registry (and input) version."""
+    given = site_input(config)
     path = registry_path(config)
-    status = os.environ.get(STATUS_ENV) or None
-    impl_spec = os.environ.get(PLUGINS_ENV) or None
-    key = (str(path), _stamp(path), status, _stamp(Path(status)) if status else None, impl_spec)
+    key = (str(path), _stamp(path), given)
     cached = _CACHE.get("data")
     if cached is not None and cached[0] == key:
         return cached[1]
     try:
-        factory = resolve_plugins(impl_spec) if impl_spec else None
-        data = load_site_data(path, status_path=status, plugins=factory)
+        data = load_site_data(path, given)
     except (BesluitBronError, StatusSnapshotError, ValueError, ImportError) as exc:
         raise PluginError(f"besluitbron: {path.name}: {exc}") from exc
-    _CACHE.clear()
     _CACHE["data"] = (key, data)
     return data
 
@@ -132,6 +138,8 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return stat.st_mtime_ns, stat.st_size
 
 
+# One entry each: the input and the catalog of the build in progress (mkdocs serve rebuilds in one process).
+_INPUT: dict[str, tuple[object, SiteInput]] = {}
 _CACHE: dict[str, tuple[object, SiteData]] = {}
 
 

@@ -1,11 +1,10 @@
 """Hook: when the server answers from its offline sample of the platforms, every page says so in a banner.
 
-The server sets BESLUITBRON_SAMPLE_RECORDED_ON (the newest recording date) for the builds it runs with the
-replicas; a build without it (the public site, CI) shows no banner. The banner is Material's announce bar."""
+The server hands the builds it runs with the replicas the newest recording date (`SiteInput.sample_recorded_on`);
+a build without it (the public site, CI) shows no banner. The banner is Material's announce bar."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ _ROOT = str(Path(__file__).resolve().parents[1])
 if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only while importing a hook
     sys.path.insert(0, _ROOT)
 
-from proxy.web.sitebuild import SAMPLE_ENV  # noqa: E402
 from site_hooks import bridge  # noqa: E402
 
 WORDS = {
@@ -30,17 +28,18 @@ WORDS = {
 }
 
 
-def banner(lang: str) -> str | None:
-    recorded = os.environ.get(SAMPLE_ENV)
+def banner(config: MkDocsConfig) -> str | None:
+    recorded = bridge.site_input(config).sample_recorded_on
+    lang = bridge.current_language(config)
     return WORDS.get(lang, WORDS["en"]).format(date=recorded) if recorded else None
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
-    context["bb_sample_banner"] = banner(bridge.current_language(config))
+    context["bb_sample_banner"] = banner(config)
     return context
 
 
 def on_template_context(context: dict[str, Any], template_name: str, config: MkDocsConfig) -> dict[str, Any]:
     """The pages rendered from a template alone (404.html) get the banner too."""
-    context["bb_sample_banner"] = banner(bridge.current_language(config))
+    context["bb_sample_banner"] = banner(config)
     return context

@@ -1,8 +1,9 @@
 """The site's view of the one catalogue. Pure: no mkdocs import.
 
-`load_site_data` calls `load_generation(path)`, exactly as the server does, and every
-generated page reads connectors, addresses, tools, titles and descriptions from the result. This
-module only adds where pages live (site_params.py reads a tool's input schema as a parameter table).
+`load_site_data` calls `load_generation(path)`, exactly as the server does, with what the server
+handed over (`SiteInput`: its load measurement and remote listings) as data, and every generated
+page reads connectors, addresses, tools, titles and descriptions from the result. This module only
+adds where pages live (site_params.py reads a tool's input schema as a parameter table).
 """
 
 from __future__ import annotations
@@ -15,19 +16,17 @@ from pathlib import Path
 
 from proxy.catalog.build import Catalog, CatalogConnector, CatalogTool
 from proxy.catalog.generation import Generation, PluginFactory, load_generation
+from proxy.catalog.site_input import SiteInput
 from proxy.registry.model import Platform, Registry
+from proxy.remote.sources import OFFLINE, StaticSource
 from proxy.results.outputs import is_result_list
-from proxy.web.sitebuild import PLUGINS_ENV, REGISTRY_ENV, STATUS_ENV
-from site_hooks.site_status import StatusSnapshot, load_status_snapshot
+from site_hooks.site_status import StatusSnapshot, parse_status_snapshot
 
 __all__ = [
     "CONNECTOR_DIR",
     "DEFAULT_LANG",
     "LANGS",
     "PLATFORM_DIR",
-    "PLUGINS_ENV",
-    "REGISTRY_ENV",
-    "STATUS_ENV",
     "SiteData",
     "connector_src",
     "load_site_data",
@@ -44,6 +43,9 @@ DEFAULT_LANG = "nl"
 CONNECTOR_DIR = "connectoren"
 PLATFORM_DIR = "bronplatforms"
 
+
+
+NOTHING_HANDED_OVER = SiteInput()  # a stand-alone build: the registry alone
 
 
 def connector_src(slug: str) -> str:
@@ -147,18 +149,19 @@ def resolve_plugins(spec: str) -> PluginFactory:
     """Import the benchmark-only plug-in factory named as "module:function"."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise ValueError(f"{PLUGINS_ENV} must look like 'module:function', got {spec!r}")
+        raise ValueError(f"the site input's plugins must look like 'module:function', got {spec!r}")
     factory = getattr(importlib.import_module(module_name), attr, None)
     if not callable(factory):
-        raise ValueError(f"{PLUGINS_ENV}: {spec!r} is not a callable")
+        raise ValueError(f"the site input's plugins: {spec!r} is not a callable")
     return factory  # type: ignore[no-any-return]  # an attribute found by name: callable, its signature unchecked
 
 
-def load_site_data(registry_path: str | Path, *, status_path: str | Path | None = None,
-                   plugins: PluginFactory | None = None) -> SiteData:
-    """Load the registry into a generation the way the server does."""
-    status = load_status_snapshot(status_path) if status_path else None
-    return SiteData(generation=load_generation(Path(registry_path), plugins=plugins), status=status)
+def load_site_data(registry_path: Path, given: SiteInput = NOTHING_HANDED_OVER) -> SiteData:
+    """Load the registry into a generation the way the server does, with what the server handed over."""
+    status = parse_status_snapshot(given.status) if given.status is not None else None
+    remote = StaticSource.from_snapshot(given.remote) if given.remote is not None else OFFLINE
+    plugins = resolve_plugins(given.plugins) if given.plugins else None
+    return SiteData(generation=load_generation(registry_path, plugins=plugins, remote=remote), status=status)
 
 
 def returns_result_list(tool: CatalogTool) -> bool:

@@ -36,8 +36,7 @@ import markupsafe
 from proxy.catalog.build import CatalogConnector, CatalogTool
 from proxy.results.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT, META_SCHEMAS
 from proxy.results.outputs import PRECISION_SCHEMA, TOTAL_RELATIONS
-from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
-from proxy.web.transport import TransportSettings
+from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSION_IDLE_SECONDS
 from site_hooks.site_clients import client_snippets, client_tabs, is_public_https
 from site_hooks.site_data import (
     CONNECTOR_DIR,
@@ -151,13 +150,9 @@ def privacy_facts(data: SiteData) -> PrivacyFacts:
     return PrivacyFacts(
         call_log_hours=CALL_LOG_TTL_SECONDS // 3600,
         calls_per_session=CALLS_PER_CALLER,
-        session_minutes=int(_SESSION_IDLE_SECONDS // 60),
+        session_minutes=int(SESSION_IDLE_SECONDS // 60),
         cache_range=str(ttls[0]) if len(ttls) == 1 else f"{ttls[0]}–{ttls[-1]}",
     )
-
-
-# The idle time after which the transport forgets a session (the default it runs with).
-_SESSION_IDLE_SECONDS = TransportSettings(allowed_hosts=(), allowed_origins=()).session_idle_seconds
 
 
 class Renderer:

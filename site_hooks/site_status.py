@@ -1,24 +1,21 @@
-"""The build-time Laadstatus snapshot: the server's `GET /status` JSON, read from a file.
+"""The build-time Laadstatus snapshot: the server's `GET /status` JSON, handed over in the site input.
 
-A build never measures anything itself. When `BESLUITBRON_STATUS_JSON` names a file, its
+A build never measures anything itself. When the server hands it a status (`SiteInput.status`), its
 `sources` list (the shape `proxy.serving.loadstatus` stores and `/status` returns) is shown on the
 platform pages and the Laadstatus page; otherwise those pages say no measurement was available.
-A file that is named but unreadable fails the build: a snapshot that silently vanished would
-look like "no measurement" and hide the mistake.
+A status that is not the server's shape fails the build.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from proxy.core.shapes import ShapeError, StatusReport, checker
 
-__all__ = ["SourceStatus", "StatusSnapshot", "StatusSnapshotError", "load_status_snapshot", "parse_status_snapshot"]
+__all__ = ["SourceStatus", "StatusSnapshot", "StatusSnapshotError", "parse_status_snapshot"]
 
 
 class StatusSnapshotError(ValueError):
@@ -43,20 +40,6 @@ class SourceStatus:
 class StatusSnapshot:
     stalled_after_days: int | None
     sources: Mapping[str, SourceStatus]
-
-
-def load_status_snapshot(path: str | Path) -> StatusSnapshot:
-    """Read and parse a snapshot file; StatusSnapshotError names the file and the problem."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise StatusSnapshotError(f"status snapshot {path}: cannot be read ({exc.strerror or exc})") from exc
-    except json.JSONDecodeError as exc:
-        raise StatusSnapshotError(f"status snapshot {path}: not valid JSON ({exc.msg}, line {exc.lineno})") from exc
-    try:
-        return parse_status_snapshot(data)
-    except StatusSnapshotError as exc:
-        raise StatusSnapshotError(f"status snapshot {path}: {exc}") from exc
 
 
 def parse_status_snapshot(data: Any) -> StatusSnapshot:

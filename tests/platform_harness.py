@@ -111,9 +111,10 @@ class PlatformHarness:
     def context(self, **changes: Any) -> PlatformContext:
         """A new context (its own upstream, store and cache) on this platform, its settings changed by `changes`."""
         platform = dataclasses.replace(self.platform, **changes)
+        registry = dataclasses.replace(self.registry, platforms={**self.registry.platforms, self.key: platform})
         upstream = Upstream(platform, store=MemoryStore())
         self._opened.append(upstream)
-        return PlatformContext(platform=platform, upstream=upstream, now=lambda: self.now)
+        return PlatformContext.of(registry, self.key, upstream, now=lambda: self.now)
 
     async def call(self, tool: str, /, *, ctx: PlatformContext | None = None, check_input: bool = True,
                    **arguments: Any) -> dict[str, Any]:

@@ -9,12 +9,15 @@ from; the site/server agreement test compares those sets with what the server an
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+
+from proxy.catalog.site_input import SITE_INPUT_ENV, SiteInput
 
 __all__ = [
     "ROOT",
@@ -40,31 +43,37 @@ class SiteBuildFailed(AssertionError):
 
 def run_mkdocs_build(registry_path: str | Path, out_dir: str | Path, *, status_path: str | Path | None = None,
                      plugins: str | None = None, config_file: str | Path | None = None,
-                     extra_env: Mapping[str, str] | None = None, profile_to: str | Path | None = None,
-                     timeout: float = 300) -> subprocess.CompletedProcess[str]:
+                     sample_recorded_on: str | None = None, extra_env: Mapping[str, str] | None = None,
+                     profile_to: str | Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict` for `registry_path` into `out_dir`; returns the finished process.
 
-    `plugins` is the benchmark-only "module:function" switch (see site_hooks/README.md);
-    tests leave it unset, so the hooks build the catalogue exactly as the server does.
-    `profile_to` runs the build under cProfile and writes its stats there (bench/bench_site.py).
+    What a server hands its builds (`SiteInput`) is written beside `out_dir`: the registry, the status
+    snapshot read from `status_path`, the sample date. `plugins` is the benchmark-only "module:function"
+    switch (see site_hooks/README.md); tests leave it unset, so the hooks build the catalog exactly as the
+    server does. `profile_to` runs the build under cProfile and writes its stats there (bench/bench_site.py).
     """
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("BESLUITBRON_STATUS_JSON", "BESLUITBRON_SITE_PLUGINS")}
+    out = Path(out_dir).resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    given = out.with_name(out.name + ".input.json")
+    status = json.loads(Path(status_path).read_text(encoding="utf-8")) if status_path is not None else None
+    SiteInput(registry=Path(registry_path), status=status, sample_recorded_on=sample_recorded_on,
+              plugins=plugins).write(given)
+    env = {key: value for key, value in os.environ.items() if key != SITE_INPUT_ENV}
     env.update({
-        "BESLUITBRON_REGISTRY": str(Path(registry_path).resolve()),
+        SITE_INPUT_ENV: str(given),
         "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH,
         "NO_MKDOCS_2_WARNING": "1",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
     })
-    if status_path is not None:
-        env["BESLUITBRON_STATUS_JSON"] = str(Path(status_path).resolve())
-    if plugins is not None:
-        env["BESLUITBRON_SITE_PLUGINS"] = plugins
     env.update(extra_env or {})
     profiler = ["-m", "cProfile", "-o", str(Path(profile_to).resolve())] if profile_to is not None else []
     command = [sys.executable, *profiler, "-m", "mkdocs", "build", "--strict",
-               "-f", str(config_file or ROOT / "mkdocs.yml"), "-d", str(Path(out_dir).resolve())]
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+               "-f", str(config_file or ROOT / "mkdocs.yml"), "-d", str(out)]
+    try:
+        return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout,
+                              check=False)
+    finally:
+        given.unlink(missing_ok=True)
 
 
 def build_site(registry_path: str | Path, out_dir: str | Path, *, status_path: str | Path | None = None,

@@ -12,13 +12,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from proxy.catalog.build import load_plugin
 from proxy.core.clock import utc_now
-from proxy.maintain.checklive import check_platform
-from proxy.plugin.toolkit import PlatformContext
-from proxy.plugin.upstream import Upstream
+from proxy.maintain.checklive import check_live
 from proxy.registry.model import load_registry
-from proxy.state.store import MemoryStore
 from tests.conftest import REGISTRY, ROOT, Replicas, serve
 from tests.redis_server import redis_server
 
@@ -41,14 +37,7 @@ async def _cli(*args: str) -> tuple[int, str]:
 
 async def test_every_platform_is_ok_against_the_replicas(replicas: Replicas) -> None:
     registry = load_registry(REGISTRY).with_base_urls(replicas.base_urls)
-    results = {}
-    for key, platform in registry.platforms.items():
-        upstream = Upstream(platform, store=MemoryStore())
-        ctx = PlatformContext(platform=platform, upstream=upstream, now=utc_now)
-        try:
-            results[key] = await check_platform(load_plugin(key), ctx)
-        finally:
-            await upstream.close()
+    results = {key: await check_live(registry, key) for key in registry.platforms}
     # Every platform brings its canary (PlatformPlugin.canary): none skipped, all ok.
     assert {k: (r.status, r.findings) for k, r in results.items()} == {k: ("ok", ()) for k in registry.platforms}
     assert all(r.requests >= 3 for r in results.values())  # a search, a read, the load query

@@ -26,7 +26,7 @@ from proxy.core.errors import ToolInputError, UpstreamRateLimited
 from proxy.platforms import _ori_names as names
 from proxy.platforms import ori
 from proxy.platforms._organisations import REGISTER
-from proxy.plugin.upstream import as_json
+from proxy.plugin.toolkit import as_json
 from proxy.replica.ori import RATE, STATUS_FAULTS
 from proxy.results.outputs import is_result_list
 from tests.conftest import LiveServer, client

@@ -23,17 +23,13 @@ import proxy.platforms
 import proxy.replica
 from proxy.catalog.build import load_plugin
 from proxy.catalog.generation import load_generation
-from proxy.core.clock import utc_now
 from proxy.core.errors import CatalogError
-from proxy.maintain.checklive import CheckResult, check_platform
+from proxy.maintain.checklive import check_live
 from proxy.platforms import PLATFORM_PATH_ENV
-from proxy.plugin.toolkit import PlatformContext
-from proxy.plugin.upstream import Upstream
 from proxy.registry.model import load_registry
 from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.results.external import EXTERNAL_META_KEY
 from proxy.serving.loadstatus import measure_generation
-from proxy.state.store import MemoryStore
 from tests.conftest import MODES, Replicas, client, listen, serve, write_registry
 from tests.site_helpers import run_mkdocs_build
 from tests.test_platform_examples import check_examples
@@ -51,7 +47,7 @@ from proxy.results.outputs import precision, result_list_schema
 from proxy.core.schema_atoms import STR
 from proxy.plugin.canary import Probe, check_load
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
-from proxy.plugin.upstream import as_json
+from proxy.plugin.toolkit import as_json
 
 
 async def search_notes(call: ToolCall) -> dict:
@@ -171,21 +167,11 @@ async def test_a_toy_platform_with_a_canary_passes_check_live_the_examples_and_t
     runner, url = await listen(app)
     try:
         registry = load_registry(registry_path)
-        platform = registry.with_base_urls(replica_base_urls({"toy": registry.platforms["toy"].base_url},
-                                                             url)).platforms["toy"]
-
-        async def check_live() -> CheckResult:  # what `python -m proxy check-live toy` runs, against the replica
-            upstream = Upstream(platform, store=MemoryStore())
-            try:
-                return await check_platform(load_plugin("toy"), PlatformContext(platform=platform, upstream=upstream,
-                                                                                now=utc_now))
-            finally:
-                await upstream.close()
-
-        result = await check_live()
+        registry = registry.with_base_urls(replica_base_urls({"toy": registry.platforms["toy"].base_url}, url))
+        result = await check_live(registry, "toy")  # what `python -m proxy check-live toy` runs, on the replica
         assert (result.status, result.findings) == ("ok", ()) and result.requests >= 2
         app[FAULTS]["toy"].update({"drift": {'"title"': '"titel"'}})
-        drifted = await check_live()
+        drifted = await check_live(registry, "toy")
         assert drifted.status == "drift" and "search: items[0]: field 'title' is missing" in drifted.findings
     finally:
         await runner.cleanup()

@@ -14,7 +14,6 @@ import pytest
 
 from proxy.registry.model import load_registry
 from proxy.results.sample import META_KEY, SampleData, replica_sample
-from proxy.web.sitebuild import SAMPLE_ENV
 from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve
 from tests.site_helpers import run_mkdocs_build
 
@@ -81,7 +80,7 @@ async def test_a_stand_in_for_the_real_platforms_carries_no_sample_note(server: 
 
 
 def test_every_site_page_carries_the_banner_only_in_sample_mode(tmp_path: Path) -> None:
-    proc = run_mkdocs_build(REGISTRY, tmp_path / "site", extra_env={SAMPLE_ENV: "2026-08-21"})
+    proc = run_mkdocs_build(REGISTRY, tmp_path / "site", sample_recorded_on="2026-08-21")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     pages = sorted((tmp_path / "site").rglob("*.html"))
     assert len(pages) > 20

@@ -9,6 +9,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from proxy.web import sitebuild
 from proxy.web.app import reload_registry
 from proxy.web.sitebuild import build_site
 from tests.conftest import Replicas, connector_entry, serve, write_registry
@@ -60,7 +61,9 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
         # A site that fails to build refuses the whole reload: routes and pages stay as they are.
         connector_entry(data, "rechtspraak")["enabled"] = False
         path.write_text(json.dumps(data))
-        monkeypatch.setenv("BESLUITBRON_SITE_PLUGINS", "no_such_module:nothing")
+        broken = tmp_path / "broken-mkdocs.yml"
+        broken.write_text("site_name: [\n", encoding="utf-8")  # mkdocs refuses it: the build fails for real
+        monkeypatch.setattr(sitebuild, "MKDOCS_YML", broken)
         assert not await reload_registry(live.app)
         assert live.runtime.generation is snapshot
         assert sorted(p.name for p in root.iterdir()) == sorted([first.name, snapshot.site_dir.name])
@@ -69,7 +72,7 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
             assert resp.status != 404
 
         # An invalid registry changes nothing either.
-        monkeypatch.delenv("BESLUITBRON_SITE_PLUGINS")
+        monkeypatch.undo()
         data["connectors"][0]["slug"] = "Open Raad"
         path.write_text(json.dumps(data))
         assert not await reload_registry(live.app)

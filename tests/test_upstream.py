@@ -20,7 +20,8 @@ from proxy.core.errors import (
     UpstreamTooLarge,
     UpstreamUnreachable,
 )
-from proxy.plugin.upstream import Upstream, as_json
+from proxy.plugin.toolkit import as_json
+from proxy.plugin.upstream import Upstream
 from proxy.registry.model import Limits, Platform, Timeouts, load_registry
 from proxy.state.store import MemoryStore
 from tests.conftest import listen

@@ -1,8 +1,11 @@
 """One applied registry, frozen: what a request, a measurement and a site build work from.
 
-`load_generation` is the one way from a registry file to a catalogue; the CLI, the server and the
-site all call it. The server then binds the generation to its upstream connections (`bind`), and a
-reload swaps one pointer: a request finishes on the generation it started on.
+`load_generation` is the one way from a registry file to a catalog; the CLI, the server and the
+site all call it. It is pure: it reads the registry and the plug-in modules, and nothing else (no
+connection, no environment variable, no HTTP client imported). What only a running server knows
+(its remote listings) is handed to it as `remote`. The server then binds the generation to its
+upstream connections (`bind`), and a reload swaps one pointer: a request finishes on the
+generation it started on.
 """
 
 from __future__ import annotations
@@ -13,13 +16,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from proxy.catalog.build import Catalog, build_catalog, load_plugins
 from proxy.core.clock import utc_now
 from proxy.plugin.toolkit import PlatformContext, PlatformPlugin
-from proxy.plugin.upstream import Upstream
 from proxy.registry.model import DomainPolicy, Registry, ServerSettings, load_registry
-from proxy.remote.sources import RemoteSource, bind_remotes, build_source
+from proxy.remote.sources import OFFLINE, RemoteSource, bind_remotes
+
+if TYPE_CHECKING:
+    from proxy.plugin.upstream import Upstream  # the server binds its connections; a catalog needs none
 
 __all__ = ["Generation", "PluginFactory", "load_generation", "rebind_remotes"]
 
@@ -63,26 +69,22 @@ class Generation:
 
     def bind(self, upstreams: Mapping[str, Upstream], site_dir: Path | None) -> Generation:
         """This generation with a context per served platform, each upstream under this generation's settings."""
-        stalled = self.registry.load_status.stalled_after_days
-        contexts = {
-            key: PlatformContext(platform=self.registry.platforms[key], upstream=upstreams[key], now=self.clock,
-                                 stalled_after_days=stalled)
-            for key in self.served_platforms
-        }
+        contexts = {key: PlatformContext.of(self.registry, key, upstreams[key], self.clock)
+                    for key in self.served_platforms}
         return dataclasses.replace(self, contexts=MappingProxyType(contexts), site_dir=site_dir)
 
 
 def load_generation(path: Path, *, base_urls: Mapping[str, str] | None = None,
-                    plugins: PluginFactory | None = None, remote: RemoteSource | None = None) -> Generation:
-    """Read, validate and catalogue one registry file; raises RegistryError/CatalogError naming the entry.
+                    plugins: PluginFactory | None = None, remote: RemoteSource = OFFLINE) -> Generation:
+    """Read, validate and catalog one registry file; raises RegistryError/CatalogError naming the entry.
 
-    Remote connectors take their tools from `remote` (the server's hub, or `OFFLINE`); by default
-    from the listings a server handed over, else from listing their servers once (a site build).
+    Remote connectors take their tools from `remote`: the server's hub, or the listings a server handed
+    its site build; by default none (`OFFLINE`), and they are shown without tools.
     """
     registry = load_registry(path)
     if base_urls:
         registry = registry.with_base_urls(base_urls)
-    registry, remote_plugins = bind_remotes(registry, build_source(registry) if remote is None else remote)
+    registry, remote_plugins = bind_remotes(registry, remote)
     builtin = plugins(registry) if plugins else load_plugins(registry)
     return Generation(catalog=build_catalog(registry, {**builtin, **remote_plugins}))
 

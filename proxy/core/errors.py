@@ -6,6 +6,7 @@ __all__ = [
     "BesluitBronError",
     "CatalogError",
     "RegistryError",
+    "RemoteRefused",
     "ToolInputError",
     "UnknownToolError",
     "UpstreamBadReply",
@@ -86,3 +87,7 @@ class UnknownToolError(BesluitBronError):
     def __init__(self, name: str) -> None:
         self.name = name
         super().__init__(f"Unknown tool: {name}")
+
+
+class RemoteRefused(UpstreamError):
+    """The remote server answered, but refused the call (a JSON-RPC error); the server is there."""

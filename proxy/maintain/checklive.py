@@ -11,16 +11,20 @@ to a drifted shape (`Faults.drift`). A platform without a canary is reported as 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from proxy.catalog.build import load_plugin
 from proxy.core.clock import utc_now
 from proxy.core.errors import UpstreamError
 from proxy.plugin.canary import Drift, Probe, Stop
 from proxy.plugin.toolkit import PlatformContext, PlatformPlugin
+from proxy.plugin.upstream import Upstream
+from proxy.registry.model import Registry
+from proxy.state.store import MemoryStore
 
-__all__ = ["CheckResult", "check_platform", "check_platforms", "render", "summary_record"]
+__all__ = ["CheckResult", "check_live", "check_platform", "render", "summary_record"]
 
 Status = Literal["ok", "drift", "unreachable", "skipped"]
 
@@ -57,9 +61,14 @@ async def check_platform(plugin: PlatformPlugin, ctx: PlatformContext) -> CheckR
     return CheckResult(key, status, tuple(probe.findings), probe.requests, time.perf_counter() - started)
 
 
-async def check_platforms(plugins: Mapping[str, PlatformPlugin], contexts: Mapping[str, PlatformContext],
-                          keys: Iterable[str]) -> list[CheckResult]:
-    return [await check_platform(plugins[key], contexts[key]) for key in keys]
+async def check_live(registry: Registry, key: str) -> CheckResult:
+    """`key`'s canary through a context of its own: its own upstream and an empty cache, so every canary
+    request reaches the platform (what `python -m proxy check-live` runs for each platform)."""
+    upstream = Upstream(registry.platforms[key], store=MemoryStore())
+    try:
+        return await check_platform(load_plugin(key), PlatformContext.of(registry, key, upstream))
+    finally:
+        await upstream.close()
 
 
 def render(results: Iterable[CheckResult]) -> str:

@@ -54,8 +54,8 @@ from proxy.plugin.toolkit import (
     SourceRoute,
     ToolCall,
     ToolImpl,
+    as_json,
 )
-from proxy.plugin.upstream import as_json
 from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
 
 __all__ = ["PLATFORM", "TOOLS", "measure_load"]

@@ -16,23 +16,29 @@ be used and let `UpstreamError`s propagate; the dispatcher turns both into `isEr
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from proxy.core.clock import dutch_today, is_stalled
+from proxy.core.clock import dutch_today, is_stalled, utc_now
 from proxy.core.shapes import JsonDict
 
 if TYPE_CHECKING:
     from proxy.core.caller import Caller
     from proxy.plugin.upstream import Upstream
-    from proxy.registry.model import Platform
+    from proxy.registry.model import Platform, Registry
 
-__all__ = ["About", "LoadReport", "OrganLoad", "PlatformContext", "PlatformPlugin", "ToolCall", "ToolImpl"]
+__all__ = ["About", "LoadReport", "OrganLoad", "PlatformContext", "PlatformPlugin", "ToolCall", "ToolImpl", "as_json"]
 
 T = TypeVar("T")
+
+
+def as_json(body: bytes) -> Any:
+    """The parser for a JSON reply (`ctx.upstream.get(path, as_json)`)."""
+    return json.loads(body)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +49,13 @@ class PlatformContext:
     upstream: Upstream
     now: Callable[[], datetime]
     stalled_after_days: int = 60  # the registry's load_status setting: an organ older than this stands still
+
+    @classmethod
+    def of(cls, registry: Registry, key: str, upstream: Upstream,
+           now: Callable[[], datetime] = utc_now) -> PlatformContext:
+        """The one way to a platform's context: its entry and the load-status rule from the registry."""
+        return cls(platform=registry.platforms[key], upstream=upstream, now=now,
+                   stalled_after_days=registry.load_status.stalled_after_days)
 
     def today(self) -> date:
         """Today in the Netherlands, by this context's clock."""

@@ -42,7 +42,7 @@ from proxy.registry.model import Platform
 from proxy.results.resultmemo import note_fetch
 from proxy.state.store import StateStore
 
-__all__ = ["Upstream", "as_json"]
+__all__ = ["Upstream"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -68,10 +68,6 @@ CLIENT_SHARE_OF_RATE = 0.25
 RETRY_AFTER_BOUNDS = (1.0, MAX_PLATFORM_PAUSE_SECONDS)
 MAX_REDIRECTS = 5
 _SECRET_PARAMS = frozenset({"key", "apikey", "api_key", "token", "access_token", "password"})
-
-
-def as_json(body: bytes) -> Any:
-    return json.loads(body)
 
 
 @dataclass(frozen=True, slots=True)

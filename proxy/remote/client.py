@@ -27,6 +27,7 @@ from mcp_types import CONNECTION_CLOSED
 
 from proxy.core.caller import Caller
 from proxy.core.errors import (
+    RemoteRefused,
     UpstreamBadReply,
     UpstreamError,
     UpstreamRateLimited,
@@ -41,7 +42,7 @@ from proxy.registry.model import Platform, RemoteAuth
 from proxy.remote.transport import Resolver, ResponseTooLarge, exception_chain, guarded_client, refusal_in
 from proxy.state.store import StateStore
 
-__all__ = ["MissingCredential", "RemoteClient", "RemoteRefused", "credential_headers", "scrub"]
+__all__ = ["MissingCredential", "RemoteClient", "credential_headers", "scrub"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -67,10 +68,6 @@ async def _observe(response: httpx2.Response) -> None:
 
 class MissingCredential(Exception):
     """The environment variable a remote connector's auth names is not set (or empty)."""
-
-
-class RemoteRefused(UpstreamError):
-    """The remote server answered, but refused the call (a JSON-RPC error); the server is there."""
 
 
 def credential_headers(auth: RemoteAuth, environ: Mapping[str, str] | None = None) -> dict[str, str]:

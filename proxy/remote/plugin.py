@@ -14,20 +14,22 @@ import json
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import mcp_types
 
 from proxy.core.caller import SYSTEM_CALLER
-from proxy.core.errors import ToolInputError, UpstreamUnreachable
+from proxy.core.errors import RemoteRefused, ToolInputError, UpstreamUnreachable
 from proxy.core.shapes import JsonDict
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 from proxy.registry.model import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Platform, RemoteTool, Text, ToolWords
-from proxy.remote.client import RemoteClient, RemoteRefused
 from proxy.remote.schemas import schema_problem, without_patterns
 from proxy.results.external import fence
 from proxy.results.outputs import CITATION_SCHEMA, PRECISION_SCHEMA, citation, object_schema, precision
+
+if TYPE_CHECKING:
+    from proxy.remote.client import RemoteClient  # made by the hub: a listing needs no HTTP client
 
 __all__ = ["Listing", "Selection", "remote_plugin", "select"]
 

@@ -3,37 +3,29 @@
 `bind_remotes` is the step `load_generation` takes for remote connectors: it turns each one's
 listing into the connector's tool words and a plug-in, so the catalogue serves them like any other
 platform. The listings come from a `RemoteSource`: the server's `RemoteHub` (live clients), the
-snapshot a server hands to its site build (`REMOTE_LISTINGS_ENV`), a one-off live listing for a
-stand-alone site build, or nothing at all (`OFFLINE`, for `python -m proxy validate`).
+snapshot a server hands to its site build (`SiteInput.remote`), or nothing at all (`OFFLINE`: a
+stand-alone site build and `python -m proxy validate` list no remote server; they show the
+connectors without their tools). Nothing here opens a connection: the clients arrive made.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
-import json
-import logging
-import os
-import threading
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
-
-import mcp_types
+from typing import TYPE_CHECKING, Any, Protocol
 
 from proxy.plugin.toolkit import PlatformPlugin
 from proxy.registry.model import Connector, Platform, Registry
-from proxy.remote.client import RemoteClient
-from proxy.remote.hub import RemoteHub
 from proxy.remote.plugin import Listing, Selection, remote_plugin, select
-from proxy.state.store import MemoryStore
 
-__all__ = ["OFFLINE", "REMOTE_LISTINGS_ENV", "RemoteSource", "StaticSource", "bind_remotes", "build_source"]
+if TYPE_CHECKING:
+    import mcp_types
 
-log = logging.getLogger(__name__)
-REMOTE_LISTINGS_ENV = "BESLUITBRON_REMOTE_LISTINGS"
+    from proxy.remote.client import RemoteClient
+
+__all__ = ["OFFLINE", "RemoteSource", "StaticSource", "bind_remotes"]
 
 
 class RemoteSource(Protocol):
@@ -97,36 +89,3 @@ def bind_remotes(registry: Registry, source: RemoteSource) -> tuple[Registry, di
         connectors.append(dataclasses.replace(connector, tools=words, enabled=enabled))
         plugins[key] = plugin
     return dataclasses.replace(registry, connectors=tuple(connectors)), plugins
-
-
-def build_source(registry: Registry) -> RemoteSource:
-    """Listings for a build outside the server: the server's snapshot if it passed one, else listed live once."""
-    snapshot = os.environ.get(REMOTE_LISTINGS_ENV)
-    if snapshot:
-        return StaticSource.from_snapshot(json.loads(Path(snapshot).read_text(encoding="utf-8")))
-    if not any(c.remote and c.enabled for c in registry.connectors):
-        return OFFLINE
-    box: dict[str, StaticSource] = {}
-
-    def work() -> None:  # its own thread and loop: the caller may be inside a running loop, or none
-        try:
-            box["source"] = asyncio.run(_list_once(registry))
-        except Exception:
-            log.exception("listing the remote connectors' servers failed; they are shown without tools")
-
-    thread = threading.Thread(target=work, name="remote-listing")
-    thread.start()
-    thread.join()
-    return box.get("source", OFFLINE)
-
-
-async def _list_once(registry: Registry) -> StaticSource:
-    store = MemoryStore()
-    hub = RemoteHub(store)
-    try:
-        await hub.refresh(registry)
-        return StaticSource.from_snapshot(hub.snapshot())
-    finally:
-        await hub.close()
-        await store.close()
-

@@ -20,11 +20,20 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from proxy.core.shapes import CallRecord, JsonDict, SourceStatus
 
-__all__ = ["CALLS_PER_CALLER", "SESSIONS_MAX", "SESSIONS_PER_CLIENT", "MemoryStore", "StateStore"]
+__all__ = [
+    "CALLS_PER_CALLER",
+    "CALL_LOG_TTL_SECONDS",
+    "SESSIONS_MAX",
+    "SESSIONS_PER_CLIENT",
+    "SESSION_IDLE_SECONDS",
+    "MemoryStore",
+    "StateStore",
+]
 
 # A caller's call log keeps its newest entries; older ones fall off (and expire with the caller).
 CALLS_PER_CALLER = 1000
 CALL_LOG_TTL_SECONDS = 24 * 3600
+SESSION_IDLE_SECONDS = 1800  # a session no request has touched for this long is forgotten (the transport's default)
 # This process's memory is bounded: least recently used entries go first.
 CALLERS_MAX = 20_000
 PROBATION_CALLERS = 2_000

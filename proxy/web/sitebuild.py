@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 import sys
@@ -11,20 +10,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from proxy.catalog.site_input import SITE_INPUT_ENV, SiteInput
 from proxy.core.errors import BesluitBronError
-from proxy.remote.sources import REMOTE_LISTINGS_ENV
 from proxy.results.sample import SampleData
 
-__all__ = ["PLUGINS_ENV", "REGISTRY_ENV", "SAMPLE_ENV", "STATUS_ENV", "SiteBuildError", "build_site"]
+__all__ = ["MKDOCS_YML", "SiteBuildError", "build_site"]
 
 ROOT = Path(__file__).resolve().parents[2]
-# How a build is told what to render (read by site_hooks.bridge): the registry file, a load-status
-# snapshot, and (benchmarks only) a "module:function" returning plug-ins for a synthetic registry.
-REGISTRY_ENV = "BESLUITBRON_REGISTRY"
-STATUS_ENV = "BESLUITBRON_STATUS_JSON"
-PLUGINS_ENV = "BESLUITBRON_SITE_PLUGINS"
-# The server answers from the offline replicas: the newest recording date, for the banner on every page.
-SAMPLE_ENV = "BESLUITBRON_SAMPLE_RECORDED_ON"
+MKDOCS_YML = ROOT / "mkdocs.yml"
 
 
 class SiteBuildError(BesluitBronError):
@@ -34,35 +27,30 @@ class SiteBuildError(BesluitBronError):
 async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, Any] | None = None,
                      remote: dict[str, Any] | None = None, sample: SampleData | None = None,
                      timeout: float = 300) -> Path:
-    """`mkdocs build --strict` into a new directory under `out_root`; returns that directory."""
+    """`mkdocs build --strict` into a new directory under `out_root`; returns that directory.
+
+    What the server knows and the site shows (its load measurement, its remote listings, that it answers
+    from the offline sample) is handed over as one `SiteInput` file: the build itself measures nothing."""
     out_root.mkdir(parents=True, exist_ok=True)
     target = Path(tempfile.mkdtemp(prefix="site-", dir=out_root))
-    env = {**os.environ, REGISTRY_ENV: str(registry_path.resolve())}
-    if sample is not None:
-        env[SAMPLE_ENV] = sample.newest
+    given = target.with_suffix(".input.json")
+    SiteInput(registry=registry_path, status=status, remote=remote,
+              sample_recorded_on=sample.newest if sample is not None else None).write(given)
+    env = {**os.environ, SITE_INPUT_ENV: str(given)}
     env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
-    status_file = target.with_suffix(".status.json")
-    if status is not None:
-        status_file.write_text(json.dumps(status), encoding="utf-8")
-        env[STATUS_ENV] = str(status_file)
-    remote_file = target.with_suffix(".remote.json")
-    if remote is not None:  # the server's own listings, so the site shows exactly the remote tools it serves
-        remote_file.write_text(json.dumps(remote), encoding="utf-8")
-        env[REMOTE_LISTINGS_ENV] = str(remote_file)
     try:
         await _run_mkdocs(target, env, timeout)
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)  # a failed or cancelled build leaves nothing behind
         raise
     finally:
-        status_file.unlink(missing_ok=True)
-        remote_file.unlink(missing_ok=True)
+        given.unlink(missing_ok=True)
     return target
 
 
 async def _run_mkdocs(target: Path, env: dict[str, str], timeout: float) -> None:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(ROOT / "mkdocs.yml"),
+        sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(MKDOCS_YML),
         "-d", str(target), cwd=str(ROOT), env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )

@@ -78,6 +78,7 @@ from proxy.observe.jsonlog import REQUEST_ID, request_id_for
 from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import HTTP_CONTEXT, parent_context, tool_span
 from proxy.results.encoding import EncodedResult, encode_json
+from proxy.state.store import SESSION_IDLE_SECONDS
 
 __all__ = [
     "LISTING_CACHE_SCOPE",
@@ -145,7 +146,7 @@ class TransportSettings:
     allowed_hosts: tuple[str, ...]
     allowed_origins: tuple[str, ...]
     max_body_bytes: int = 1_048_576
-    session_idle_seconds: float = 1800
+    session_idle_seconds: float = SESSION_IDLE_SECONDS
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     body_timeout_seconds: float = 30
     """A request body must arrive within this long (a slow upload holds a connection and a task)."""

@@ -37,10 +37,9 @@ log = logging.getLogger("proxy")
 def validated(registry_path: Any) -> bool:
     """Whether the registry file can be served (the checks of `python -m proxy validate`, offline)."""
     from proxy.catalog.generation import load_generation
-    from proxy.remote.sources import OFFLINE
 
     try:
-        load_generation(registry_path, remote=OFFLINE)
+        load_generation(registry_path)
     except Exception as exc:  # any refusal: keep every worker on the registry it serves
         log.error("SIGHUP: the registry was not passed on to the workers, they keep serving the previous one: %s",
                   exc)
