@@ -13,7 +13,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from proxy.registry.model import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES, load_registry
+from proxy.core.toolnames import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES
+from proxy.registry.model import load_registry
 from proxy.results.external import unfence
 from tests.conftest import MODES, REGISTRY, LiveServer, Replicas, client, connector_entry, serve, write_registry
 

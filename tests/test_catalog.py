@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from proxy.catalog.build import build_catalog, load_plugins
-from proxy.core.errors import CatalogError
+from proxy.core.errors import CatalogError, RegistryError
+from proxy.core.toolnames import META_TOOL_NAMES
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
-from proxy.registry.model import META_TOOL_NAMES, parse_registry
+from proxy.registry.model import parse_registry
 from proxy.results.outputs import PRECISION_SCHEMA, is_result_list, object_schema, result_list_schema
 from tests.conftest import connector_entry
 
@@ -124,14 +125,16 @@ def test_shipped_tools_bound_every_array_and_string_argument() -> None:
     assert media["maxItems"] == len(media["items"]["enum"])
 
 
-def test_aggregate_collision_names_both_owners() -> None:
-    """Prefixes are unique, but `<prefix>_<name>` can still hit a meta-tool name: refused at startup."""
+def test_an_aggregate_name_equal_to_a_meta_tool_is_refused_naming_the_entry() -> None:
+    """Prefixes are unique, but `<prefix>_<name>` can still hit a meta-tool name: the registry refuses it, naming
+    the tool's entry (the catalog's own collision check is the backstop for plug-ins built in code)."""
     data = copy.deepcopy(SHIPPED)
     data["platforms"]["woo"]["prefix"] = "list"
     connector_entry(data, "openoverheid")["tools"][0]["name"] = "capabilities"
-    with pytest.raises(CatalogError, match=r"'list_capabilities' collides: meta tool and connector 'openoverheid' "
-                                           r"tool 'capabilities'"):
-        build_catalog(parse_registry(data), _plugins(_impls(data)))
+    index = data["connectors"].index(connector_entry(data, "openoverheid"))
+    with pytest.raises(RegistryError, match=rf"connectors\[{index}\]\.tools\[0\]\.name: 'list_capabilities' \(the "
+                                            r"name on the aggregate connector\) is a meta tool's name"):
+        parse_registry(data)
 
 
 def test_meta_tools_appear_once_on_every_connector() -> None:

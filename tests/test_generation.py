@@ -246,7 +246,7 @@ def test_the_readme_layout_names_every_module() -> None:
 def test_every_meta_tool_name_has_its_behaviour_in_one_table() -> None:
     """The registry names the meta tools (META_TOOL_NAMES); proxy.serving.meta.META_RUNS says what each does, and
     nothing else chooses between them."""
-    from proxy.registry.model import META_TOOL_NAMES
+    from proxy.core.toolnames import META_TOOL_NAMES
     from proxy.serving.meta import META_RUNS
 
     assert tuple(META_RUNS) == META_TOOL_NAMES

@@ -17,7 +17,8 @@ from aiohttp import web
 from proxy.core.caller import Caller
 from proxy.core.errors import UpstreamBadReply, UpstreamRateLimited
 from proxy.core.peer import current_peer
-from proxy.plugin.upstream import Upstream, as_json
+from proxy.plugin.toolkit import as_json
+from proxy.plugin.upstream import Upstream
 from proxy.registry.model import Limits, Platform, Timeouts, load_registry
 from proxy.state.store import MemoryStore
 from tests.conftest import listen

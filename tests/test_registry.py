@@ -205,3 +205,20 @@ def test_whole_number_floats_become_integers() -> None:
     data["platforms"]["wetten"]["limits"]["results_per_call"] = 5.0
     limit = parse_registry(data).platforms["wetten"].limits.results_per_call
     assert limit == 5 and isinstance(limit, int)
+
+
+def test_the_schema_and_the_code_share_one_tool_name_rule() -> None:
+    """`registry.schema.json` spells the tool-name rule for editors and validators; `proxy.core.toolnames` is the
+    rule the code applies: every tool-name pattern in the schema is that one."""
+    from proxy.core.toolnames import TOOL_NAME_PATTERN, name_problem
+
+    schema = json.loads((ROOT / "registry.schema.json").read_text(encoding="utf-8"))
+    defs = schema["$defs"]
+    tool_names = [defs["tool"]["properties"]["name"], defs["remote_tool"]["oneOf"][0],
+                  defs["remote_tool"]["oneOf"][1]["properties"]["name"]]
+    assert {entry["pattern"] for entry in tool_names} == {TOOL_NAME_PATTERN}
+    assert name_problem("search_members", "tk") is None
+    assert "reserved meta-tool name" in (name_problem("platform_status", None) or "")
+    assert "meta tool's name" in (name_problem("status", "platform") or "")
+    assert "longer than 48" in (name_problem("a" * 40, "prefix_long") or "")
+    assert "not a tool name" in (name_problem("Search-Members", None) or "")

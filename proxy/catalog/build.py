@@ -22,16 +22,9 @@ import jsonschema
 import mcp_types
 
 from proxy.core.errors import CatalogError
+from proxy.core.toolnames import CROSS_TOOL_NAMES, META_TOOL_NAMES, aggregate_name, name_problem
 from proxy.plugin.toolkit import About, PlatformPlugin, ToolImpl
-from proxy.registry.model import (
-    AGGREGATE_NAME_MAX,
-    CROSS_TOOL_NAMES,
-    META_TOOL_NAMES,
-    Connector,
-    Registry,
-    Text,
-    ToolWords,
-)
+from proxy.registry.model import Connector, Registry, Text, ToolWords
 from proxy.results.citing import cited_output_schema
 from proxy.results.meta_schemas import META_SCHEMAS
 from proxy.results.outputs import NAMED_SHAPE, is_result_list
@@ -481,12 +474,12 @@ def _aggregate_tools(registry: Registry, sources: Sequence[Connector],
         assert connector.platform is not None
         platform = registry.platforms[connector.platform]
         for tool in source_tools[connector.slug]:
-            name = f"{platform.prefix}_{tool.name}"
+            name = aggregate_name(platform.prefix, tool.name)
             owner = f"connector '{connector.slug}' tool '{tool.name}'"
             if name in owners:
                 raise CatalogError(f"aggregate tool name '{name}' collides: {owners[name]} and {owner}")
-            if len(name) > AGGREGATE_NAME_MAX:
-                raise CatalogError(f"aggregate tool name '{name}' ({owner}) exceeds {AGGREGATE_NAME_MAX} characters")
+            if problem := name_problem(tool.name, platform.prefix):
+                raise CatalogError(f"{owner}: {problem}")
             owners[name] = owner
             title = Text(nl=f"{platform.title.nl}: {tool.title.nl}", en=f"{platform.title.en}: {tool.title.en}")
             tools.append(CatalogTool(

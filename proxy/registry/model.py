@@ -23,13 +23,11 @@ from proxy.core.errors import RegistryError
 from proxy.core.hostmatch import matches
 from proxy.core.netguard import AddressPolicy, AddressRefused, parse_networks
 from proxy.core.schemacheck import SchemaCheck
+from proxy.core.toolnames import name_problem
 
 __all__ = [
     "ACCESSIBILITY_STATUSES",
-    "AGGREGATE_NAME_MAX",
-    "CROSS_TOOL_NAMES",
     "LEGAL_BASES",
-    "META_TOOL_NAMES",
     "OPERATOR_KINDS",
     "SCHEMA_PATH",
     "Accessibility",
@@ -56,11 +54,6 @@ __all__ = [
 ]
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "registry.schema.json"
-META_TOOL_NAMES: tuple[str, ...] = ("list_capabilities", "list_platform_calls", "platform_status")
-# Served by the server itself on every address, over every source there: one search, one read (OpenAI's contract).
-CROSS_TOOL_NAMES: tuple[str, ...] = ("search", "fetch")
-# Clients prepend `mcp__<server>__` and reject names over 64 characters.
-AGGREGATE_NAME_MAX = 48
 LANGUAGES: tuple[str, ...] = ("nl", "en")
 
 
@@ -449,14 +442,11 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
         for j, tool in enumerate(c["tools"]):
             twhere = f"{where}.tools[{j}].name"
             name = tool["name"]
-            if name in META_TOOL_NAMES:
-                yield f"{twhere}: '{name}' is a reserved meta-tool name"
+            if problem := name_problem(name, prefix):
+                yield f"{twhere}: {problem}"
             if name in names:
                 yield f"{twhere}: '{name}' is already tools[{names[name]}] of this connector"
             names.setdefault(name, j)
-            if len(f"{prefix}_{name}") > AGGREGATE_NAME_MAX:
-                yield (f"{twhere}: '{prefix}_{name}' (the name on the aggregate connector) is longer than "
-                       f"{AGGREGATE_NAME_MAX} characters")
 
     host = urlsplit(server["public_url"]).netloc
     if not matches(host, tuple(server["allowed_hosts"])):
@@ -548,17 +538,11 @@ def _check_remote(where: str, c: Mapping[str, Any], platforms: Mapping[str, Any]
     for j, tool in enumerate(remote["tools"]):
         name = tool if isinstance(tool, str) else tool["name"]
         twhere = f"{where}.remote.tools[{j}]"
-        if name in META_TOOL_NAMES:
-            yield f"{twhere}: '{name}' is a reserved meta-tool name"
+        if problem := name_problem(name, prefix):
+            yield f"{twhere}: {problem}"
         if name in names:
             yield f"{twhere}: '{name}' is already remote.tools[{names[name]}]"
         names.setdefault(name, j)
-        if prefix and len(f"{prefix}_{name}") > AGGREGATE_NAME_MAX:
-            yield (f"{twhere}: '{prefix}_{name}' (the name on the aggregate connector) is longer than "
-                   f"{AGGREGATE_NAME_MAX} characters")
-        if prefix and f"{prefix}_{name}" in (*META_TOOL_NAMES, *CROSS_TOOL_NAMES):
-            yield (f"{twhere}: '{prefix}_{name}' (the name on the aggregate connector) is a meta tool's name; "
-                   "choose another prefix")
 
 
 def _text(d: Mapping[str, str]) -> Text:

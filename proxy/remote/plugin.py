@@ -22,8 +22,9 @@ import mcp_types
 from proxy.core.caller import SYSTEM_CALLER
 from proxy.core.errors import RemoteRefused, ToolInputError, UpstreamUnreachable
 from proxy.core.shapes import JsonDict
+from proxy.core.toolnames import name_problem
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
-from proxy.registry.model import AGGREGATE_NAME_MAX, META_TOOL_NAMES, Platform, RemoteTool, Text, ToolWords
+from proxy.registry.model import Platform, RemoteTool, Text, ToolWords
 from proxy.remote.schemas import schema_problem, without_patterns
 from proxy.results.external import fence
 from proxy.results.outputs import CITATION_SCHEMA, PRECISION_SCHEMA, citation, object_schema, precision
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 __all__ = ["Listing", "Selection", "remote_plugin", "select"]
 
 MAX_CITATIONS = 20
-_NAME = re.compile(r"^[a-z0-9_]{1,40}$")
 _URL = re.compile(r"https://[^\s<>\"'\])}]+")
 _DESCRIPTION_MAX = 1000
 _META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
@@ -93,10 +93,8 @@ def _refusal(platform: Platform, tool: mcp_types.Tool) -> str | None:
     if annotations.read_only_hint is not True:
         kind = "destructive" if annotations.destructive_hint is not False else "not read-only"
         return f"the server marks it {kind} (readOnlyHint: false); BesluitBron serves read-only tools only"
-    if not _NAME.match(tool.name) or tool.name in META_TOOL_NAMES:
-        return "its name is not one BesluitBron can serve (a-z, 0-9 and _, at most 40; no meta-tool name)"
-    if len(f"{platform.prefix}_{tool.name}") > AGGREGATE_NAME_MAX:
-        return f"'{platform.prefix}_{tool.name}' would exceed {AGGREGATE_NAME_MAX} characters on the aggregate"
+    if problem := name_problem(tool.name, platform.prefix):
+        return problem
     for kind, schema in (("inputSchema", tool.input_schema), ("outputSchema", tool.output_schema)):
         if schema is None:
             continue
