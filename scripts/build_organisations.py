@@ -5,7 +5,7 @@ organisation argument is read against, from the real lists in `tests/data/` (see
   name with and without its kind, end date;
 * the TOOI ministries and the DiWoo ministerielijst (the current names, the earlier ones kept as other names);
 * the abbreviations rijksoverheid.nl uses for ministries (`proxy/platforms/woo_organisations.json`);
-* the OpenBesluitvorming catalogue (`proxy/replica/data/ori/catalog.json`): the short names councils go by
+* the OpenBesluitvorming catalog (`proxy/replica/data/ori/catalog.json`): the short names councils go by
   ("Den Haag", "Den Bosch") by CBS code, and each merged municipality's successor.
 
 Run `python scripts/build_organisations.py` after refreshing one of those lists; the tests check the result
@@ -44,9 +44,9 @@ def _title(name: str) -> str:
 
 def main() -> None:
     tooi = json.loads((DATA / "tooi_organisations.json").read_text(encoding="utf-8"))
-    catalogue = json.loads((ROOT / "proxy/replica/data/ori/catalog.json").read_text(encoding="utf-8"))
+    catalog = json.loads((ROOT / "proxy/replica/data/ori/catalog.json").read_text(encoding="utf-8"))
     by_cbs: dict[str, list[dict[str, Any]]] = {}
-    for r in catalogue:
+    for r in catalog:
         if str(r.get("cbsId", "")).startswith("GM"):
             by_cbs.setdefault(r["cbsId"].lower(), []).append(r)
     rows: list[dict[str, Any]] = []
@@ -91,7 +91,7 @@ def main() -> None:
     doc = {"what": "organisation",
            "source": "Built by scripts/build_organisations.py from the TOOI registers (gemeenten, provincies, "
                      "waterschappen, ministeries; KOOP waardelijsten, CC0), the DiWoo ministerielijst, the "
-                     "ministries' abbreviations and the OpenBesluitvorming catalogue's short names and successors; "
+                     "ministries' abbreviations and the OpenBesluitvorming catalog's short names and successors; "
                      "provenance of each list in tests/data/SOURCES.md.",
            "organisations": rows}
     OUT.write_text(json.dumps(doc, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")

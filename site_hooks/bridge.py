@@ -1,7 +1,7 @@
 """The one module that touches mkdocs and mkdocs-static-i18n internals. Not a hook itself.
 
 The hook files stay thin: they ask this module for the current language, the site data (the
-catalogue, loaded once per registry version) and a renderer, and hand generated pages to
+catalog, loaded once per registry version) and a renderer, and hand generated pages to
 `add_generated_page`, which gives them the attributes i18n would have set (see
 shared research docs-site-mkdocs.md §1.3: i18n rebuilds every File at priority -100, so generated
 pages are added after it, at -110, and appended to its per-language sitemap snapshot).

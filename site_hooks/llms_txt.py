@@ -1,4 +1,4 @@
-"""Hook: one llms.txt per language (`/llms.txt`, `/en/llms.txt`) from the catalogue and the pages
+"""Hook: one llms.txt per language (`/llms.txt`, `/en/llms.txt`) from the catalog and the pages
 this build actually produced (llmstxt.org format)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hook: replace `<!-- besluitbron:<kind> -->` markers in hand-written pages with catalogue content.
+"""Hook: replace `<!-- besluitbron:<kind> -->` markers in hand-written pages with catalog content.
 
 The kinds are listed in site_hooks/README.md; an unknown kind stops the build."""
 

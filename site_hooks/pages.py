@@ -1,4 +1,4 @@
-"""Hook: the catalogue's generated pages (a connection page per enabled connector, a page per
+"""Hook: the catalog's generated pages (a connection page per enabled connector, a page per
 source platform) and `site_url` from the registry's public URL."""
 
 from __future__ import annotations

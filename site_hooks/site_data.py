@@ -1,4 +1,4 @@
-"""The site's view of the one catalogue. Pure: no mkdocs import.
+"""The site's view of the one catalog. Pure: no mkdocs import.
 
 `load_site_data` calls `load_generation(path)`, exactly as the server does, with what the server
 handed over (`SiteInput`: its load measurement and remote listings) as data, and every generated
@@ -63,7 +63,7 @@ def rel_link(from_src: str, to_src: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SiteData:
-    """Everything a build renders: the generation (catalogue) plus the optional load-status snapshot.
+    """Everything a build renders: the generation (catalog) plus the optional load-status snapshot.
 
     The connector lists are derived once: every page asks for them (the aggregate, a platform's
     connector), and deriving them per question made the build quadratic in the registry's size."""

@@ -1,6 +1,6 @@
 """The site's own interface words, Dutch and English.
 
-Every connector, tool and platform word comes from the catalogue; these are only the labels
+Every connector, tool and platform word comes from the catalog; these are only the labels
 around them (table headers, section titles, client instructions). Keeping them as `Text` makes a
 missing translation a load-time error instead of a half-Dutch English page.
 """
@@ -376,7 +376,7 @@ LABELS: Mapping[str, Text] = {
     "llms_other_language_note": _t(
         "Dezelfde index in het Engels.", "The same index in Dutch.",
     ),
-    "llms_explorer_json": _t("Catalogus (JSON)", "Catalogue (JSON)"),
+    "llms_explorer_json": _t("Catalogus (JSON)", "Catalog (JSON)"),
     "llms_explorer_json_note": _t(
         "Elke connector met zijn adres; per connector een eigen bestand (`tools_url`) met zijn tools, inclusief "
         "invoer- en uitvoerschema's.",

@@ -156,7 +156,7 @@ def privacy_facts(data: SiteData) -> PrivacyFacts:
 
 
 class Renderer:
-    """Renders one language of one catalogue."""
+    """Renders one language of one catalog."""
 
     def __init__(self, data: SiteData, lang: str) -> None:
         self.data = data
@@ -368,7 +368,7 @@ def explorer_tools_file(slug: str) -> str:
 
 
 def render_explorer_json(data: SiteData, lang: str, *, connection_pages: Mapping[str, str]) -> str:
-    """The catalogue the explorer page's script reads first: the connectors and their addresses, each
+    """The catalog the explorer page's script reads first: the connectors and their addresses, each
     naming its own tools file (`render_explorer_tools`), which the script fetches when it is chosen."""
     doc = {
         "server": data.registry.server.name,

@@ -159,7 +159,7 @@ def test_all_on(tmp_path: Path) -> None:
 
 
 # Every connector off in one variant and its footer switch flipped (while it is on) in the other: two builds prove
-# what one build per connector and switch proved before (16), since site and server read the one catalogue and a
+# what one build per connector and switch proved before (16), since site and server read the one catalog and a
 # connector's surfaces do not depend on its neighbours' switches (the random combinations below mix them too).
 EVENS, ODDS = SLUGS[0::2], SLUGS[1::2]
 HALVES = {

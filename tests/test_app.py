@@ -160,7 +160,7 @@ async def test_broken_reload_keeps_serving_the_last_good_registry(replicas: Repl
     path = write_registry(tmp_path)
     async with serve(path, replicas) as live:
         data = json.loads(path.read_text())
-        data["connectors"][3]["slug"] = "Tweede Kamer"
+        connector_entry(data, "tweedekamer")["slug"] = "Tweede Kamer"
         connector_entry(data, "openraadsinformatie")["enabled"] = False
         path.write_text(json.dumps(data))
         from proxy.web.app import reload_registry

@@ -1,4 +1,4 @@
-"""The catalogue joins registry words and code behaviour, and refuses every mismatch by name."""
+"""The catalog joins registry words and code behaviour, and refuses every mismatch by name."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ async def test_record_writes_the_canaries_replies_as_replica_data(replicas: Repl
             row = next(line for line in sources.splitlines() if f"`{path.name}`" in line)
             assert registry.platforms[key].base_url in row and replicas.url not in row
             assert hashlib.sha256(path.read_bytes()).hexdigest()[:16] in row
-    # The replies are kept as served: the organisation list is the platform's whole catalogue.
+    # The replies are kept as served: the organisation list is the platform's whole catalog.
     listed = next(p for p in (out / "ori").iterdir() if p.name.endswith("-sources.json"))
     rows = json.loads(listed.read_bytes())["sources"]
     assert len([r for r in rows if not r.get("isAggregate")]) == 330 and {"key": "den_bosch"}.items() <= \

@@ -73,7 +73,7 @@ async def test_server_cards_and_the_catalog_name_exactly_the_enabled_addresses(s
                 assert "max-age" in resp.headers["Cache-Control"]
                 card = await resp.json()
             assert card["name"] == f"{catalog.registry.server.namespace}/{slug}"
-            # One identifier scheme: the catalogue entry is `urn:mcp:server:` + the card's name (and server.json's).
+            # One identifier scheme: the catalog entry is `urn:mcp:server:` + the card's name (and server.json's).
             assert next(e for e in entries if e["url"].endswith(f"/{slug}/mcp/server-card"))["identifier"] == \
                 f"urn:mcp:server:{card['name']}"
             assert card["version"] == __version__

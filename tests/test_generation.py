@@ -15,7 +15,7 @@ import pytest
 
 from proxy.registry.model import load_registry
 from proxy.web.app import reload_registry
-from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve, write_registry
+from tests.conftest import REGISTRY, LiveServer, Replicas, client, connector_entry, serve, write_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("proxy", "site_hooks")
@@ -56,7 +56,7 @@ async def test_a_call_in_flight_keeps_its_generations_settings(replicas: Replica
 
 async def test_a_call_in_flight_keeps_its_generations_tools(replicas: Replicas, tmp_path: Path) -> None:
     def switch_off(data: dict[str, Any]) -> None:
-        next(c for c in data["connectors"] if c["slug"] == "tweedekamer")["enabled"] = False
+        connector_entry(data, "tweedekamer")["enabled"] = False
 
     async with serve(write_registry(tmp_path), replicas) as live:
         result = await _reload_during_call(live, replicas, {"party": "VVD", "limit": 2}, switch_off)

@@ -1,8 +1,8 @@
 """Open Raadsinformatie via OpenBesluitvorming: every tool against the real replica on a loopback port, no mocks.
 
-The replica serves the platform's own catalogue (330 organisations) and entities built from real Notubiz and
+The replica serves the platform's own catalog (330 organisations) and entities built from real Notubiz and
 Classic-ORI recordings (proxy/replica/data/ori/SOURCES.md). Pins the exact requests that go over the wire,
-resolves organisation names as people write them against that catalogue, follows what a document hangs off
+resolves organisation names as people write them against that catalog, follows what a document hangs off
 (a meeting, a motion, a Parlaeus agenda item), pages a browse without repeats, and checks precision, citations,
 the rate limit, the platform's 400s, the Classic-id error and the load measurement. The harness is
 tests/platform_harness.py; the shared fault cases are in test_platform_failures.py, the tool examples in
@@ -91,7 +91,7 @@ async def test_search_documents_sends_exactly_this(env: PlatformHarness) -> None
     assert result["organisation"]["key"] == "amsterdam" and result["organisation"]["cbs_code"] == "GM0363"
     ua = env.requests[-1].headers["User-Agent"]
     assert ua.startswith("BesluitBron/") and env.registry.server.contact in ua
-    # Organisation catalogue and status are cached: a second search sends only the search.
+    # Organisation catalog and status are cached: a second search sends only the search.
     await env.call("search_documents", query="stikstof", organisation="Krimpen aan den IJssel", kind="motion")
     assert sent(env) == [("GET", "/ori/api/search", [
         ("query", "stikstof"), ("organization", "krimpen_ad_ijssel"), ("entityType", "Motion"),
@@ -242,7 +242,7 @@ async def test_wrong_kinds_of_id_point_to_the_right_tool(env: PlatformHarness) -
 
 # --------------------------------------------------------------------------- organisations
 
-# As people write them → the key in the platform's real catalogue (labels there: "Den Bosch", "Hofvantwente",
+# As people write them → the key in the platform's real catalog (labels there: "Den Bosch", "Hofvantwente",
 # "Capelle Ad Ijssel", "Bodegravenreeuwijk", "Sudwest Fryslan"; the province of Groningen is labelled "Groningen").
 NAMES = [
     ("Utrecht", "utrecht"),
@@ -327,10 +327,10 @@ async def test_a_place_name_of_two_kinds_means_the_gemeente_and_says_so(env: Pla
     assert gone.note and "Land van Cuijk, which OpenBesluitvorming does not hold" in gone.note
 
 
-def test_every_table_target_is_in_the_platforms_real_catalogue() -> None:
-    """The alias table names real keys with their real labels; every CBS code the catalogue carries is a gemeente
+def test_every_table_target_is_in_the_platforms_real_catalog() -> None:
+    """The alias table names real keys with their real labels; every CBS code the catalog carries is a gemeente
     of the government's register (TOOI), whose official names resolve without a line per council; the 342
-    current municipalities are there, and each merged one names the successor the catalogue records."""
+    current municipalities are there, and each merged one names the successor the catalog records."""
     by_key = {row["key"]: row for row in CATALOGUE}
     table = json.loads(names.ALIAS_FILE.read_text("utf-8"))
     for entry in table["entries"]:

@@ -14,6 +14,7 @@ import pytest
 
 from proxy.core.errors import RegistryError
 from proxy.registry.model import load_registry, parse_registry
+from tests.conftest import connector_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = json.loads((ROOT / "registry.json").read_text(encoding="utf-8"))
@@ -24,10 +25,6 @@ def test_shipped_registry_is_valid() -> None:
     assert len(registry.connectors) == len(registry.platforms) + 1
     assert sum(c.aggregate for c in registry.connectors) == 1
     assert [c.slug for c in registry.connectors if c.in_footer] == ["allebronnen"]
-
-
-def _connector(data: dict[str, Any], slug: str) -> dict[str, Any]:
-    return next(c for c in data["connectors"] if c["slug"] == slug)
 
 
 def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -49,7 +46,7 @@ def _duplicate_slug(data: dict[str, Any]) -> None:
 
 
 def _second_aggregate(data: dict[str, Any]) -> None:
-    extra = copy.deepcopy(_connector(data, "allebronnen"))
+    extra = copy.deepcopy(connector_entry(data, "allebronnen"))
     extra["slug"] = "nogeen"
     data["connectors"].append(extra)
 
@@ -59,15 +56,15 @@ def _no_aggregate(data: dict[str, Any]) -> None:
 
 
 def _unknown_platform(data: dict[str, Any]) -> None:
-    _connector(data, "wetten")["platform"] = "eerstekamer"
+    connector_entry(data, "wetten")["platform"] = "eerstekamer"
 
 
 def _reserved_name(data: dict[str, Any]) -> None:
-    _connector(data, "rechtspraak")["tools"][0]["name"] = "platform_status"
+    connector_entry(data, "rechtspraak")["tools"][0]["name"] = "platform_status"
 
 
 def _long_prefixed_name(data: dict[str, Any]) -> None:
-    _connector(data, "rechtspraak")["tools"][0]["name"] = "search_rulings_by_court_and_date_range_x"  # 40 chars
+    connector_entry(data, "rechtspraak")["tools"][0]["name"] = "search_rulings_by_court_and_date_range_x"  # 40 chars
 
 
 def _duplicate_prefix(data: dict[str, Any]) -> None:
@@ -75,12 +72,12 @@ def _duplicate_prefix(data: dict[str, Any]) -> None:
 
 
 def _duplicate_tool(data: dict[str, Any]) -> None:
-    tools = _connector(data, "tweedekamer")["tools"]
+    tools = connector_entry(data, "tweedekamer")["tools"]
     tools[1]["name"] = tools[0]["name"]
 
 
 def _aggregate_with_tools(data: dict[str, Any]) -> None:
-    _connector(data, "allebronnen")["tools"] = copy.deepcopy(_connector(data, "wetten")["tools"])
+    connector_entry(data, "allebronnen")["tools"] = copy.deepcopy(connector_entry(data, "wetten")["tools"])
 
 
 def _orphan_platform(data: dict[str, Any]) -> None:
@@ -150,7 +147,7 @@ def test_validate_command_exit_codes(tmp_path: Path) -> None:
     assert ok.returncode == 0, ok.stderr
     assert "/allebronnen/mcp" in ok.stdout
     broken = copy.deepcopy(SHIPPED)
-    broken["connectors"][3]["slug"] = "Tweede Kamer"
+    connector_entry(broken, "tweedekamer")["slug"] = "Tweede Kamer"
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(broken), encoding="utf-8")
     bad = subprocess.run([sys.executable, "-m", "proxy", "validate", str(path)], capture_output=True, text=True,

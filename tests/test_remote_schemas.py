@@ -19,7 +19,7 @@ import pytest
 from proxy.core.errors import RegistryError
 from proxy.registry.model import parse_registry
 from proxy.remote.schemas import SCHEMA_DEPTH_MAX, schema_problem, without_patterns
-from tests.conftest import REGISTRY, Replicas, client, serve, write_registry
+from tests.conftest import REGISTRY, Replicas, client, connector_entry, serve, write_registry
 from tests.remote_server import ENV, READ_ONLY, SECRET, ThirdPartyServer, add_remote
 
 
@@ -125,7 +125,7 @@ def test_validate_refuses_a_remote_name_that_becomes_a_meta_tool_on_the_aggregat
     `list_capabilities` on Alle Bronnen, where the meta tool of that name already is."""
     data = json.loads(REGISTRY.read_text(encoding="utf-8"))
     add_remote(data, "https://notes.example.org/mcp", more_tools=("capabilities",))
-    derde = next(c for c in data["connectors"] if c["slug"] == "derde")
+    derde = connector_entry(data, "derde")
     derde["prefix"] = "list"
     with pytest.raises(RegistryError, match=r"remote\.tools\[\d+\]: 'list_capabilities' \(the name on the "
                                             r"aggregate connector\) is a meta tool's name"):

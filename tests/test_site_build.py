@@ -365,7 +365,7 @@ def test_per_language_404(shipped: Path) -> None:
         assert switcher == ["/index.html", "/en/index.html"], switcher
 
 
-def test_collected_addresses_agree_with_the_catalogue(shipped: Path, catalog: Catalog) -> None:
+def test_collected_addresses_agree_with_the_catalog(shipped: Path, catalog: Catalog) -> None:
     surfaces = collect_site_addresses(shipped)
     everything = set(catalog.paths())
     assert set().union(*surfaces.values()) == everything

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from proxy.core.errors import RegistryError
 from proxy.maintain.registry_edit import SWITCHES, canonical_json, set_switch
 from proxy.registry.model import load_registry, parse_registry
+from tests.conftest import connector_entry
 
 REGISTRY = Path(__file__).resolve().parent.parent / "registry.json"
 TEXT = REGISTRY.read_text(encoding="utf-8")
@@ -108,7 +109,7 @@ def test_any_sequence_of_flips_equals_editing_the_data(ops: list[tuple[str, str,
     text, data = TEXT, json.loads(TEXT)
     for slug, field, value in ops:
         text = set_switch(text, slug, field, value)  # type: ignore[arg-type]
-        next(c for c in data["connectors"] if c["slug"] == slug)[field] = value
+        connector_entry(data, slug)[field] = value
     assert json.loads(text) == data
     original = json.loads(TEXT)
     changed = sum(a[f] != b[f] for a, b in zip(original["connectors"], data["connectors"], strict=True)

@@ -1,4 +1,4 @@
-"""The pure parts of the site (no mkdocs): catalogue view, markers, llms.txt, explorer.json, snapshot."""
+"""The pure parts of the site (no mkdocs): catalog view, markers, llms.txt, explorer.json, snapshot."""
 
 from __future__ import annotations
 

@@ -73,7 +73,7 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
 
         # An invalid registry changes nothing either.
         monkeypatch.undo()
-        data["connectors"][0]["slug"] = "Open Raad"
+        connector_entry(data, "openraadsinformatie")["slug"] = "Open Raad"
         path.write_text(json.dumps(data))
         assert not await reload_registry(live.app)
         assert live.runtime.generation is snapshot

@@ -27,7 +27,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import MODES, ROOT, Replicas, client, write_registry
+from tests.conftest import MODES, ROOT, Replicas, client, connector_entry, write_registry
 from tests.redis_server import redis_server
 from tests.test_observe import Scrape
 
@@ -312,7 +312,7 @@ async def test_sighup_reloads_every_worker_from_one_validated_registry(
         live.arbiter.send_signal(signal.SIGHUP)
         await asyncio.sleep(1.5)
         assert await wetten_statuses() == {True}  # refused by the arbiter: every worker keeps the previous one
-        write_registry(tmp_path, lambda d: next(c for c in d["connectors"] if c["slug"] == "wetten").update(
+        write_registry(tmp_path, lambda d: connector_entry(d, "wetten").update(
             enabled=False))
         live.arbiter.send_signal(signal.SIGHUP)
         deadline = time.monotonic() + 20

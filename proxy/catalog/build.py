@@ -1,4 +1,4 @@
-"""The one catalogue: registry + tool implementations → connectors, addresses and tools.
+"""The one catalog: registry + tool implementations → connectors, addresses and tools.
 
 Both the server (`proxy.web.app`) and the site (`site_hooks`) ask this module which connectors exist,
 at which address, with which tools, titles, descriptions and schemas. Neither derives it again,
@@ -260,7 +260,7 @@ def _strip_input(node: Any) -> Any:
 # Every array and string argument has a size bound, so the argument check refuses an oversized value
 # cheaply, before any work (issue 16: a 240,000-item array once stalled the server). A built-in tool
 # states its own bound (the most values or characters the platform can use; the site shows it), and the
-# catalogue refuses one that does not. A third party's schema cannot be edited: its arrays and strings
+# catalog refuses one that does not. A third party's schema cannot be edited: its arrays and strings
 # without a bound get these.
 REMOTE_MAX_ITEMS = 100
 REMOTE_MAX_LENGTH = 10_000
@@ -461,7 +461,7 @@ _META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validato
 
 @functools.lru_cache(maxsize=4096)
 def _schema_problem(schema_json: str) -> str | None:
-    """Check a schema against the 2020-12 meta-schema once per distinct schema (catalogues repeat them)."""
+    """Check a schema against the 2020-12 meta-schema once per distinct schema (catalogs repeat them)."""
     error = jsonschema.exceptions.best_match(_META_VALIDATOR.iter_errors(json.loads(schema_json)))
     return error.message if error else None
 

@@ -1,4 +1,4 @@
-"""Discovery documents, generated from the one catalogue. Pure: no aiohttp, no mkdocs.
+"""Discovery documents, generated from the one catalog. Pure: no aiohttp, no mkdocs.
 
 * `server_json`: one connector in the official MCP registry's `server.json` format (schema
   2025-12-11: reverse-DNS `name`, `description` of at most 100 characters, `remotes` of type
@@ -91,7 +91,7 @@ def mcp_catalog(catalog: Catalog, *, base: str | None = None) -> dict[str, Any]:
         "entries": [
             {
                 # The MCP Catalog draft (experimental-ext-server-card docs/discovery.md): `urn:mcp:server:` and then
-                # exactly the server card's name, so catalogue, card and server.json share one identifier.
+                # exactly the server card's name, so catalog, card and server.json share one identifier.
                 "identifier": f"urn:mcp:server:{catalog.registry.server.namespace}/{c.slug}",
                 "displayName": c.connector.title[LANG],
                 "type": SERVER_CARD_MEDIA_TYPE,

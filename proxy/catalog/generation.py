@@ -35,7 +35,7 @@ PluginFactory = Callable[[Registry], Mapping[str, PlatformPlugin]]
 
 @dataclass(frozen=True, slots=True)
 class Generation:
-    """A catalogue (registry + plug-ins) and, once bound by the server, a context per served platform."""
+    """A catalog (registry + plug-ins) and, once bound by the server, a context per served platform."""
 
     catalog: Catalog
     contexts: Mapping[str, PlatformContext] = field(default_factory=lambda: MappingProxyType({}))

@@ -1,7 +1,7 @@
 """The government's organisations by the names people write, read alike for every source.
 
 One register (`organisations.json`, built by `scripts/build_organisations.py` from the TOOI registers, the DiWoo
-ministry list and the OpenBesluitvorming catalogue) of gemeenten, provincies, waterschappen and ministries, each
+ministry list and the OpenBesluitvorming catalog) of gemeenten, provincies, waterschappen and ministries, each
 with its TOOI id, official name with and without its kind, the other names it goes by, and when it ended. Every
 source that filters by organisation reads its argument here and sends the platform the value that platform
 matches (its own key, the creator name KOOP publishes under, a facet value), never a substring.

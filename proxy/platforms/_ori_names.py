@@ -2,14 +2,14 @@
 
 The platform's labels are made from its keys ("Den Bosch", "Hofvantwente", "Capelle Ad Ijssel", and the
 province of Groningen is labelled just "Groningen"), so a label alone misses the official names. Each
-municipality in the platform's catalogue carries its CBS code (`cbsId` in `/api/status`); the government's
+municipality in the platform's catalog carries its CBS code (`cbsId` in `/api/status`); the government's
 register (`proxy/platforms/_organisations.py`, from TOOI) gives the official and other names for that code (and for
 a province or water board, for its name), so "'s-Hertogenbosch", "Capelle aan den IJssel", "Súdwest-Fryslân" and
 "Friesland" resolve without a line per council. Names are compared compact: case, accents, spaces,
 hyphens and punctuation ignored ("Hof van Twente" = "Hofvantwente"), and a leading "'s-" may be left out.
 
 What the register cannot give (names only this platform's organisations go by) is in `ori_aliases.json`, keyed by
-the platform's source key; a test checks every key against the platform's real catalogue.
+the platform's source key; a test checks every key against the platform's real catalog.
 
 Tiers: a label, key, official name or alias is a full name; a name without its kind word ("Delfland" for
 "Hoogheemraadschap Van Delfland") or without its CBS qualifier ("Bergen" for "Bergen (NH.)") is a short name and
@@ -169,7 +169,7 @@ def resolve(name: str, organisations: Sequence[Organisation], aliases: Mapping[s
 
 @dataclass(frozen=True, slots=True)
 class _Index:
-    """The organisations by key and by every compact form of their names, built once per catalogue."""
+    """The organisations by key and by every compact form of their names, built once per catalog."""
 
     keys: Mapping[str, Organisation]
     full: Mapping[str, tuple[Organisation, ...]]

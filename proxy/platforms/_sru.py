@@ -22,7 +22,9 @@ XML is parsed only with defusedxml.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -46,7 +48,7 @@ from proxy.platforms._common import (
 )
 from proxy.platforms._organisations import REGISTER, GovOrg, compact, kind_of
 from proxy.plugin.canary import DAY, Probe, check_load
-from proxy.plugin.toolkit import About, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
+from proxy.plugin.toolkit import About, MeasureLoad, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 from proxy.results.outputs import CITATION_SCHEMA, TotalRelation, object_schema, precision, result_list_schema
 
 __all__ = [
@@ -782,3 +784,13 @@ async def koop_canary(probe: Probe, plugin: PlatformPlugin, source: KoopSource) 
         probe.expect(got == identifier, "read", f"asked for {identifier}, got {got!r}")
     probe.check()
     await check_load(probe, plugin)
+
+
+def koop_plugin(key: str, tools: tuple[ToolImpl, ...], measure_load: MeasureLoad, source: KoopSource,
+                search_route: SourceRoute, *, search_words: tuple[tuple[str, ...], tuple[str, ...]],
+                cannot: tuple[str, ...], quirks: tuple[str, ...]) -> PlatformPlugin:
+    """A KOOP SRU source's plug-in (lokaal, officieel): the shared documentation and canary, its own words."""
+    return PlatformPlugin(key=key, tools=tools, measure_load=measure_load,
+                          canary=functools.partial(koop_canary, source=source), search_route=search_route,
+                          about=dataclasses.replace(KOOP_SRU_ABOUT, search_words=search_words, cannot=cannot,
+                                                    quirks=quirks))

@@ -11,24 +11,21 @@ publication, measured in a bounded number of calls (see `measure_load`).
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import re
 import unicodedata
 from datetime import date, timedelta
 
 from proxy.platforms._sru import (
-    KOOP_SRU_ABOUT,
     KoopSource,
     SruReply,
     cql_quote,
-    koop_canary,
+    koop_plugin,
     koop_tools,
     newest_query,
     read_publication_record,
     system_search,
 )
-from proxy.plugin.toolkit import LoadReport, OrganLoad, PlatformContext, PlatformPlugin, SourceRoute, ToolImpl
+from proxy.plugin.toolkit import LoadReport, OrganLoad, PlatformContext, SourceRoute, ToolImpl
 
 __all__ = ["PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
@@ -142,13 +139,11 @@ SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
     "gmb-2025-526769 (also prb-, wsb-, bgr-)", organisation=True)
 
 
-PLATFORM = PlatformPlugin(key="lokaal", tools=TOOLS,
-                          measure_load=measure_load, canary=functools.partial(koop_canary, source=SOURCE),
-                          search_route=SEARCH_ROUTE,
-                          about=dataclasses.replace(
-    KOOP_SRU_ABOUT,
-    search_words=(
-        ("bekendmaking", "gemeenteblad", "vergunning", "publicatie"),
-        ("publication", "notice", "announcement", "permit")),
-    cannot=("no exact totals for large result sets", "no per-organisation publication list except through search"),
-    quirks=("the decentral gazettes share one SRU index with the national ones, scoped by w.publicatienaam",)))
+PLATFORM = koop_plugin("lokaal", TOOLS, measure_load, SOURCE, SEARCH_ROUTE,
+                       search_words=(
+                           ("bekendmaking", "gemeenteblad", "vergunning", "publicatie"),
+                           ("publication", "notice", "announcement", "permit")),
+                       cannot=("no exact totals for large result sets",
+                               "no per-organisation publication list except through search"),
+                       quirks=("the decentral gazettes share one SRU index with the national ones, scoped by "
+                               "w.publicatienaam",))

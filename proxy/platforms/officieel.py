@@ -9,23 +9,20 @@ https://repository.overheid.nl/frbr/.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import re
 from datetime import date
 
 from proxy.platforms._sru import (
-    KOOP_SRU_ABOUT,
     KoopSource,
     OwnCreator,
     cql_quote,
-    koop_canary,
+    koop_plugin,
     koop_tools,
     newest_query,
     read_publication_record,
     system_search,
 )
-from proxy.plugin.toolkit import LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
+from proxy.plugin.toolkit import LoadReport, PlatformContext, SourceRoute, ToolCall, ToolImpl
 
 __all__ = ["ID_PATTERN", "PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 
@@ -99,13 +96,9 @@ SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
     "stb-2025-252, kst-36200-1, stcrt-2021-100, kv-tk-2020Z13248", organisation=True)
 
 
-PLATFORM = PlatformPlugin(key="officieel", tools=TOOLS,
-                          measure_load=measure_load, canary=functools.partial(koop_canary, source=SOURCE),
-                          search_route=SEARCH_ROUTE,
-                          about=dataclasses.replace(
-    KOOP_SRU_ABOUT,
-    search_words=(
-        ("bekendmaking", "staatscourant", "staatsblad", "kamerstuk", "publicatie"),
-        ("publication", "gazette", "official")),
-    cannot=("no full text in search results, only metadata",),
-    quirks=("Kamerstukken and Handelingen share the index with the gazettes",)))
+PLATFORM = koop_plugin("officieel", TOOLS, measure_load, SOURCE, SEARCH_ROUTE,
+                       search_words=(
+                           ("bekendmaking", "staatscourant", "staatsblad", "kamerstuk", "publicatie"),
+                           ("publication", "gazette", "official")),
+                       cannot=("no full text in search results, only metadata",),
+                       quirks=("Kamerstukken and Handelingen share the index with the gazettes",))

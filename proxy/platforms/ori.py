@@ -146,7 +146,7 @@ class _Api:
 
 
 def _json_body(body: bytes) -> bytes:
-    """The reply itself, once it is known to be JSON: the catalogue and status are built once per reply."""
+    """The reply itself, once it is known to be JSON: the catalog and status are built once per reply."""
     _json(body)
     return body
 
@@ -1034,7 +1034,7 @@ TOOLS: tuple[ToolImpl, ...] = (
 
 
 async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
-    """OpenBesluitvorming: the organisation catalogue, one search, one entity, then /api/status via the load."""
+    """OpenBesluitvorming: the organisation catalog, one search, one entity, then /api/status via the load."""
 
     sources = await probe.get("sources", "/api/sources", as_json)
     rows = sources.get("sources", []) if isinstance(sources, dict) else []

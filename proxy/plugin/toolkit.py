@@ -7,7 +7,7 @@ A platform module `proxy/platforms/<key>.py` (named exactly as the registry's pl
 * `measure_load(ctx) -> LoadReport`: the Laadstatus measurement;
 * `about`: facts about the upstream for maintainers and the site.
 
-The catalogue alone imports and checks it (`proxy.catalog.build.load_plugins`).
+The catalog alone imports and checks it (`proxy.catalog.build.load_plugins`).
 
 Handlers receive a `ToolCall`, call the platform through `ctx.upstream` and return a dict that
 validates against the tool's output schema. They raise `ToolInputError` for arguments that cannot

@@ -1,7 +1,7 @@
 """Where a generation gets its remote connectors' listings, and how they join the registry.
 
 `bind_remotes` is the step `load_generation` takes for remote connectors: it turns each one's
-listing into the connector's tool words and a plug-in, so the catalogue serves them like any other
+listing into the connector's tool words and a plug-in, so the catalog serves them like any other
 platform. The listings come from a `RemoteSource`: the server's `RemoteHub` (live clients), the
 snapshot a server hands to its site build (`SiteInput.remote`), or nothing at all (`OFFLINE`: a
 stand-alone site build and `python -m proxy validate` list no remote server; they show the

@@ -160,7 +160,7 @@ async def _rate_limit(request: web.Request, handler: Handler) -> web.StreamRespo
 
 @dataclass(frozen=True, slots=True)
 class _Org:
-    """One row of the platform's catalogue (`data/ori/catalog.json`)."""
+    """One row of the platform's catalog (`data/ori/catalog.json`)."""
 
     key: str
     label: str
@@ -173,7 +173,7 @@ class _Org:
     successor: tuple[str | None, str, str | None] | None = None  # (cbs code, label, source key)
 
 
-def _catalogue() -> tuple[_Org, ...]:
+def _catalog() -> tuple[_Org, ...]:
     rows = json.loads((DATA / "catalog.json").read_text(encoding="utf-8"))
     return tuple(_Org(key=r["key"], label=r["label"], supplier=r["supplier"], kind=r["organizationType"],
                       ref=r["sourceRef"], implemented=r["implemented"], cbs=r.get("cbsId"),
@@ -183,7 +183,7 @@ def _catalogue() -> tuple[_Org, ...]:
                  for r in rows)
 
 
-_ORGS: tuple[_Org, ...] = _catalogue()
+_ORGS: tuple[_Org, ...] = _catalog()
 _BY_KEY = {o.key: o for o in _ORGS}
 _SUPPLIER_LABEL = {"gemeenteoplossingen": "GemeenteOplossingen", "ibabs": "iBabs", "notubiz": "Notubiz",
                    "parlaeus": "Parlaeus"}
@@ -411,7 +411,7 @@ def _dataset(anchor: date) -> _Dataset:
 
 
 def provenance(anchor: date) -> Provenance:
-    """Organisations (the whole real catalogue) and entities, by the file each was built from."""
+    """Organisations (the whole real catalog) and entities, by the file each was built from."""
     data = _dataset(anchor)
     recorded = {"catalog.json": len(_ORGS)}
     for entity in data.ordered:

@@ -1,6 +1,6 @@
 """Input and output schemas of the three meta tools every connector carries (C4–C7).
 
-Kept apart from their behaviour (`proxy.serving.meta`) so the catalogue and the site can read them
+Kept apart from their behaviour (`proxy.serving.meta`) so the catalog and the site can read them
 without the server's runtime.
 """
 

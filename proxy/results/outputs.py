@@ -2,7 +2,7 @@
 
 Every tool whose output is a result list returns `results` (a list of hits, each with a
 `citation`) next to a `precision` object. `result_list_schema` builds that output schema, and the
-catalogue refuses any tool that returns a list without it (see `is_result_list`).
+catalog refuses any tool that returns a list without it (see `is_result_list`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 `create_app(config)` is the one factory used by `python -m proxy serve`, the tests and the bench.
 Routes are fixed (`/{slug}/mcp` and friends); which slugs answer is looked up in the current
-catalogue on every request, so a reload changes addresses, tools and limits in one step.
+catalog on every request, so a reload changes addresses, tools and limits in one step.
 """
 
 from __future__ import annotations
@@ -345,7 +345,7 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
 
 
 async def reload_registry(app: web.Application) -> bool:
-    """Apply the registry file again: catalogue (and site) first built aside, then swapped in one step.
+    """Apply the registry file again: catalog (and site) first built aside, then swapped in one step.
 
     Counted in /metrics as applied, refused (the previous one still served) or failed (raised)."""
     reloads = app[METRICS].reloads
@@ -361,7 +361,7 @@ async def reload_registry(app: web.Application) -> bool:
 async def _reload_registry(app: web.Application) -> bool:
     runtime, config = app[RUNTIME], app[CONFIG]
     with tempfile.TemporaryDirectory(prefix="registry-") as scratch:
-        # One read of the file feeds both the catalogue and the site, so an edit in between cannot split them.
+        # One read of the file feeds both the catalog and the site, so an edit in between cannot split them.
         snapshot = Path(scratch) / "registry.json"
         try:
             shutil.copyfile(config.registry_path, snapshot)

@@ -62,7 +62,7 @@ def browser_redirect(mcp: Handler, catalog: Callable[[], Catalog]) -> Handler:
 
 
 def add_discovery_routes(app: web.Application, catalog: Callable[[], Catalog]) -> None:
-    """The server cards and the domain's MCP Catalog, generated from the current catalogue."""
+    """The server cards and the domain's MCP Catalog, generated from the current catalog."""
 
     async def card(request: web.Request) -> web.Response:
         slug = request.match_info["slug"]

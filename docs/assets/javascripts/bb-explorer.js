@@ -110,7 +110,7 @@ Explorer.prototype.setStatus = function setStatus(state, text) {
 };
 
 /** A connector's tools as the site describes them (words per language, schemas), fetched once when first needed:
- * one small file per connector, so the page and its catalogue stay small however many connectors there are. */
+ * one small file per connector, so the page and its catalog stay small however many connectors there are. */
 Explorer.prototype.describedTools = function describedTools(connector) {
   if (!this.toolFiles.has(connector.slug)) {
     this.toolFiles.set(connector.slug, (async () => {
@@ -164,7 +164,7 @@ Explorer.prototype.liveTools = function liveTools(connector) {
   return this.live.get(connector.slug);
 };
 
-/** The connector's tools: the live list when the server answers (catalogue words per language), else the catalogue. */
+/** The connector's tools: the live list when the server answers (catalog words per language), else the catalog. */
 Explorer.prototype.selectConnector = async function selectConnector() {
   const slug = this.connectorSelect.value;
   const connector = this.connector(slug);

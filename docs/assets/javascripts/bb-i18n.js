@@ -139,10 +139,10 @@ const WORDS = {
   en: {
     live_title: "Try a tool",
     live_intro: "Pick a connector and a tool, fill in the parameters and call the tool. Before anything happens, this page asks for your approval. Every BesluitBron tool only reads.",
-    live_loading: "Fetching the catalogue and the server…",
+    live_loading: "Fetching the catalog and the server…",
     live_ok: "Connected to {address}: {count} tools, straight from the server.",
     live_unreachable: "The MCP address {address} does not answer from this page. This site is apparently hosted without the BesluitBron server: calling tools is not possible here. The documentation below remains usable.",
-    catalog_failed: "The catalogue ({url}) could not be loaded; the documentation below remains usable.",
+    catalog_failed: "The catalog ({url}) could not be loaded; the documentation below remains usable.",
     connector: "Connector",
     tool: "Tool",
     parameters: "Parameters",
