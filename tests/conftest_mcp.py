@@ -1,4 +1,5 @@
-"""Test helpers for `proxy.web.transport`: a two-tool demo endpoint and a real server on a port.
+"""Test helpers for `proxy.web.transport`: a two-tool demo endpoint and a real server on a port,
+and typed readers for the tool results an SDK client gets back (`text_of`, `data_of`, `meta_of`, `trace_meta`).
 
 Also runnable, for the conformance suite and manual poking:
 
@@ -14,14 +15,14 @@ import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import mcp_types as types
 from aiohttp import web
 
 from proxy.core.caller import Caller
 from proxy.core.errors import UnknownToolError
-from proxy.core.trace import TraceSigner
+from proxy.core.trace import TRACE_META_KEY, TraceSigner
 from proxy.state.store import MemoryStore
 from proxy.web.transport import (
     Endpoint,
@@ -39,8 +40,12 @@ __all__ = [
     "SETTINGS",
     "DemoEndpoint",
     "RunningServer",
+    "data_of",
     "make_app",
+    "meta_of",
     "start_server",
+    "text_of",
+    "trace_meta",
 ]
 
 ECHO_TOOL = types.Tool(
@@ -106,6 +111,31 @@ class DemoEndpoint:
         if name == "fail":
             return _error_result("This tool always fails; that is its job.")
         raise UnknownToolError(name)
+
+
+def text_of(result: types.CallToolResult) -> str:
+    """The text of a tool result's first content block; fails the test unless that block is text."""
+    assert result.content and isinstance(result.content[0], types.TextContent), result.content
+    return result.content[0].text
+
+
+def data_of(result: types.CallToolResult) -> dict[str, Any]:
+    """A tool result's structuredContent (always a JSON object); fails the test if the result carries none."""
+    data = result.structured_content
+    assert isinstance(data, dict), result.content
+    return data
+
+
+def meta_of(result: types.CallToolResult) -> dict[str, Any]:
+    """A tool result's `_meta`; fails the test if the result carries none."""
+    assert result.meta is not None, result
+    return result.meta
+
+
+def trace_meta(handle: str) -> types.RequestParamsMeta:
+    """The request `_meta` that hands a trace handle back to the server."""
+    # cast: RequestParamsMeta is an open TypedDict (PEP 728 extra_items), which mypy cannot yet express.
+    return cast(types.RequestParamsMeta, {TRACE_META_KEY: handle})
 
 
 def _error_result(message: str) -> types.CallToolResult:

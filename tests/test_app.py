@@ -11,23 +11,25 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import mcp_types as types
 import pytest
 
 from proxy.core.toolnames import AGGREGATE_NAME_MAX, CROSS_TOOL_NAMES, META_TOOL_NAMES
 from proxy.registry.model import load_registry
 from proxy.results.external import unfence
 from tests.conftest import MODES, REGISTRY, LiveServer, Replicas, client, connector_entry, serve, write_registry
+from tests.conftest_mcp import data_of, text_of
 
 SHIPPED = load_registry(REGISTRY)
 SERVER_TOOLS = (*CROSS_TOOL_NAMES, *META_TOOL_NAMES)  # on every address, run by the server itself
 SOURCE_SLUGS = [c.slug for c in SHIPPED.connectors if not c.aggregate]
 
 
-def structured(result: Any) -> dict[str, Any]:
-    assert not result.is_error, result.content[0].text
-    text = result.content[0].text
+def structured(result: types.CallToolResult) -> dict[str, Any]:
+    text = text_of(result)
+    assert not result.is_error, text
     assert json.loads(unfence(text) if text.startswith("<<<") else text) == result.structured_content
-    return result.structured_content
+    return data_of(result)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -41,6 +43,7 @@ async def test_every_connector_lists_titled_read_only_tools_and_answers_meta_too
             for tool in tools:
                 assert tool.title, tool.name
                 assert tool.annotations and tool.annotations.read_only_hint is True, tool.name
+                assert tool.output_schema is not None, tool.name
                 assert tool.input_schema["type"] == "object" and tool.output_schema["type"] == "object"
             caps = structured(await c.call_tool("list_capabilities", {}))
             assert caps["server"] == "BesluitBron" and caps["server_version"]
@@ -67,7 +70,7 @@ async def test_alle_bronnen_serves_every_source_tool_prefixed_once(server: LiveS
         assert re.fullmatch(r"[a-z0-9_]+", name) and len(name) <= AGGREGATE_NAME_MAX
         if name not in SERVER_TOOLS:
             platform = next(p for p in SHIPPED.platforms.values() if name.startswith(p.prefix + "_"))
-            assert tool.title.startswith(f"{platform.title.nl}: ")
+            assert tool.title is not None and tool.title.startswith(f"{platform.title.nl}: ")
 
 
 def _disable(*slugs: str) -> Any:
@@ -258,7 +261,7 @@ async def test_reload_does_not_drop_in_flight_requests(replicas: Replicas, tmp_p
                 path.write_text(json.dumps(data))
                 await _reload(live)
                 result = await call
-                assert not result.is_error, result.content[0].text
+                assert not result.is_error, text_of(result)
         finally:
             replicas.clear_faults()
         async with aiohttp.ClientSession() as http, http.post(live.url("wetten"), json={}) as resp:
@@ -286,6 +289,7 @@ async def test_reload_applies_new_host_and_origin_allow_lists(replicas: Replicas
 async def test_initialize_carries_the_registry_instructions(server: LiveServer) -> None:
     async with client(server.url("allebronnen"), "legacy") as c:
         info = c.session.initialize_result
+    assert info is not None and info.instructions is not None
     assert info.instructions == SHIPPED.server.instructions.nl
     assert "list_capabilities" in info.instructions
 
@@ -329,4 +333,5 @@ async def test_reload_changes_what_initialize_says(replicas: Replicas, tmp_path:
         path.write_text(json.dumps(data))
         await _reload(live)
         async with client(live.url("wetten"), "legacy") as c:
-            assert c.session.initialize_result.instructions == "Nieuwe aanwijzingen voor het model."
+            info = c.session.initialize_result
+            assert info is not None and info.instructions == "Nieuwe aanwijzingen voor het model."

@@ -15,6 +15,7 @@ import pytest
 from proxy.catalog.build import load_plugin
 from proxy.serving import crosssearch
 from tests.conftest import MODES, LiveServer, Replicas, client
+from tests.conftest_mcp import text_of
 from tests.people_pages import not_for_people
 
 IDS = {  # one real record per source, by the id search returns
@@ -103,7 +104,7 @@ async def test_fetch_reads_an_id_of_every_source(server: LiveServer, mode: str) 
         for source, record in IDS.items():
             for written in (record, record.split(":", 1)[1]):  # the search id, or the source's own id
                 result = await c.call_tool("fetch", {"id": written, "length": 500})
-                assert not result.is_error, (written, result.content[0].text)
+                assert not result.is_error, (written, text_of(result))
                 data = result.structured_content
                 assert data["id"] == record and data["source"] == source and data["text"].strip(), written
                 assert data["url"] and not not_for_people(data["url"]) and isinstance(data["metadata"], dict)

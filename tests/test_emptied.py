@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import MODES, LiveServer, client
+from tests.conftest_mcp import text_of
 
 ORI = "openraadsinformatie"
 
@@ -17,7 +18,7 @@ ORI = "openraadsinformatie"
 async def _hint(server: LiveServer, mode: str, slug: str, tool: str, arguments: dict[str, Any]) -> str:
     async with client(server.url(slug), mode) as c:
         result = await c.call_tool(tool, arguments)
-    assert not result.is_error, result.content[0].text
+    assert not result.is_error, text_of(result)
     assert result.structured_content["results"] == []
     return str(result.structured_content["precision"]["hint"])
 

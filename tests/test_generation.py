@@ -16,6 +16,7 @@ import pytest
 from proxy.registry.model import load_registry
 from proxy.web.app import reload_registry
 from tests.conftest import REGISTRY, LiveServer, Replicas, client, connector_entry, serve, write_registry
+from tests.conftest_mcp import text_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("proxy", "site_hooks")
@@ -51,7 +52,7 @@ async def test_a_call_in_flight_keeps_its_generations_settings(replicas: Replica
         async with client(live.url("tweedekamer"), "legacy") as c:
             fresh = await c.call_tool("search_members", {"party": "VVD", "limit": 3})
         replicas.clear_faults()
-        assert fresh.is_error and "0.3 s" in fresh.content[0].text  # a new call gets the new setting
+        assert fresh.is_error and "0.3 s" in text_of(fresh)  # a new call gets the new setting
 
 
 async def test_a_call_in_flight_keeps_its_generations_tools(replicas: Replicas, tmp_path: Path) -> None:
@@ -72,7 +73,7 @@ def _imports(path: Path, module: str) -> set[str]:
     """The project modules `path` imports, TYPE_CHECKING imports included (a cycle there still tangles)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module.rsplit(".", 1)[0] if path.name != "__init__.py" else module
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -18,6 +19,7 @@ from proxy.platforms import lokaal
 from proxy.platforms._sru import koop_params, reply_parser
 from proxy.replica.lokaal import SAMPLE_ORGANISATION, XSS_ABSTRACT, XSS_TITLE, build_publications
 from tests.conftest import MODES, LiveServer, client
+from tests.conftest_mcp import text_of
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -226,7 +228,7 @@ async def test_den_haag_is_found_under_the_name_it_publishes_with(env: PlatformH
 # --------------------------------------------------------------------------- organisations and words (issue 21)
 
 
-def _ids(result: dict) -> set[str]:
+def _ids(result: dict[str, Any]) -> set[str]:
     return {r["identifier"] for r in result["results"]}
 
 
@@ -307,7 +309,7 @@ async def test_accents_and_case_are_ignored(env: PlatformHarness) -> None:
 async def test_organisations_and_words_through_the_sdk(server: LiveServer, mode: str) -> None:
     async with client(server.url("lokalebekendmakingen"), mode) as c:
         found = await c.call_tool("search_publications", {"organisation": "gemeente Den Haag", "query": "bomen kappen"})
-        assert not found.is_error, found.content[0].text
+        assert not found.is_error, text_of(found)
         assert [r["identifier"] for r in found.structured_content["results"]] == ["gmb-2024-502209"]
         province = await c.call_tool("search_publications", {"organisation": "provincie Utrecht", "limit": 50})
         assert {r["identifier"] for r in province.structured_content["results"]} == UTRECHT_PRB

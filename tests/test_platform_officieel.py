@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from proxy.platforms import lokaal, officieel
 from proxy.platforms._sru import check_identifier, koop_params, reply_parser
 from proxy.replica.officieel import XSS_ABSTRACT, XSS_TITLE, build_publications
 from tests.conftest import MODES, LiveServer, client
+from tests.conftest_mcp import text_of
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -221,14 +223,14 @@ async def test_real_families_through_the_sdk(server: LiveServer, mode: str) -> N
     async with client(server.url("officielebekendmakingen"), mode) as c:
         for identifier in ("kv-tk-2020Z13248", "kv-ek-215160000", "nds-tk-2015D00006"):
             result = await c.call_tool("read_publication", {"identifier": identifier})
-            assert not result.is_error, result.content[0].text
+            assert not result.is_error, text_of(result)
             assert result.structured_content["identifier"] == identifier
 
 
 # --------------------------------------------------------------------------- organisations and words (issue 21)
 
 
-def _ids(result: dict) -> set[str]:
+def _ids(result: dict[str, Any]) -> set[str]:
     return {r["identifier"] for r in result["results"]}
 
 
@@ -272,5 +274,5 @@ async def test_every_word_in_any_order(env: PlatformHarness) -> None:
 async def test_organisations_and_words_through_the_sdk(server: LiveServer, mode: str) -> None:
     async with client(server.url("officielebekendmakingen"), mode) as c:
         found = await c.call_tool("search_publications", {"organisation": "BZK", "query": "begrotingsstaat wijziging"})
-        assert not found.is_error, found.content[0].text
+        assert not found.is_error, text_of(found)
         assert {r["identifier"] for r in found.structured_content["results"]} == {"stb-2025-240", "stb-2025-241"}

@@ -30,6 +30,7 @@ from proxy.plugin.toolkit import as_json
 from proxy.replica.ori import RATE, STATUS_FAULTS
 from proxy.results.outputs import is_result_list
 from tests.conftest import LiveServer, client
+from tests.conftest_mcp import text_of
 from tests.platform_harness import PlatformHarness, platform_harness
 
 ANCHOR = date(2026, 11, 30)
@@ -41,8 +42,9 @@ DOC = "document:notubiz:gemeente:amsterdam:7636790"
 MOTION = "motion:notubiz:gemeente:altena:1184235"
 MOTION_TEXT = "document:notubiz:gemeente:altena:17194168"
 MEETING = "meeting:notubiz:gemeente:alkmaar:voorbeeld-20260122"
-SOURCES = ("GET", "/ori/api/sources", [])
-STATUS = ("GET", "/ori/api/status", [])
+Sent = tuple[str, str, list[tuple[str, str]]]  # method, path, query pairs
+SOURCES: Sent = ("GET", "/ori/api/sources", [])
+STATUS: Sent = ("GET", "/ori/api/status", [])
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +62,7 @@ async def env(replica: PlatformHarness) -> AsyncIterator[PlatformHarness]:
     replica.replica[STATUS_FAULTS].clear()
 
 
-def sent(env: PlatformHarness) -> list[tuple[str, str, list[tuple[str, str]]]]:
+def sent(env: PlatformHarness) -> list[Sent]:
     return [(r.method, r.path, r.pairs) for r in env.requests]
 
 
@@ -532,9 +534,9 @@ async def test_paging_words_and_currency_on_real_data_through_the_sdk(server: Li
                                                                     "organisation": "Hof van Twente"})
         assert failing["organisation"]["stalled"] and any("failing since" in n for n in failing["notes"])
         old = await c.call_tool(prefix + "read_document", {"id": "51225"})
-        assert old.is_error and "switched off on 1 November 2026" in old.content[0].text
+        assert old.is_error and "switched off on 1 November 2026" in text_of(old)
         slop = await c.call_tool(prefix + "search_documents", {"query": '"a b"~3'})
-        assert slop.is_error and "refused query" in slop.content[0].text
+        assert slop.is_error and "refused query" in text_of(slop)
 
 
 async def test_the_live_check_canaries_pass_and_name_a_drift(env: PlatformHarness) -> None:

@@ -16,6 +16,7 @@ from proxy.platforms.rechtspraak import AREAS, COURT_TABLE, area_uris, court_uri
 from proxy.replica.rechtspraak import COURT_LIST, DATA, XSS_SUMMARY, Ruling, build_rulings
 from proxy.serving.loadstatus import status_from_report
 from tests.conftest import LiveServer, client
+from tests.conftest_mcp import text_of
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 KEY = "rechtspraak"
@@ -72,6 +73,7 @@ def test_courts_and_areas_as_people_write_them() -> None:
 def _court_list() -> dict[str, tuple[str, str]]:
     """The platform's Waardelijst/Instanties as recorded: creator URI → (Naam, Afkorting)."""
     root = SafeET.parse(DATA / COURT_LIST).getroot()
+    assert root is not None
     return {i.findtext("Identifier") or "": (i.findtext("Naam") or "", i.findtext("Afkorting") or "") for i in root}
 
 
@@ -297,7 +299,7 @@ async def test_replica_marks_placeholders_and_redirects_unknown_eclis(env: Platf
 async def test_real_data_findings_through_the_sdk_in_both_eras(server: LiveServer) -> None:
     async with client(server.url("allebronnen"), "2026-07-28") as c:
         found = await c.call_tool("rechtspraak_search_rulings", {"court": "Rechtbank 's-Gravenhage"})
-        assert not found.is_error, found.content[0].text
+        assert not found.is_error, text_of(found)
         assert "ECLI:NL:RBSGR:2012:BZ0845" in [r["ecli"] for r in found.structured_content["results"]]
         read = await c.call_tool("rechtspraak_read_ruling", {"ecli": "ECLI:NL:HR:1992:AA1835"})
         assert not read.is_error and read.structured_content["summary"] == ""
@@ -305,4 +307,4 @@ async def test_real_data_findings_through_the_sdk_in_both_eras(server: LiveServe
         areas = await c.call_tool("search_rulings", {"area_of_law": "socialezekerheidsrecht"})
         assert "ECLI:NL:CRVB:2014:355" in [r["ecli"] for r in areas.structured_content["results"]]
         unknown = await c.call_tool("read_ruling", {"ecli": "ECLI:NL:RVS:2099:12345"})
-        assert unknown.is_error and "no published ruling ECLI:NL:RVS:2099:12345" in unknown.content[0].text
+        assert unknown.is_error and "no published ruling ECLI:NL:RVS:2099:12345" in text_of(unknown)

@@ -17,6 +17,7 @@ from proxy.platforms._odata import day_start, quote, words_filter
 from proxy.replica.tweedekamer import DATA, ROLL_CALL, build_store
 from proxy.serving.loadstatus import status_from_report
 from tests.conftest import LiveServer, client
+from tests.conftest_mcp import text_of
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 KEY = "tweedekamer"
@@ -577,7 +578,7 @@ async def test_outcomes_parties_and_folded_names_through_the_sdk(server: LiveSer
                                                                  prefix: str) -> None:
     async with client(server.url(slug), mode) as c:
         found = await c.call_tool(prefix + "search_cases", {"query": "stikstof", "kind": "moties"})
-        assert not found.is_error, found.content[0].text
+        assert not found.is_error, text_of(found)
         [motion] = found.structured_content["results"]
         assert (motion["voted"], motion["outcome"], motion["submitters"][0]["party"]) == (
             True, "Verworpen.", "GroenLinks-PvdA")

@@ -19,6 +19,7 @@ from proxy.platforms._sru import reply_parser
 from proxy.platforms.wetten import REGULATIONS, bwb_params, newest_per_regulation, record_fields
 from proxy.replica.wetten import Version, build_versions
 from tests.conftest import MODES, LiveServer, client
+from tests.conftest_mcp import text_of
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 ANCHOR = date(2026, 10, 5)
@@ -250,7 +251,8 @@ def test_every_table_target_is_a_real_bwb_id_with_its_real_title() -> None:
 
 def test_book_8_is_the_id_the_bwb_gives_it() -> None:
     """The table had BWBR0005287 for Boek 8, an id no real source names; the BWB's Boek 8 is BWBR0005034."""
-    assert REGULATIONS.find("BW8") is not None and REGULATIONS.find("BW8").sends == ("BWBR0005034",)
+    book_8 = REGULATIONS.find("BW8")
+    assert book_8 is not None and book_8.sends == ("BWBR0005034",)
     assert "BWBR0005287" not in REAL
     assert REAL["BWBR0005034"]["path_title"] == "burgerlijk wetboek boek 8"
 
@@ -259,10 +261,10 @@ def test_book_8_is_the_id_the_bwb_gives_it() -> None:
 async def test_real_regulations_through_the_sdk(server: LiveServer, mode: str) -> None:
     async with client(server.url("wetten"), mode) as c:
         result = await c.call_tool("read_article", {"identifier": "Woo", "article": "1.1", "date": "2022-06-01"})
-        assert not result.is_error, result.content[0].text
+        assert not result.is_error, text_of(result)
         assert result.structured_content["valid_to"] == "2022-07-31"
         missing = await c.call_tool("read_article", {"identifier": "Awb", "article": "1:1"})
-        assert missing.is_error and "no regulation BWBR0005537" in missing.content[0].text
+        assert missing.is_error and "no regulation BWBR0005537" in text_of(missing)
 
 
 async def test_a_regulation_not_in_force_on_the_date_says_so_not_spelling(env: PlatformHarness) -> None:

@@ -19,6 +19,7 @@ from proxy.platforms.woo import publication_id
 from proxy.replica.woo import KNOWN_ID, XSS_TITLE, Publication, build_publications
 from proxy.serving.loadstatus import status_from_report
 from tests.conftest import MODES, LiveServer, client
+from tests.conftest_mcp import text_of
 from tests.platform_harness import PlatformHarness, harness_fixture
 
 KEY = "woo"
@@ -218,7 +219,7 @@ def test_served_bodies_carry_their_real_tooi_names() -> None:
 async def test_real_publications_through_the_sdk(server: LiveServer, mode: str) -> None:
     async with client(server.url("openoverheid"), mode) as c:
         result = await c.call_tool("read_publication", {"id": WOB_DECISION})
-        assert not result.is_error, result.content[0].text
+        assert not result.is_error, text_of(result)
         assert result.structured_content["publication"]["responsible"] == "ministerie van Financiën"
 
 
@@ -257,5 +258,5 @@ async def test_words_ignore_accents_and_the_rule_is_said(env: PlatformHarness) -
 async def test_organisations_through_the_sdk(server: LiveServer, mode: str) -> None:
     async with client(server.url("openoverheid"), mode) as c:
         found = await c.call_tool("search_publications", {"organisation": "EZ"})
-        assert not found.is_error, found.content[0].text
+        assert not found.is_error, text_of(found)
         assert [r["title"] for r in found.structured_content["results"]] == ["Kamerbrief gebruiksnorm brouwgerst"]

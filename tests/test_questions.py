@@ -22,6 +22,7 @@ from mcp import Client
 
 from proxy.catalog.generation import load_generation
 from tests.conftest import Replicas, client, serve, write_registry
+from tests.conftest_mcp import text_of
 from tests.people_pages import not_for_people
 
 QUESTIONS = json.loads((Path(__file__).with_name("questions.json")).read_text(encoding="utf-8"))["questions"]
@@ -83,7 +84,7 @@ async def _ask(question: Mapping[str, Any], c: Client, listed: Mapping[str, Any]
         if unknown and "refusal" not in question:  # a refusal question may send what a model gets wrong
             outcome.problems.append(f"{step['tool']} lists no parameter {sorted(unknown)}")
         result = await c.call_tool(step["tool"], arguments)
-        text = result.content[0].text if result.content else ""
+        text = text_of(result) if result.content else ""
         data = result.structured_content
         earlier.append(data)
         own = text if result.is_error else json.dumps([data.get("notes"), data.get("precision")], ensure_ascii=False)

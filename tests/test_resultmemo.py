@@ -13,6 +13,7 @@ from proxy.results.external import unfence
 from proxy.results.resultmemo import Memo, ResultMemo
 from proxy.serving.endpoint import _arguments_key
 from tests.conftest import LiveServer, Replicas, client, serve, write_registry
+from tests.conftest_mcp import meta_of
 
 SLUG = "wetten"
 
@@ -33,7 +34,7 @@ async def _three_calls(server: LiveServer) -> tuple[list[Any], list[list[dict[st
         for _ in range(3):
             result = await c.call_tool(name, args)
             assert not result.is_error, result.content
-            handle = result.meta[TRACE_META_KEY]
+            handle = meta_of(result)[TRACE_META_KEY]
             listed = await c.call_tool("list_platform_calls", {"trace": handle})
             results.append(result)
             records.append(listed.structured_content["calls"])

@@ -15,6 +15,7 @@ import pytest
 from proxy.registry.model import load_registry
 from proxy.results.sample import META_KEY, SampleData, replica_sample
 from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve
+from tests.conftest_mcp import meta_of, text_of
 from tests.site_helpers import run_mkdocs_build
 
 KEYS = sorted(load_registry(REGISTRY).platforms)
@@ -43,10 +44,10 @@ async def test_a_replica_answer_says_it_is_a_sample(sampled: tuple[LiveServer, S
     slug, tool, arguments = CALL
     async with client(live.url(slug), mode) as c:
         result = await c.call_tool(tool, arguments)
-        assert not result.is_error, result.content[0].text
-        text = result.content[0].text
+        text = text_of(result)
+        assert not result.is_error, text
         assert text.startswith("SAMPLE DATA:") and sample.recorded_on["wetten"] in text.splitlines()[0]
-        note = result.meta[META_KEY]
+        note = meta_of(result)[META_KEY]
         assert note["sample"] is True and note["recorded_on"] == sample.recorded_on["wetten"]
         cited = result.structured_content["cited_chunks"]
         assert cited and all(c["uri"].startswith("https://wetten.overheid.nl/") for c in cited)  # the real record
@@ -54,7 +55,9 @@ async def test_a_replica_answer_says_it_is_a_sample(sampled: tuple[LiveServer, S
         assert caps.structured_content["sample_data"]["recorded_on"] == {"wetten": sample.recorded_on["wetten"]}
     if mode == "legacy":
         async with client(live.url("allebronnen"), mode) as c:
-            assert c.session.initialize_result.instructions.startswith("VOORBEELDGEGEVENS")
+            info = c.session.initialize_result
+            assert info is not None and info.instructions is not None
+            assert info.instructions.startswith("VOORBEELDGEGEVENS")
 
 
 async def test_health_says_the_installation_serves_a_sample(sampled: tuple[LiveServer, SampleData]) -> None:
@@ -71,7 +74,7 @@ async def test_a_stand_in_for_the_real_platforms_carries_no_sample_note(server: 
     slug, tool, arguments = CALL
     async with client(stand_in.url(slug), mode) as c:
         result = await c.call_tool(tool, arguments)
-        assert not result.is_error and not result.content[0].text.startswith("SAMPLE DATA")
+        assert not result.is_error and not text_of(result).startswith("SAMPLE DATA")
         assert META_KEY not in (result.meta or {})
         caps = await c.call_tool("list_capabilities", {})
         assert caps.structured_content["sample_data"] is None
