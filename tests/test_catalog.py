@@ -31,7 +31,7 @@ async def _no_load(ctx: PlatformContext) -> LoadReport:
 
 
 def _plugins(impls: dict[str, tuple[ToolImpl, ...]]) -> dict[str, PlatformPlugin]:
-    return {key: PlatformPlugin(key=key, tools=tools, measure_load=_no_load, about=About("https://example.org", "CC0"))
+    return {key: PlatformPlugin(key=key, tools=tools, measure_load=_no_load, about=About("https://example.org"))
             for key, tools in impls.items()}
 
 

@@ -67,7 +67,7 @@ async def test_the_list_is_the_same_for_every_client_and_every_listing(server: L
             seen = []
             for who in ("assistant-a", "assistant-b"):
                 info = types.Implementation(name=who, version="1")
-                async with Client(server.url(slug), mode=mode, client_info=info) as c:  # type: ignore[arg-type]
+                async with Client(server.url(slug), mode=mode, client_info=info) as c:
                     seen.append(_wire(await c.list_tools())["tools"])
             assert seen[0] == seen[1], f"{slug} ({mode}): two clients were listed different tools"
             names[mode] = [tool["name"] for tool in seen[0]]

@@ -22,6 +22,7 @@ import pytest
 
 from proxy.catalog.build import REMOTE_MAX_LENGTH
 from tests.conftest import MODES, LiveServer, Replicas, client, serve, write_registry
+from tests.conftest_mcp import meta_of, text_of
 
 ACCEPT = "application/json, text/event-stream"
 LEGACY = {"Accept": ACCEPT, "Content-Type": "application/json", "MCP-Protocol-Version": "2025-11-25"}
@@ -92,7 +93,8 @@ async def test_a_huge_invalid_argument_array_does_not_stall_the_server(server: L
     async def hostile() -> dict[str, Any]:
         async with http.post(url, data=body, headers=headers) as resp:
             assert resp.status == 200
-            return await resp.json()
+            answer: dict[str, Any] = await resp.json()
+            return answer
 
     over, answer = await _slowest_health(server, hostile())
     result = answer["result"]
@@ -109,13 +111,13 @@ async def test_every_argument_has_a_size_bound_the_server_enforces(server: LiveS
         listed = {t.name: t for t in (await c.list_tools()).tools}["search_publications"]
         assert "maxItems" not in listed.input_schema["properties"]["media"]
         result = await c.call_tool("search_publications", {"media": ["stb"] * 5000, "query": "x" * 100_000})
-        text = result.content[0].text  # type: ignore[union-attr]
+        text = text_of(result)
         assert result.is_error and "Invalid arguments for search_publications" in text
         assert "media: 5,000 values, at most" in text and "query: 100,000 characters, at most 500" in text
         assert len(text) < 1000
         wrong = await c.call_tool("search_publications", {"query": [1] * 100_000})
-        assert wrong.is_error and "query: is an array, not a string" in wrong.content[0].text  # type: ignore[union-attr]
-        assert len(wrong.content[0].text) < 1000  # type: ignore[union-attr]
+        assert wrong.is_error and "query: is an array, not a string" in text_of(wrong)
+        assert len(text_of(wrong)) < 1000
 
 
 async def test_a_remote_tools_unbounded_arguments_get_the_default_cap(replicas: Replicas, tmp_path: Path,
@@ -129,7 +131,7 @@ async def test_a_remote_tools_unbounded_arguments_get_the_default_cap(replicas: 
                 client(live.url("derde"), "legacy") as c:
             third_party.state.calls.clear()
             result = await c.call_tool("search_notes", {"query": "x" * (REMOTE_MAX_LENGTH + 1)})
-            text = result.content[0].text  # type: ignore[union-attr]
+            text = text_of(result)
             assert result.is_error and f"at most {REMOTE_MAX_LENGTH:,}" in text
             assert "search_notes" not in third_party.state.calls  # refused before it was passed on
             assert not (await c.call_tool("search_notes", {"query": "begroting"})).is_error
@@ -304,17 +306,20 @@ async def test_every_origin_header_is_checked(server: LiveServer) -> None:
 async def test_20000_traceless_calls_do_not_evict_another_clients_history(server: LiveServer) -> None:
     from mcp import Client
 
+    from proxy.core.shapes import call_record
     from proxy.core.trace import TRACE_META_KEY
 
     url = server.url("wetten")
-    async with Client(url, mode="2026-07-28") as client:  # type: ignore[arg-type]
+    async with Client(url, mode="2026-07-28") as client:
         first = await client.call_tool("search_regulations", {"title": "wet", "limit": 1})
-        handle = first.meta[TRACE_META_KEY]
+        handle = meta_of(first)[TRACE_META_KEY]
         mine = (await client.call_tool("list_platform_calls", {"trace": handle})).structured_content
         assert mine["total"] >= 1
         store = server.runtime.store
         for i in range(20_000):  # what 20,000 calls without a handle record: one fresh log each
-            await store.record_call(f"trace:flood-{i}", {"source": "wetten", "n": i})
+            await store.record_call(f"trace:flood-{i}", call_record(
+                source="wetten", tool=None, method="GET", url=f"https://example.invalid/{i}", status=200,
+                started=time.perf_counter(), size=0, cache_hit=False, error=None, request_id=None))
         again = (await client.call_tool("list_platform_calls", {"trace": handle})).structured_content
     assert again["total"] == mine["total"]
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from proxy.core.errors import ToolInputError
 from proxy.platforms._organisations import REGISTER, Register
+
+if TYPE_CHECKING:
+    from proxy.platforms._ori_names import Organisation
 
 DATA = Path(__file__).parent / "data"
 
@@ -153,7 +157,7 @@ PER_SOURCE = [
 ]
 
 
-def _ori_organisations() -> tuple[object, ...]:
+def _ori_organisations() -> tuple[Organisation, ...]:
     from datetime import date
 
     from proxy.platforms import _ori_names
@@ -172,10 +176,10 @@ def test_each_source_is_sent_the_value_it_matches_exactly() -> None:
     assert len(PER_SOURCE) >= 40
     for name, ori_key, (creator, kind), woo_value in PER_SOURCE:
         if ori_key:
-            assert _ori_names.resolve(name, orgs).organisation.key == ori_key, name  # type: ignore[arg-type]
+            assert _ori_names.resolve(name, orgs).organisation.key == ori_key, name
         else:
             with pytest.raises(ToolInputError, match=r"not in OpenBesluitvorming|does not hold|holds councils"):
-                _ori_names.resolve(name, orgs)  # type: ignore[arg-type]
+                _ori_names.resolve(name, orgs)
         clauses = _sru.read_organisation(officieel.SOURCE, name).clauses
         assert f'dt.creator=="{creator}"' in clauses[0] and clauses[1] == f'w.organisatietype=="{kind}"', name
         value = woo._register_value(name, [])
@@ -185,7 +189,7 @@ def test_each_source_is_sent_the_value_it_matches_exactly() -> None:
 def test_a_name_of_two_kinds_is_refused_alike_everywhere() -> None:
     from proxy.platforms import _ori_names, _sru, officieel, woo
 
-    for attempt in (lambda: _ori_names.resolve("Limburg", _ori_organisations()),  # type: ignore[arg-type]
+    for attempt in (lambda: _ori_names.resolve("Limburg", _ori_organisations()),
                     lambda: _sru.read_organisation(officieel.SOURCE, "Limburg"),
                     lambda: woo._register_value("Limburg", [])):
         with pytest.raises(ToolInputError, match="Limburg"):

@@ -21,13 +21,14 @@ NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
 CAP = 50_000  # max_response_bytes under test
 WAIT = 0.3  # connect and total timeout under test, in seconds
 
-FAULTS = [
-    pytest.param({"error_rate": 1.0}, UpstreamStatusError, "HTTP 500", id="500"),
-    pytest.param({"error_rate": 1.0, "status": 503}, UpstreamStatusError, "HTTP 503", id="503"),
-    pytest.param({"malformed": True}, UpstreamBadReply, "could not be read", id="malformed"),
-    pytest.param({"oversize_bytes": CAP + 10_000}, UpstreamTooLarge, f"more than the {CAP}-byte cap", id="oversize"),
-    pytest.param({"latency_ms": 800}, UpstreamTimeout, f"did not answer within {WAIT:g} s", id="timeout"),
-]
+# By test id: the replica's faults, the error each example call must raise, and words its message holds.
+FAULTS: dict[str, tuple[dict[str, Any], type[UpstreamError], str]] = {
+    "500": ({"error_rate": 1.0}, UpstreamStatusError, "HTTP 500"),
+    "503": ({"error_rate": 1.0, "status": 503}, UpstreamStatusError, "HTTP 503"),
+    "malformed": ({"malformed": True}, UpstreamBadReply, "could not be read"),
+    "oversize": ({"oversize_bytes": CAP + 10_000}, UpstreamTooLarge, f"more than the {CAP}-byte cap"),
+    "timeout": ({"latency_ms": 800}, UpstreamTimeout, f"did not answer within {WAIT:g} s"),
+}
 
 
 async def check_failures(key: str, faults: dict[str, Any], error: type[UpstreamError], words: str,
@@ -66,7 +67,7 @@ async def check_failures(key: str, faults: dict[str, Any], error: type[UpstreamE
 
 
 @pytest.mark.parametrize("key", list(load_registry(REGISTRY).platforms))
-@pytest.mark.parametrize(("faults", "error", "words"), FAULTS)
+@pytest.mark.parametrize(("faults", "error", "words"), [pytest.param(*case, id=name) for name, case in FAULTS.items()])
 async def test_failures_are_readable_then_recover(key: str, faults: dict[str, Any], error: type[UpstreamError],
                                                   words: str) -> None:
     await check_failures(key, faults, error, words)

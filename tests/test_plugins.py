@@ -11,7 +11,7 @@ import importlib
 import json
 import sys
 import textwrap
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.results.external import EXTERNAL_META_KEY
 from proxy.serving.loadstatus import measure_generation
 from tests.conftest import MODES, Replicas, client, listen, serve, write_registry
+from tests.conftest_mcp import meta_of
 from tests.site_helpers import run_mkdocs_build
 from tests.test_platform_examples import check_examples
 from tests.test_platform_failures import FAULTS as FAULT_CASES
@@ -132,7 +133,7 @@ def _add_toy(data: dict[str, Any], base_url: str, tools: tuple[str, ...] = ("sea
 
 
 @pytest.fixture
-def toy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def toy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A directory with proxy.platforms.toy in it, searched after the package's own directory."""
     folder = tmp_path / "platforms"
     (folder / "replica").mkdir(parents=True)
@@ -176,8 +177,8 @@ async def test_a_toy_platform_with_a_canary_passes_check_live_the_examples_and_t
     finally:
         await runner.cleanup()
     await check_examples("toy", registry_path)
-    for fault in FAULT_CASES:
-        await check_failures("toy", *fault.values, registry_path=registry_path)
+    for faults, error, words in FAULT_CASES.values():
+        await check_failures("toy", faults, error, words, registry_path=registry_path)
 
 
 async def test_a_toy_platform_is_served_listed_measured_and_documented(
@@ -194,7 +195,7 @@ async def test_a_toy_platform_is_served_listed_measured_and_documented(
                 assert "toy_search_notes" in names
                 result = await c.call_tool("toy_search_notes", {"query": "blokken"})
                 data = result.structured_content
-                assert result.meta[EXTERNAL_META_KEY]["sources"] == ["toy"]
+                assert meta_of(result)[EXTERNAL_META_KEY]["sources"] == ["toy"]
                 assert data["cited_chunks"][data["results"][0]["cited_chunk"]]["title"] == "Notitie over blokken"
         await measure_generation(live.runtime.generation, live.runtime.store)
         async with aiohttp.ClientSession() as http, http.get(f"{live.base}/status") as resp:

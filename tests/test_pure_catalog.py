@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 from proxy.platforms import PLATFORM_PATH_ENV
 from tests.conftest import REGISTRY
@@ -55,20 +56,30 @@ print(json.dumps({"asked": Recording.asked, "loaded": loaded, "connectors": len(
 HTTP_CLIENTS = {"aiohttp", "httpx", "httpx2", "requests", "urllib3", "redis", "mcp", "anyio"}
 
 
-def _probe(registry: Path) -> dict[str, object]:
+class Probed(TypedDict):
+    """What the probe prints: the variables asked for, the top-level modules loaded, the catalog's size."""
+
+    asked: list[str]
+    loaded: list[str]
+    connectors: int
+    tools: int
+
+
+def _probe(registry: Path) -> Probed:
     done = subprocess.run([sys.executable, "-c", PROBE, str(registry)], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]  # the probe prints one object
+    seen: Probed = json.loads(done.stdout.splitlines()[-1])  # the probe prints one object
+    return seen
 
 
 def test_loading_the_catalog_reads_no_environment_opens_nothing_and_imports_no_http_client() -> None:
     """The one variable asked for is where plug-ins are found (BESLUITBRON_PLATFORM_PATH, read once when
     `proxy.platforms` is imported, like PYTHONPATH): part of reading the plug-in modules, not a setting."""
     seen = _probe(REGISTRY)
-    assert seen["connectors"] == 8 and int(seen["tools"]) > 40  # type: ignore[call-overload]  # the probe's JSON
+    assert seen["connectors"] == 8 and int(seen["tools"]) > 40
     assert seen["asked"] == [PLATFORM_PATH_ENV]
-    assert sorted(HTTP_CLIENTS & set(seen["loaded"])) == []  # type: ignore[arg-type]  # the probe's JSON
+    assert sorted(HTTP_CLIENTS & set(seen["loaded"])) == []
 
 
 def test_the_probe_sees_an_environment_read_and_an_http_client() -> None:

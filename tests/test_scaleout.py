@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 
 from tests.conftest import Replicas, serve, write_registry
+from tests.conftest_mcp import meta_of, trace_meta
 from tests.redis_server import redis_server
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -68,10 +69,10 @@ async def test_trace_handles_work_on_every_instance(replicas: Replicas, tmp_path
     async with serve(path, replicas, redis_url=redis_url) as one, serve(path, replicas, redis_url=redis_url) as two:
         async with Client(one.url("rechtspraak"), mode="2026-07-28") as c:
             result = await c.call_tool("search_rulings", {"court": "Hoge Raad", "limit": 1})
-            handle = result.meta[TRACE_META_KEY]
+            handle = meta_of(result)[TRACE_META_KEY]
         async with Client(two.url("rechtspraak"), mode="2026-07-28") as c:
             calls = (await c.call_tool("list_platform_calls", {"trace": handle})).structured_content
             again = await c.call_tool("search_rulings", {"court": "Hoge Raad", "limit": 1},
-                                      meta={TRACE_META_KEY: handle})
+                                      meta=trace_meta(handle))
     assert calls["trace"] == handle and calls["total"] >= 1
-    assert again.meta[TRACE_META_KEY] == handle  # the other instance accepted the handle as its own
+    assert meta_of(again)[TRACE_META_KEY] == handle  # the other instance accepted the handle as its own

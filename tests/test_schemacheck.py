@@ -13,7 +13,7 @@ from proxy.core.schemacheck import SchemaCheck
 from proxy.registry.model import load_registry
 from tests.conftest import REGISTRY
 
-SCHEMA = {
+SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "maxLength": 5},

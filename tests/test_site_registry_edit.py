@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from proxy.core.errors import RegistryError
-from proxy.maintain.registry_edit import SWITCHES, canonical_json, set_switch
+from proxy.maintain.registry_edit import SWITCHES, Switch, canonical_json, set_switch
 from proxy.registry.model import load_registry, parse_registry
 from tests.conftest import connector_entry
 
@@ -32,12 +34,12 @@ _LITERAL = re.compile(r"\b(true|false)\b")
 
 @pytest.mark.parametrize("field", SWITCHES)
 @pytest.mark.parametrize("slug", SLUGS)
-def test_flip_changes_exactly_one_literal(slug: str, field: str) -> None:
+def test_flip_changes_exactly_one_literal(slug: str, field: Switch) -> None:
     current = getattr(load_registry(REGISTRY).connector(slug), field)
-    flipped = set_switch(TEXT, slug, field, not current)  # type: ignore[arg-type]
+    flipped = set_switch(TEXT, slug, field, not current)
     assert _literal_changes(TEXT, flipped) == 1
     assert getattr(parse_registry(json.loads(flipped)).connector(slug), field) is (not current)
-    assert set_switch(flipped, slug, field, current) == TEXT  # type: ignore[arg-type]
+    assert set_switch(flipped, slug, field, current) == TEXT
 
 
 def test_same_value_returns_the_text_unchanged() -> None:
@@ -61,9 +63,9 @@ def test_unknown_slug_is_refused_naming_it() -> None:
 
 def test_unknown_field_is_refused() -> None:
     with pytest.raises(ValueError, match="field must be one of"):
-        set_switch(TEXT, SLUGS[0], "title", False)  # type: ignore[arg-type]
+        set_switch(TEXT, SLUGS[0], "title", False)  # type: ignore[arg-type]  # not a Switch, on purpose
     with pytest.raises(ValueError, match="true or false"):
-        set_switch(TEXT, SLUGS[0], "enabled", 1)  # type: ignore[arg-type]
+        set_switch(TEXT, SLUGS[0], "enabled", 1)  # type: ignore[arg-type]  # not a bool, on purpose
 
 
 def test_invalid_json_is_refused_with_position() -> None:
@@ -87,8 +89,8 @@ def test_the_shipped_registry_is_canonical() -> None:
     lambda d: json.dumps(d, indent=4).replace("\n", "\r\n"),
     lambda d: json.dumps(d, indent="\t", ensure_ascii=True),
 ])
-def test_other_formattings_come_back_canonical(dump: object) -> None:
-    original = dump(json.loads(TEXT))  # type: ignore[operator]
+def test_other_formattings_come_back_canonical(dump: Callable[[Any], str]) -> None:
+    original = dump(json.loads(TEXT))
     slug = SLUGS[-1]
     current = next(c["in_footer"] for c in json.loads(original)["connectors"] if c["slug"] == slug)
     flipped = set_switch(original, slug, "in_footer", not current)
@@ -105,10 +107,10 @@ def test_a_flip_changes_exactly_one_line() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(SLUGS), st.sampled_from(SWITCHES), st.booleans()), max_size=8))
-def test_any_sequence_of_flips_equals_editing_the_data(ops: list[tuple[str, str, bool]]) -> None:
+def test_any_sequence_of_flips_equals_editing_the_data(ops: list[tuple[str, Switch, bool]]) -> None:
     text, data = TEXT, json.loads(TEXT)
     for slug, field, value in ops:
-        text = set_switch(text, slug, field, value)  # type: ignore[arg-type]
+        text = set_switch(text, slug, field, value)
         connector_entry(data, slug)[field] = value
     assert json.loads(text) == data
     original = json.loads(TEXT)

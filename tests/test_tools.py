@@ -17,6 +17,7 @@ from proxy.registry.model import load_registry
 from proxy.results.external import EXTERNAL_META_KEY, unfence
 from proxy.results.outputs import is_result_list
 from tests.conftest import MODES, REGISTRY, LiveServer, client
+from tests.conftest_mcp import data_of, meta_of, text_of, trace_meta
 from tests.people_pages import not_for_people
 
 CATALOG = build_catalog(load_registry(REGISTRY))
@@ -29,7 +30,8 @@ AGGREGATE = CATALOG.connectors["allebronnen"]
 PAGES_PENDING: set[str] = set()
 
 
-def _check(tool_schema: dict[str, Any], data: dict[str, Any], platform: str | None = None) -> None:
+def _check(tool_schema: dict[str, Any] | None, data: dict[str, Any], platform: str | None = None) -> None:
+    assert tool_schema is not None, "a source tool lists its outputSchema"
     jsonschema.validate(data, tool_schema)
     listed, _ = is_result_list(tool_schema)
     if listed:
@@ -63,10 +65,10 @@ async def test_every_source_tool_through_the_sdk(server: LiveServer, mode: str) 
         async with client(server.url(slug), mode) as c:
             listed = {t.name: t for t in (await c.list_tools()).tools}[tool.name]
             result = await c.call_tool(tool.name, dict(tool.impl.example))
-            assert not result.is_error, f"{slug}.{tool.name}: {result.content[0].text}"
-            data = result.structured_content
-            assert json.loads(unfence(result.content[0].text)) == data  # the same JSON, fenced as external data
-            assert result.meta[EXTERNAL_META_KEY]["external"] is True
+            assert not result.is_error, f"{slug}.{tool.name}: {text_of(result)}"
+            data = data_of(result)
+            assert json.loads(unfence(text_of(result))) == data  # the same JSON, fenced as external data
+            assert meta_of(result)[EXTERNAL_META_KEY]["external"] is True
             _check(listed.output_schema, data, tool.platform)
 
 
@@ -80,15 +82,15 @@ async def test_every_prefixed_copy_on_alle_bronnen(server: LiveServer) -> None:
             platform = CATALOG.registry.platforms[tool.platform or ""]
             assert listed[tool.name].title == f"{platform.title.nl}: {tool.words.title.nl}"
             result = await c.call_tool(tool.name, dict(tool.impl.example))
-            assert not result.is_error, f"{tool.name}: {result.content[0].text}"
-            _check(listed[tool.name].output_schema, result.structured_content, tool.platform)
+            assert not result.is_error, f"{tool.name}: {text_of(result)}"
+            _check(listed[tool.name].output_schema, data_of(result), tool.platform)
 
 
 async def test_bad_arguments_give_an_actionable_error_result(server: LiveServer) -> None:
     async with client(server.url("openraadsinformatie"), "legacy") as c:
         result = await c.call_tool("search_documents", {"limit": "many", "bogus": 1})
         assert result.is_error
-        text = result.content[0].text
+        text = text_of(result)
         assert "Invalid arguments for search_documents" in text and "limit" in text and "bogus" in text
 
 
@@ -116,15 +118,15 @@ async def test_stateless_clients_trace_their_calls_with_a_handle(server: LiveSer
         result = await c.call_tool(tool.name, dict(tool.impl.example))
         handle = (result.meta or {}).get(TRACE_META_KEY)
         assert handle, result.meta
-        again = await c.call_tool(tool.name, dict(tool.impl.example), meta={TRACE_META_KEY: handle})
-        assert again.meta[TRACE_META_KEY] == handle
+        again = await c.call_tool(tool.name, dict(tool.impl.example), meta=trace_meta(handle))
+        assert meta_of(again)[TRACE_META_KEY] == handle
         mine = (await c.call_tool("list_platform_calls", {"trace": handle})).structured_content
         assert mine["trace"] == handle and mine["total"] == 2
         assert [call["cache_hit"] for call in mine["calls"]][-1] is True
         fresh = (await c.call_tool("list_platform_calls", {})).structured_content
         assert fresh["total"] == 0  # a new handle: nobody else's calls
         forged = await c.call_tool("list_platform_calls", {"trace": handle[:-2] + "xx"})
-        assert forged.is_error and "not a handle this server issued" in forged.content[0].text
+        assert forged.is_error and "not a handle this server issued" in text_of(forged)
 
 
 async def test_fifty_concurrent_identical_tool_calls_reach_the_platform_once(server: LiveServer) -> None:
@@ -133,7 +135,7 @@ async def test_fifty_concurrent_identical_tool_calls_reach_the_platform_once(ser
     args = {**tool.impl.example}
     async with client(server.url(slug), "2026-07-28") as c:
         results = await asyncio.gather(*[c.call_tool(tool.name, args) for _ in range(50)])
-        handles = {r.meta[TRACE_META_KEY] for r in results}
+        handles = {meta_of(r)[TRACE_META_KEY] for r in results}
         records = []
         for h in handles:
             records += (await c.call_tool("list_platform_calls", {"trace": h})).structured_content["calls"]
@@ -205,7 +207,7 @@ async def _fail_then_recover(server: LiveServer, replicas: Any, slug: str, tool:
     async with client(server.url(slug), "legacy") as c:
         replicas.faults("tweedekamer").update(fault)
         bad = await c.call_tool(tool.name, dict(tool.impl.example))
-        assert bad.is_error and words in bad.content[0].text, bad.content[0].text
+        assert bad.is_error and words in text_of(bad), text_of(bad)
         caps = (await c.call_tool("list_capabilities", {})).structured_content
         assert caps["sources"][0]["availability"]["available"] is False
         replicas.faults("tweedekamer").clear()
@@ -218,7 +220,7 @@ async def _fail_then_recover(server: LiveServer, replicas: Any, slug: str, tool:
 async def test_odd_but_schema_valid_arguments_get_actionable_errors(server: LiveServer) -> None:
     async with client(server.url("tweedekamer"), "legacy") as c:
         far = await c.call_tool("search_documents", {"date_to": "9999-12-31"})
-        assert far.is_error and "date_to must lie between" in far.content[0].text
+        assert far.is_error and "date_to must lie between" in text_of(far)
     async with aiohttp.ClientSession() as http:
         # A lone surrogate survives JSON but not UTF-8; the SDK client cannot even send it, so use raw HTTP.
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
@@ -258,4 +260,4 @@ async def test_a_result_outside_its_output_schema_is_refused_every_time(server: 
     for _ in range(2):
         result = await endpoint.call_tool(tool.name, {}, Caller.session("test"))
         assert not isinstance(result, EncodedResult) and result.is_error
-        assert "does not match its schema" in result.content[0].text  # type: ignore[union-attr]
+        assert "does not match its schema" in text_of(result)
