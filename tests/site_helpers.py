@@ -4,6 +4,8 @@
 server's reload do), with `SOURCE_DATE_EPOCH` fixed so two builds are byte-identical.
 `collect_site_addresses` reads every surface a person or an AI assistant could take an address
 from; the site/server agreement test compares those sets with what the server answers.
+`tag` and `attr` read a built page's HTML (BeautifulSoup) with the check a test makes anyway:
+the element is there, the attribute is one string.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+from bs4 import Tag
 
 from proxy.catalog.site_input import SITE_INPUT_ENV, SiteInput
 
@@ -23,10 +28,12 @@ __all__ = [
     "ROOT",
     "SOURCE_DATE_EPOCH",
     "SiteBuildFailed",
+    "attr",
     "build_site",
     "collect_site_addresses",
     "run_mkdocs_build",
     "site_files",
+    "tag",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,20 +50,22 @@ class SiteBuildFailed(AssertionError):
 
 def run_mkdocs_build(registry_path: str | Path, out_dir: str | Path, *, status_path: str | Path | None = None,
                      plugins: str | None = None, config_file: str | Path | None = None,
-                     sample_recorded_on: str | None = None, extra_env: Mapping[str, str] | None = None,
+                     sample_recorded_on: str | None = None, remote: Mapping[str, Any] | None = None,
+                     extra_env: Mapping[str, str] | None = None,
                      profile_to: str | Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict` for `registry_path` into `out_dir`; returns the finished process.
 
     What a server hands its builds (`SiteInput`) is written beside `out_dir`: the registry, the status
-    snapshot read from `status_path`, the sample date. `plugins` is the benchmark-only "module:function"
-    switch (see site_hooks/README.md); tests leave it unset, so the hooks build the catalog exactly as the
-    server does. `profile_to` runs the build under cProfile and writes its stats there (bench/bench_site.py).
+    snapshot read from `status_path`, the remote listings, the sample date. `plugins` is the benchmark-only
+    "module:function" switch (see site_hooks/README.md); tests leave it unset, so the hooks build the catalog
+    exactly as the server does. `profile_to` runs the build under cProfile and writes its stats there
+    (bench/bench_site.py).
     """
     out = Path(out_dir).resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     given = out.with_name(out.name + ".input.json")
     status = json.loads(Path(status_path).read_text(encoding="utf-8")) if status_path is not None else None
-    SiteInput(registry=Path(registry_path), status=status, sample_recorded_on=sample_recorded_on,
+    SiteInput(registry=Path(registry_path), status=status, remote=remote, sample_recorded_on=sample_recorded_on,
               plugins=plugins).write(given)
     env = {key: value for key, value in os.environ.items() if key != SITE_INPUT_ENV}
     env.update({
@@ -77,9 +86,9 @@ def run_mkdocs_build(registry_path: str | Path, out_dir: str | Path, *, status_p
 
 
 def build_site(registry_path: str | Path, out_dir: str | Path, *, status_path: str | Path | None = None,
-               plugins: str | None = None) -> Path:
+               plugins: str | None = None, remote: Mapping[str, Any] | None = None) -> Path:
     """Build the site for `registry_path` into `out_dir` and return that directory."""
-    proc = run_mkdocs_build(registry_path, out_dir, status_path=status_path, plugins=plugins)
+    proc = run_mkdocs_build(registry_path, out_dir, status_path=status_path, plugins=plugins, remote=remote)
     if proc.returncode != 0:
         raise SiteBuildFailed(f"mkdocs build --strict failed (exit {proc.returncode}) for {registry_path}:\n"
                               f"{proc.stdout}\n{proc.stderr}")
@@ -120,6 +129,19 @@ def collect_site_addresses(site_dir: str | Path) -> dict[str, set[str]]:
         pages = {f"/{m.group(1)}/mcp" for loc in _LOC.findall(text) for m in _CONNECTION_PAGE.finditer(loc)}
         surfaces["sitemap.xml"] = pages | _addresses(text)
     return surfaces
+
+
+def tag(found: object) -> Tag:
+    """What `find` or `select_one` returned, as the element; fails the test if nothing was found."""
+    assert isinstance(found, Tag), found
+    return found
+
+
+def attr(element: object, name: str) -> str:
+    """A single-valued attribute (href, src, id, ...) of an element that must be there."""
+    value = tag(element).get(name)
+    assert isinstance(value, str), (name, value)
+    return value
 
 
 def _addresses(text: str) -> set[str]:

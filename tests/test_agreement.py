@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from proxy.registry.model import load_registry
+from proxy.remote.hub import list_once
 from proxy.web.app import Config, create_app
 from tests.conftest import REGISTRY
 from tests.remote_server import ENV, SECRET, ThirdPartyServer, add_remote
-from tests.site_helpers import build_site, collect_site_addresses, site_files
+from tests.site_helpers import attr, build_site, collect_site_addresses, site_files
 
 SHIPPED = load_registry(REGISTRY)
 SLUGS = [c.slug for c in SHIPPED.connectors]
@@ -103,7 +104,7 @@ def _footer_addresses(site_dir: Path) -> dict[str, set[str]]:
         soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
         footer = soup.find("footer")
         # "" joins the parts of an address split by <wbr>; the copy buttons' text counts too.
-        copied = [b["data-clipboard-text"] for b in footer.select("[data-clipboard-text]")] if footer else []
+        copied = [attr(b, "data-clipboard-text") for b in footer.select("[data-clipboard-text]")] if footer else []
         text = " ".join([footer.get_text(""), *copied]) if footer else ""
         found[page.relative_to(site_dir).as_posix()] = set(re.findall(r"/[a-z0-9]+/mcp\b", text))
     return found
@@ -113,7 +114,10 @@ def check_agreement(tmp: Path, enabled: dict[str, bool], footer: dict[str, bool]
                     edit: Callable[[dict[str, Any]], None] | None = None) -> Path:
     """Build the site for a variant, serve it, and compare every surface; returns the site directory."""
     registry_path = _variant(tmp, enabled, footer, edit)
-    site_dir = build_site(registry_path, tmp / "site")
+    registry = load_registry(registry_path)
+    # A remote connector's tools are listed by the server; a stand-alone build is handed that listing as data.
+    remote = asyncio.run(list_once(registry)) if any(c.remote for c in registry.connectors) else None
+    site_dir = build_site(registry_path, tmp / "site", remote=remote)
     slugs = list(enabled)
     expected = {f"/{s}/mcp" for s in slugs if enabled[s]}
     expected_footer = {f"/{s}/mcp" for s in slugs if enabled[s] and footer[s]}

@@ -440,7 +440,7 @@ def test_scripts_build_dom_without_parsing_html() -> None:
 @pytest.mark.parametrize("lang", ["nl", "en"])
 async def test_laadstatus_live_sources_chart_and_sortable_organs(env: Env, context: BrowserContext, lang: str) -> None:
     page, watch = await new_page(context)
-    runtime = env.proxy.serving.runtime
+    runtime = env.proxy.runtime
     served = list(runtime.generation.served_platforms)
     statuses = {key: await stored_status(runtime.generation, runtime.store, key) for key in served}
     local = [key for key in served if statuses[key]["organs_total"] is not None]
@@ -462,14 +462,17 @@ async def test_laadstatus_live_sources_chart_and_sortable_organs(env: Env, conte
         receiving = statuses[key]["receiving"]
         await expect(page.locator(f"[data-bb-source='{key}']")).to_have_attribute(
             "data-receiving", "null" if receiving is None else str(receiving).lower())
-        if statuses[key]["current_through"]:
-            await expect(page.locator(f"[data-bb-source='{key}']")).to_contain_text(statuses[key]["current_through"])
+        through = statuses[key]["current_through"]
+        if through:
+            await expect(page.locator(f"[data-bb-source='{key}']")).to_contain_text(through)
     await expect(page.locator("[data-bb-chart-row]")).to_have_count(len(served))
     for key in local:
         table = page.locator(f"[data-bb-organs='{key}']")
-        await expect(table.locator("tbody tr")).to_have_count(statuses[key]["organs_total"])
-        await expect(table.locator("tbody tr[data-stalled='true']")).to_have_count(statuses[key]["organs_stalled"])
-        await expect(table.locator("tbody tr.bb-organ--stalled")).to_have_count(statuses[key]["organs_stalled"])
+        total, stalled = statuses[key]["organs_total"], statuses[key]["organs_stalled"]
+        assert total is not None and stalled is not None, key
+        await expect(table.locator("tbody tr")).to_have_count(total)
+        await expect(table.locator("tbody tr[data-stalled='true']")).to_have_count(stalled)
+        await expect(table.locator("tbody tr.bb-organ--stalled")).to_have_count(stalled)
 
     # Sorting: by days (oldest first by default), then ascending by a click, then by name.
     table = page.locator(f"[data-bb-organs='{local[0]}']")
@@ -546,8 +549,9 @@ async def test_without_a_reachable_server_the_static_documentation_stays(
     await expect(state).to_contain_text(WORDS[lang]["snapshot"])
     snapshot = page.locator("#besluitbron-load-status-snapshot")
     await expect(snapshot).to_be_visible()
-    runtime = env.proxy.serving.runtime
+    runtime = env.proxy.runtime
     measured = await stored_status(runtime.generation, runtime.store, runtime.generation.served_platforms[0])
+    assert measured["current_through"] is not None
     await expect(snapshot).to_contain_text(measured["current_through"])
     await expect(page.locator("[data-bb-snapshot-label]")).to_be_visible()
     await expect(page.locator("[data-bb-organs]")).to_have_count(0)

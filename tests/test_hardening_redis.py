@@ -50,12 +50,12 @@ async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Repl
         async with serve(write_registry(tmp_path), replicas, redis_url=url) as live, aiohttp.ClientSession() as http:
             mcp = live.url("wetten")
             assert await _health_state(http, live.base) == {"backend": "redis", "degraded": False}
-            in_flight = [asyncio.ensure_future(_call(http, mcp, f"wet {i}", f"192.0.2.{i}")) for i in range(10)]
+            in_flight = [asyncio.ensure_future(_call(http, mcp, f"wet {i}", f"198.18.{i}.1")) for i in range(10)]
             await asyncio.sleep(0.3)
             first_run.close()  # Redis stops while the ten calls wait on the platform
             results = await asyncio.gather(*in_flight)
             assert [r.get("isError", False) for r in results] == [False] * 10
-            during = [await _call(http, mcp, f"regeling {i}", "192.0.2.99") for i in range(3)]
+            during = [await _call(http, mcp, f"regeling {i}", "198.18.99.1") for i in range(3)]
             assert [r.get("isError", False) for r in during] == [False] * 3
             state = await _health_state(http, live.base)
             assert state["degraded"] is True and "Redis" in state["reason"]
@@ -65,7 +65,7 @@ async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Repl
                 while (await _health_state(http, live.base))["degraded"]:
                     assert time.monotonic() < deadline, "the proxy did not return to Redis"
                     await asyncio.sleep(0.2)
-                after = await _call(http, mcp, "wet na herstel", "192.0.2.100")
+                after = await _call(http, mcp, "wet na herstel", "198.18.100.1")
                 assert not after.get("isError")
                 handle = after["_meta"]["nl.besluitbron/trace"]
                 shared = RedisStore(url)  # as another process on the same Redis sees it

@@ -84,7 +84,7 @@ async def test_sigterm_lets_twenty_calls_in_flight_finish(replicas: Replicas, tm
             # One connection per call, all sent before the signal (an unsent request would rightly be refused).
             async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
                 calls = [asyncio.ensure_future(_modern_call(http, f"{base}/wetten/mcp", "search_regulations",
-                                                            {"title": f"wet {i}", "limit": 1}, f"192.0.2.{i % 4}"))
+                                                            {"title": f"wet {i}", "limit": 1}, f"198.18.{i % 4}.1"))
                          for i in range(20)]
                 await asyncio.sleep(1.5)  # all twenty are waiting on the slow platform now
                 assert not any(c.done() for c in calls)

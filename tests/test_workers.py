@@ -169,10 +169,11 @@ async def _until_answering(https: str, ca: Path) -> None:
 
 @asynccontextmanager
 async def person(url: str, mode: str, n: int, ca: Path) -> AsyncIterator[Client]:
-    """The SDK client of person `n`, connecting from a loopback address of its own (127.0.x.y): Caddy passes
-    that address on, so each person has the per-client session cap and rate share a real one would have."""
+    """The SDK client of person `n`, connecting from a loopback network of its own (127.0.n+1.1, its own /24, the
+    unit a client is counted in): Caddy passes that address on, so each person has the per-client session cap
+    and rate share a real one would have."""
     transport = httpx2.AsyncHTTPTransport(verify=ssl.create_default_context(cafile=str(ca)),
-                                          local_address=f"127.0.{n // 250}.{n % 250 + 2}")
+                                          local_address=f"127.0.{n + 1}.1")
     async with httpx2.AsyncClient(transport=transport, timeout=httpx2.Timeout(60, read=300)) as http, \
             Client(streamable_http_client(url, http_client=http), mode=mode) as session:  # type: ignore[arg-type]
         yield session

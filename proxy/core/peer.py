@@ -3,13 +3,33 @@
 The transport sets it once per HTTP request; the upstream layer reads it to share each platform's
 rate budget fairly. A context variable rather than a parameter: the address means nothing to the
 tools and platform modules in between, and asyncio copies it into every task the request starts.
+
+Limits are kept per client group, not per address: one IPv4 /24 or one IPv6 /64 is one client. A
+single host owns a whole /64, and a handful of addresses in one /24 is what one office, one cloud
+tenant or one attacker holds; counting them apart would let them take as many shares as addresses.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from contextvars import ContextVar
 
-__all__ = ["current_peer"]
+__all__ = ["client_group", "current_peer"]
 
 current_peer: ContextVar[str | None] = ContextVar("besluitbron_peer", default=None)
-"""The client's address (see `McpHttp`), or None outside a client request (the load measurement)."""
+"""The client group of the request (`client_group` of its address, see `McpHttp`), or None outside a client
+request (the load measurement)."""
+
+_PREFIX = {4: 24, 6: 64}
+
+
+def client_group(address: str) -> str:
+    """The group an address counts in: its /24 (IPv4) or /64 (IPv6) network, written out; anything that is
+    not an address (a Unix socket, a test's name) counts as itself."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ipaddress.ip_network(f"{ip}/{_PREFIX[ip.version]}", strict=False))

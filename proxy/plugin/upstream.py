@@ -38,6 +38,7 @@ from proxy.core.shapes import availability_record, call_record
 from proxy.observe.jsonlog import REQUEST_ID
 from proxy.observe.metrics import Metrics, PlatformMetrics
 from proxy.observe.tracing import ACTIVE_TRACER, platform_span
+from proxy.plugin.fairshare import MAX_RATE_WAIT_SECONDS, FairBudget
 from proxy.registry.model import Platform
 from proxy.results.resultmemo import note_fetch
 from proxy.state.store import StateStore
@@ -48,8 +49,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Params = Mapping[str, str | int | float] | list[tuple[str, str]]
 
-# Wait this long at most for our own rate limit before telling the caller to come back later.
-MAX_RATE_WAIT_SECONDS = 2.0
 RETRIES_ON_CONNECTION_ERROR = 2
 # A platform's Retry-After beyond this is treated as this (a garbled header must not lock a platform out for days).
 MAX_PLATFORM_PAUSE_SECONDS = 600.0
@@ -61,9 +60,6 @@ SLOT_WAIT_FACTOR = 3
 # An upstream timeout noticed this late (s) says our own event loop was saturated (each of its turns
 # slow), not that the platform was: the call is refused as "busy" and the platform is not marked unavailable.
 OWN_LAG_SECONDS = 1.0
-# One client may spend at most this share of a platform's per-minute budget, so one client's
-# cache-busting searches cannot use up the budget every other client shares.
-CLIENT_SHARE_OF_RATE = 0.25
 # A platform's 429 pauses our calls to it for its Retry-After, within these bounds (seconds).
 RETRY_AFTER_BOUNDS = (1.0, MAX_PLATFORM_PAUSE_SECONDS)
 MAX_REDIRECTS = 5
@@ -79,8 +75,9 @@ class _Fetched:
 class _Connection:
     """What outlives a registry generation: the HTTP client and the calls in flight (single-flight)."""
 
-    def __init__(self, session: aiohttp.ClientSession | None) -> None:
+    def __init__(self, session: aiohttp.ClientSession | None, budget: FairBudget) -> None:
         self.session = session
+        self.budget = budget  # the rate budget's queue and group shares, kept across reloads
         self.inflight: dict[str, asyncio.Future[_Fetched]] = {}
         self.slots = asyncio.Semaphore(CONCURRENT_CALLS_PER_PLATFORM)
         self.paused_until = 0.0  # monotonic time before which the platform asked us not to call (rate headers)
@@ -113,7 +110,7 @@ class Upstream:
         self._targets: dict[tuple[Any, ...], _Target] = {}
         self.platform = platform
         self._store = store
-        self._conn = _connection or _Connection(session)
+        self._conn = _connection or _Connection(session, FairBudget(store.take_token))
         # Built once per generation's settings, not per call.
         self._base_host = urlsplit(platform.base_url).hostname
         self._client_timeout = aiohttp.ClientTimeout(sock_connect=platform.timeouts.connect_seconds)
@@ -265,31 +262,14 @@ class Upstream:
         return _Fetched(status=status, body=data), value
 
     async def _wait_for_token(self) -> None:
-        """Reserve this call's slot under the live rate limit; wait for it, or refuse if it is too far off.
-
-        A client's calls draw on its own share of the budget first, then on the platform's."""
+        """This call's token of the live rate limit, fairly queued between client groups (`FairBudget`)."""
         platform = self.platform
-        per_minute = platform.limits.requests_per_minute
-        client = current_peer.get()
-        if client is not None:
-            share = max(1, int(per_minute * CLIENT_SHARE_OF_RATE))
-            await self._take_token(f"{platform.key}|client|{client}", share,
-                                   f"{platform.title.en}: your share of this installation's limit ({share} of its "
-                                   f"{per_minute} calls per minute) is used up")
-        await self._take_token(platform.key, per_minute,
-                               f"{platform.title.en}: this installation's limit of {per_minute} calls per "
-                               "minute is reached")
-
-    async def _take_token(self, key: str, per_minute: int, used_up: str) -> None:
-        """One token of the budget `key`: wait for it when it is near, else refuse saying `used_up` and when."""
-        granted, wait = await self._store.take_token(key, per_minute, MAX_RATE_WAIT_SECONDS)
-        if not granted:
+        try:
+            await self._conn.budget.spend(platform.key, platform.limits.requests_per_minute, current_peer.get(),
+                                          platform.title.en)
+        except UpstreamRateLimited:
             self._metrics.rate_refusals.inc()
-            raise UpstreamRateLimited(self.platform.key, f"{used_up}; try again in {max(1, round(wait))} s",
-                                      retry_after=wait)
-        if wait > 0:
-            self._metrics.rate_waits.inc()
-            await asyncio.sleep(wait)
+            raise
 
     async def _wait_for_platform(self) -> None:
         """Honour the platform's own pacing (see `_pause_from_headers`): wait briefly, or refuse with when to return."""

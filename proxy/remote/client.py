@@ -36,8 +36,10 @@ from proxy.core.errors import (
     UpstreamUnreachable,
 )
 from proxy.core.netguard import AddressPolicy, safe_url
+from proxy.core.peer import current_peer
 from proxy.core.shapes import availability_record, call_record
 from proxy.observe.jsonlog import REQUEST_ID
+from proxy.plugin.fairshare import FairBudget
 from proxy.registry.model import Platform, RemoteAuth
 from proxy.remote.transport import Resolver, ResponseTooLarge, exception_chain, guarded_client, refusal_in
 from proxy.state.store import StateStore
@@ -46,7 +48,6 @@ __all__ = ["MissingCredential", "RemoteClient", "credential_headers", "scrub"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-MAX_RATE_WAIT_SECONDS = 2.0
 _EXCERPT = 200
 
 
@@ -113,6 +114,7 @@ class RemoteClient:
         self.url = platform.remote.url
         self.shown_url = safe_url(self.url)
         self._store = store
+        self._budget = FairBudget(store.take_token)  # kept for the client's life: its queue and group shares
         headers = credential_headers(platform.remote.auth, environ)  # MissingCredential: the connector stays off
         # Any form of the credential a server might echo: the header value and the bare token.
         self._secrets = tuple(sorted({v for v in headers.values()} | {v.removeprefix("Bearer ") for v in
@@ -217,13 +219,8 @@ class RemoteClient:
                                 "try again later")
 
     async def _wait_for_token(self) -> None:
-        rpm = self.platform.limits.requests_per_minute
-        granted, wait = await self._store.take_token(self.key, rpm, MAX_RATE_WAIT_SECONDS)
-        if not granted:
-            raise UpstreamRateLimited(self.key, f"{self.name}: this installation's limit of {rpm} calls per minute "
-                                      f"is reached; try again in {max(1, round(wait))} s", retry_after=wait)
-        if wait > 0:
-            await asyncio.sleep(wait)
+        """The same fair share of the budget as a built-in platform's (`FairBudget`): per client group, queued."""
+        await self._budget.spend(self.key, self.platform.limits.requests_per_minute, current_peer.get(), self.name)
 
     async def _record(self, caller: Caller, method: str, tool: str | None, started: float, *,
                       error: str | None) -> None:

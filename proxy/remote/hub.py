@@ -28,7 +28,7 @@ from proxy.remote.plugin import Listing, select
 from proxy.remote.transport import Resolver
 from proxy.state.store import StateStore
 
-__all__ = ["RemoteHub"]
+__all__ = ["RemoteHub", "list_once"]
 
 log = logging.getLogger(__name__)
 
@@ -160,3 +160,18 @@ class RemoteHub:
             await client.close()
         self._clients.clear()
         self._listings.clear()
+
+
+async def list_once(registry: Registry) -> dict[str, Any]:
+    """Every enabled remote connector's listing, fetched once, as the snapshot a site build is handed
+    (`SiteInput.remote`): what a stand-alone build of a registry with remote connectors passes in."""
+    from proxy.state.store import MemoryStore  # only this stand-alone listing keeps a store of its own
+
+    store = MemoryStore()
+    hub = RemoteHub(store)
+    try:
+        await hub.refresh(registry)
+        return hub.snapshot()
+    finally:
+        await hub.close()
+        await store.close()

@@ -72,7 +72,7 @@ from pydantic import ValidationError
 from proxy.core.caller import Caller
 from proxy.core.errors import UnknownToolError
 from proxy.core.hostmatch import matches
-from proxy.core.peer import current_peer
+from proxy.core.peer import client_group, current_peer
 from proxy.core.trace import TRACE_META_KEY, TraceSigner
 from proxy.observe.jsonlog import REQUEST_ID, request_id_for
 from proxy.observe.metrics import Metrics
@@ -140,7 +140,7 @@ class TransportSettings:
     `allowed_hosts` / `allowed_origins` follow the SDK's `TransportSecuritySettings`: an exact
     value, or `base:*` for any port. A missing Host is refused; a missing Origin is allowed.
     `trusted_proxies`: peers whose `X-Forwarded-For` names the client (a reverse proxy in front);
-    the client address keys the per-client session cap.
+    the client's group (its /24 or /64, `proxy.core.peer.client_group`) keys the per-client caps and shares.
     """
 
     allowed_hosts: tuple[str, ...]
@@ -441,7 +441,7 @@ class McpHttp:
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Answer one HTTP request; never raises, never answers 500."""
-        current_peer.set(self._client(request))  # this request's own context: nothing to reset
+        current_peer.set(client_group(self._client(request)))  # this request's own context: nothing to reset
         REQUEST_ID.set(request_id_for(request.headers.get("X-Request-Id")))
         if self._tracer is not None:
             HTTP_CONTEXT.set(parent_context(request.headers))

@@ -1,0 +1,76 @@
+"""A platform's budget is shared fairly (issue 27): twenty flooding networks cannot starve one other client.
+
+Each flooder connects from a loopback network of its own (127.N.0.1, its own /16, so its own client group).
+It spends its share's burst, then keeps distinct, uncached Tweede Kamer searches going at its share's pace
+(30 a minute, four at a time): together ten a second, five times the platform's budget of 120 a minute.
+Meanwhile one more client makes ten calls, one after another. Each token goes to the least-served group
+first, so the newcomer waits behind nobody until it has had about as much as a flooder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+from typing import Any
+
+import aiohttp
+
+from proxy.core.peer import client_group
+from tests.conftest import LiveServer
+
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+           "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "search_documents"}
+ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "fair-share", "version": "1"}}
+FLOODERS = 20
+AT_ONCE = 4
+INNOCENT_CALLS = 10
+PACE = AT_ONCE * 60 / 30  # seconds between one task's calls: a network's four tasks together spend its 30 a minute
+
+
+async def _search(http: aiohttp.ClientSession, url: str, query: str) -> dict[str, Any]:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"_meta": ENVELOPE, "name": "search_documents", "arguments": {"query": query, "limit": 1}}}
+    async with http.post(url, data=json.dumps(body), headers=HEADERS) as resp:
+        assert resp.status == 200, await resp.text()
+        return dict((await resp.json())["result"])
+
+
+def _from(network: int) -> aiohttp.ClientSession:
+    """A client whose connections leave from 127.<network>.0.1: its own /16 on loopback."""
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(f"127.{network}.0.1", 0)))
+
+
+async def test_twenty_flooding_networks_leave_an_innocent_client_at_least_half_its_calls(server: LiveServer) -> None:
+    url = server.url("tweedekamer")
+    assert len({client_group(f"127.{n}.0.1") for n in range(1, FLOODERS + 2)}) == FLOODERS + 1
+    stop = asyncio.Event()
+    counter = itertools.count()
+    flooded = {"served": 0, "refused": 0}
+
+    async def flood(http: aiohttp.ClientSession) -> None:
+        while not stop.is_set():
+            result = await _search(http, url, f"motie {next(counter)}")
+            flooded["refused" if result.get("isError") else "served"] += 1
+            if flooded["refused"]:  # the burst is spent: on at each network's share's pace, which no cap holds back
+                await asyncio.sleep(random.uniform(0, 2 * PACE))  # spread out, as independent clients are
+
+    flooders = [_from(n) for n in range(1, FLOODERS + 1)]
+    innocent = _from(FLOODERS + 1)
+    try:
+        tasks = [asyncio.create_task(flood(http)) for http in flooders for _ in range(AT_ONCE)]
+        async with asyncio.timeout(30):
+            while not flooded["refused"]:  # the flood has spent the budget's burst; from here it keeps it empty
+                await asyncio.sleep(0.1)
+        results = [await _search(innocent, url, f"begroting {i}") for i in range(INNOCENT_CALLS)]
+        stop.set()
+        await asyncio.gather(*tasks)
+    finally:
+        for http in (*flooders, innocent):
+            await http.close()
+    served = [r for r in results if not r.get("isError")]
+    refusals = [r["content"][0]["text"] for r in results if r.get("isError")]
+    assert len(served) >= INNOCENT_CALLS // 2, (len(served), refusals[:2], flooded)
+    assert all("limit" in text for text in refusals)  # a refusal names the limit and when to come back
