@@ -33,7 +33,7 @@ system-deps:
 run: install
 	$(PY) -m proxy serve --host $(HOST) --port $(PORT) --site --watch $(if $(filter replica,$(UPSTREAM)),--replicas,)
 
-# mypy checks what [tool.mypy] in pyproject.toml names (proxy/ and site_hooks/, strict), before any test runs.
+# mypy checks what [tool.mypy] in pyproject.toml names (proxy/, site_hooks/ and tests/, strict), before any test runs.
 test: install system-deps node_modules/.installed
 	$(PY) -m ruff check proxy site_hooks tests bench
 	$(PY) -m mypy

@@ -19,11 +19,11 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from xml.etree import ElementTree
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 from llms_txt import parse_llms_file
 
 from proxy.catalog.build import Catalog, build_catalog
-from proxy.maintain.registry_edit import set_switch
+from proxy.maintain.registry_edit import Switch, set_switch
 from proxy.registry.model import load_registry, parse_registry
 from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
 from proxy.web.transport import TransportSettings
@@ -33,10 +33,12 @@ from site_hooks.site_lastmod import file_date
 from site_hooks.site_render import SLOT_TOKEN
 from tests.site_helpers import (
     ROOT,
+    attr,
     build_site,
     collect_site_addresses,
     run_mkdocs_build,
     site_files,
+    tag,
 )
 
 pytestmark = pytest.mark.site
@@ -84,10 +86,11 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     unique = next(c for c in sources if _slug_is_unique(c.slug))
     shared = next(c for c in sources if c is not unique and not _slug_is_unique(c.slug))
     promoted = next(c for c in sources if c not in (unique, shared))
-    for slug, field, value in ((unique.slug, "enabled", False), (unique.slug, "in_footer", True),
-                               (shared.slug, "enabled", False), (aggregate.slug, "enabled", False),
-                               (promoted.slug, "in_footer", True)):
-        text = set_switch(text, slug, field, value)  # type: ignore[arg-type]
+    flips: tuple[tuple[str, Switch, bool], ...] = (
+        (unique.slug, "enabled", False), (unique.slug, "in_footer", True), (shared.slug, "enabled", False),
+        (aggregate.slug, "enabled", False), (promoted.slug, "in_footer", True))
+    for slug, field, value in flips:
+        text = set_switch(text, slug, field, value)
     tmp = tmp_path_factory.mktemp("variant")
     registry_path = tmp / "registry.json"
     registry_path.write_text(text, encoding="utf-8")
@@ -147,11 +150,11 @@ def _site_url(catalog: Catalog) -> str:
 # --------------------------------------------------------------------------- shipped registry
 
 
-def _shown_addresses(node: Any) -> set[str]:
+def _shown_addresses(node: Tag) -> set[str]:
     """The addresses a page shows with the address component: whole text and the copy button's text agree."""
     found = set()
     for box in node.select(".bb-address"):
-        shown = box.select_one("code").get_text("")
+        shown = tag(box.select_one("code")).get_text("")
         button = box.select_one("button[data-clipboard-text]")
         assert button is not None and button["data-clipboard-text"] == shown == box["data-address"], shown
         found.add(shown)
@@ -180,19 +183,19 @@ def test_internal_links_resolve(shipped: Path, catalog: Catalog) -> None:
     ids: dict[str, set[str]] = {}
     pages = dict(_html_pages(shipped))
     for name, soup in pages.items():
-        ids[name] = {str(tag["id"]) for tag in soup.find_all(id=True)}
+        ids[name] = {str(element["id"]) for element in soup.find_all(id=True)}
     broken = []
     for name, soup in pages.items():
-        for tag, attr in (("a", "href"), ("link", "href"), ("script", "src"), ("img", "src")):
-            for element in soup.find_all(tag, **{attr: True}):
-                target = _resolve(name, str(element[attr]), site_url)
+        for element_name, attribute in (("a", "href"), ("link", "href"), ("script", "src"), ("img", "src")):
+            for element in soup.find_all(element_name, attrs={attribute: True}):
+                target = _resolve(name, str(element[attribute]), site_url)
                 if target is None:
                     continue
                 path, fragment = target
                 if not (shipped / path).is_file():
-                    broken.append(f"{name}: {element[attr]} → {path} (missing)")
+                    broken.append(f"{name}: {element[attribute]} → {path} (missing)")
                 elif fragment and path.endswith(".html") and fragment not in ids.get(path, set()):
-                    broken.append(f"{name}: {element[attr]} → #{fragment} (no such id)")
+                    broken.append(f"{name}: {element[attribute]} → #{fragment} (no such id)")
     assert broken == []
 
 
@@ -270,7 +273,7 @@ def test_hidden_connectors_are_listed_everywhere_but_the_footer(shipped: Path, c
             assert c.path in _addresses((shipped / f"{prefix}keuzehulp.html").read_text(encoding="utf-8"))
             assert c.path in _addresses((shipped / f"{prefix}connectoren.html").read_text(encoding="utf-8"))
             explorer = BeautifulSoup((shipped / f"{prefix}explorer.html").read_text(encoding="utf-8"), "html.parser")
-            assert explorer.find(id=f"explorer-{c.slug}", attrs={"data-connector": c.slug}) is not None
+            assert explorer.find(None, {"id": f"explorer-{c.slug}", "data-connector": c.slug}) is not None
             assert catalog.url(c.slug) in (shipped / f"{prefix}llms.txt").read_text(encoding="utf-8")
             assert f"{_site_url(catalog)}{prefix}{CONNECTOR_DIR}/{c.slug}.html" in sitemap
             assert f'"location":"{prefix}{CONNECTOR_DIR}/{c.slug}.html"' in search
@@ -281,7 +284,7 @@ def test_connection_pages_show_address_tools_and_client_snippets(shipped: Path, 
         for lang, prefix in (("nl", ""), ("en", "en/")):
             soup = BeautifulSoup((shipped / f"{prefix}{CONNECTOR_DIR}/{c.slug}.html").read_text(encoding="utf-8"),
                                  "html.parser")
-            article = soup.find("article")
+            article = tag(soup.find("article"))
             text = article.get_text(" ")
             assert _heading(soup.find("h1")) == c.connector.title[lang]
             assert catalog.url(c.slug) in _shown_addresses(article)
@@ -293,7 +296,7 @@ def test_connection_pages_show_address_tools_and_client_snippets(shipped: Path, 
                     assert f"{param}" in text, (c.slug, tool.name, param)
             tabs = [label.get_text(strip=True) for label in article.select(".tabbed-labels label")]
             assert tabs == [label(f"client_{key}_tab", lang) for key in CLIENT_KEYS]
-            installs = [a["href"] for a in article.select(".tabbed-set a[href]")]
+            installs = [attr(a, "href") for a in article.select(".tabbed-set a[href]")]
             schemes = [h.split(":", 1)[0] for h in installs if h.startswith(("vscode:", "cursor:"))]
             assert schemes == ["vscode", "cursor"]
             blocks = [b.get_text() for b in article.select(".tabbed-set pre.highlight code")]
@@ -308,18 +311,19 @@ def test_platform_pages_say_no_measurement_without_snapshot(shipped: Path, catal
         for lang, prefix in (("nl", ""), ("en", "en/")):
             page = BeautifulSoup((shipped / f"{prefix}{PLATFORM_DIR}/{key}.html").read_text(encoding="utf-8"),
                                  "html.parser")
-            text = " ".join(page.find("article").get_text(" ").split())
+            article = tag(page.find("article"))
+            text = " ".join(article.get_text(" ").split())
             assert _heading(page.find("h1")) == platform.title[lang]
             assert platform.attribution.label[lang] in text
             # Without a build-time measurement the page sends the reader to the live Laadstatus.
             assert "De actuele meting van deze bron staat op Laadstatus" in text or lang == "en"
             assert "The current measurement of this source is on Load status" in text or lang == "nl"
-            assert page.find("article").find("a", href=re.compile(r"laadstatus\.html$"))
+            assert article.find("a", href=re.compile(r"laadstatus\.html$"))
             # The plug-in's About: where the platform documents its API (its limits behind Technische details).
-            assert page.find("article").find("a", href=catalog.plugins[key].about.documentation), key
+            assert article.find("a", href=catalog.plugins[key].about.documentation), key
             served = next((c for c in catalog.connectors.values() if c.connector.platform == key), None)
             if served:
-                assert catalog.url(served.slug) in _shown_addresses(page.find("article"))
+                assert catalog.url(served.slug) in _shown_addresses(article)
 
 
 def test_explorer_lists_connectors_and_each_connector_has_its_tools_file(shipped: Path, catalog: Catalog) -> None:
@@ -329,13 +333,13 @@ def test_explorer_lists_connectors_and_each_connector_has_its_tools_file(shipped
         soup = BeautifulSoup((shipped / f"{prefix}explorer.html").read_text(encoding="utf-8"), "html.parser")
         root = soup.find(id="besluitbron-explorer")
         assert root is not None and root["data-catalog"] == "explorer.json"
-        article = soup.find("article")
+        article = tag(soup.find("article"))
         entries = article.select("li[data-connector]")
         assert [li["data-connector"] for li in entries] == list(catalog.connectors)
         assert article.select("details[data-tool]") == []
         for li, c in zip(entries, catalog.connectors.values(), strict=True):
             assert li["id"] == f"explorer-{c.slug}" and c.connector.title[lang] in li.get_text()
-            assert (shipped / prefix / li.find("a")["href"]).resolve() == (
+            assert (shipped / prefix / attr(li.find("a"), "href")).resolve() == (
                 shipped / f"{prefix}{CONNECTOR_DIR}/{c.slug}.html").resolve()
         doc = json.loads((shipped / f"{prefix}explorer.json").read_text(encoding="utf-8"))
         assert doc["language"] == lang
@@ -360,7 +364,7 @@ def test_the_public_site_has_no_sample_banner(shipped: Path) -> None:
 def test_per_language_404(shipped: Path) -> None:
     for name, lang in (("404.html", "nl"), ("en/404.html", "en")):
         soup = BeautifulSoup((shipped / name).read_text(encoding="utf-8"), "html.parser")
-        assert soup.html["lang"] == lang
+        assert attr(soup.html, "lang") == lang
         switcher = [a["href"] for a in soup.select("a[hreflang]")]
         assert switcher == ["/index.html", "/en/index.html"], switcher
 
@@ -484,16 +488,17 @@ def _addresses(text: str) -> set[str]:
     return {f"/{m}/mcp" for m in re.findall(r"/([a-z0-9]+)/mcp(?![A-Za-z0-9_/.-])", text)}
 
 
-def _heading(tag: Any) -> str:
+def _heading(found: object) -> str:
     """A heading's text without its permalink."""
-    for link in tag.select("a.headerlink"):
+    heading = tag(found)
+    for link in heading.select("a.headerlink"):
         link.extract()
-    return str(tag.get_text(strip=True))
+    return heading.get_text(strip=True)
 
 
 def _text(path: Path) -> str:
     soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-    return " ".join(soup.find("article").get_text(" ").split())
+    return " ".join(tag(soup.find("article")).get_text(" ").split())
 
 
 def test_theme_words_follow_the_page_language(shipped: Path) -> None:
@@ -511,15 +516,15 @@ def test_head_links_are_absolute_and_every_alternate_has_its_sitemap(shipped: Pa
     site_url = _site_url(catalog)
     for name, soup in _html_pages(shipped):
         links = soup.select('head link[rel="alternate"]')
-        hreflang = {link["hreflang"]: link["href"] for link in links if link.get("hreflang")}
+        hreflang = {attr(link, "hreflang"): attr(link, "href") for link in links if link.get("hreflang")}
         assert set(hreflang) == {"nl", "en", "x-default"}, name
         assert all(href.startswith(site_url) for href in hreflang.values()), name
         assert hreflang["x-default"] == hreflang["nl"]
         for link in links:
-            fetched = urljoin(link["href"], "sitemap.xml")[len(site_url):]
+            fetched = urljoin(attr(link, "href"), "sitemap.xml")[len(site_url):]
             assert (shipped / fetched).is_file(), (name, fetched)
         icon = soup.select_one('head link[rel="icon"]')
-        assert icon is not None and icon["href"].endswith("favicon.svg"), name
+        assert icon is not None and attr(icon, "href").endswith("favicon.svg"), name
         if not name.endswith("404.html"):
             twin = soup.select_one('head link[rel="alternate"][type="text/markdown"]')
             assert twin is not None and twin["href"] == site_url + name.removesuffix(".html") + ".md", name
@@ -543,7 +548,7 @@ def test_every_page_has_a_markdown_twin_linked_from_llms_txt(shipped: Path, cata
     assert "<table" not in wetten and "<a href" not in wetten and "<button" not in wetten
     assert "#### Claude\n" in wetten and "#### VS Code\n" in wetten
     twins = [p.read_text(encoding="utf-8") for p in shipped.rglob("*.md")]
-    tags = sum(len(tag) for twin in twins for tag in re.findall(r"<[^>]+>", twin))
+    tags = sum(len(markup) for twin in twins for markup in re.findall(r"<[^>]+>", twin))
     assert tags / sum(map(len, twins)) < 0.05
     for lang, name in (("nl", "llms.txt"), ("en", "en/llms.txt")):
         parsed = parse_llms_file((shipped / name).read_text(encoding="utf-8"))
@@ -643,7 +648,7 @@ def test_one_tool_count_per_address_wherever_the_site_names_one(shipped: Path, c
             after = box.find_next_sibling("p")
             shown = re.match(r"(\d+) tools", after.get_text(" ", strip=True)) if after else None
             if shown:
-                assert int(shown.group(1)) == count[box["data-address"]], (name, box["data-address"])
+                assert int(shown.group(1)) == count[attr(box, "data-address")], (name, box["data-address"])
                 seen += 1
         text = " ".join(article.get_text(" ").split()) if article else ""
         for many, most in re.findall(r"(\d+) tools (?:in plaats van hooguit|instead of at most) (\d+)", text):
@@ -697,7 +702,8 @@ def test_every_reference_to_a_toggle_or_section_names_one_on_that_page(shipped: 
         own = {" ".join(t.get_text(" ").split()).rstrip("¶ ").strip()
                for t in article.select("summary, h1, h2, h3, h4")}
         for text in article.find_all(string=True):
-            if text.parent.name in ("a", "summary", "code") or text.find_parent(["a", "summary", "h1", "h2", "h3"]):
+            parent = tag(text.parent)
+            if parent.name in ("a", "summary", "code") or text.find_parent(["a", "summary", "h1", "h2", "h3"]):
                 continue
             for match in pointer.finditer(" ".join(text.split())):
                 if match.group(1) not in own:

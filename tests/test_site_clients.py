@@ -21,7 +21,7 @@ from site_hooks.site_clients import client_snippets, client_tabs
 from site_hooks.site_data import SiteData
 from site_hooks.site_labels import LABELS
 from site_hooks.site_render import Renderer
-from tests.site_helpers import ROOT
+from tests.site_helpers import ROOT, attr
 
 # Every client the site explains, each on its own tab (issue 24).
 CLIENTS = {
@@ -83,7 +83,7 @@ def test_each_tab_names_its_requirement_with_a_source_a_phone_line_a_check_and_t
                 where = (slug, lang, key)
                 needs = block.select_one("p[data-needs]")
                 assert needs is not None, where
-                sources = [a["href"] for a in needs.select("a[href]")]
+                sources = [attr(a, "href") for a in needs.select("a[href]")]
                 assert sources and all(re.fullmatch(r"https://[a-z0-9.-]+\.[a-z]+/\S+", h) for h in sources), where
                 assert checked in needs.get_text(" "), where
                 # The requirement itself is words, not only the link.
@@ -144,8 +144,8 @@ def test_which_tools_each_client_uses_and_the_snippets(data: SiteData) -> None:
             assert json.loads(code["cursor"][0]) == {"mcpServers": {slug: {"url": url}}}
             for key in CLOUD:
                 assert url in code[key], key  # the address to paste
-            links = [a["href"] for a in blocks["vscode"].select("a[href]")] + [
-                a["href"] for a in blocks["cursor"].select("a[href]")]
+            links = [attr(a, "href") for a in blocks["vscode"].select("a[href]")] + [
+                attr(a, "href") for a in blocks["cursor"].select("a[href]")]
             assert any(h.startswith("vscode:mcp/install?") for h in links)
             assert any(h.startswith("cursor://anysphere.cursor-deeplink/mcp/install?") for h in links)
 

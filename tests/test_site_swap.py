@@ -65,7 +65,7 @@ async def test_registry_change_swaps_site_and_routes_together(replicas: Replicas
         broken.write_text("site_name: [\n", encoding="utf-8")  # mkdocs refuses it: the build fails for real
         monkeypatch.setattr(sitebuild, "MKDOCS_YML", broken)
         assert not await reload_registry(live.app)
-        assert live.runtime.generation is snapshot
+        assert live.runtime.generation is snapshot and snapshot.site_dir is not None
         assert sorted(p.name for p in root.iterdir()) == sorted([first.name, snapshot.site_dir.name])
         assert await _status(http, f"{live.base}/connectoren/rechtspraak.html") == 200
         async with http.post(live.url("rechtspraak"), json={}) as resp:
