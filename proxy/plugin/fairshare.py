@@ -50,8 +50,11 @@ class _Waiter:
 class FairBudget:
     """One platform's budget in this process: its group shares, and the queue for the platform's tokens."""
 
-    def __init__(self, take: TakeToken, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, take: TakeToken, *, clock: Callable[[], float] = time.monotonic,
+                 waited: Callable[[], None] = lambda: None) -> None:
+        """`waited` is told of every call that had to wait its turn (a metric)."""
         self._take = take
+        self._waited = waited
         self._clock = clock
         self._waiting: list[_Waiter] = []
         self._served: OrderedDict[str, tuple[float, float]] = OrderedDict()  # group → (decayed count, when)
@@ -84,12 +87,14 @@ class FairBudget:
             raise UpstreamRateLimited(key.split("|", 1)[0], f"{used_up}; try again in {max(1, round(wait))} s",
                                       retry_after=wait)
         if wait > 0:
+            self._waited()
             await asyncio.sleep(wait)
 
     async def _queue(self, key: str, per_minute: int, group: str, used_up: str) -> None:
         self._seq += 1
         waiter = _Waiter(group, self._seq, asyncio.get_running_loop().create_future())
         self._waiting.append(waiter)
+        self._waited()
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._hand_out(key, per_minute, used_up), name=f"fairshare-{key}")
         try:

@@ -110,7 +110,8 @@ class Upstream:
         self._targets: dict[tuple[Any, ...], _Target] = {}
         self.platform = platform
         self._store = store
-        self._conn = _connection or _Connection(session, FairBudget(store.take_token))
+        self._conn = _connection or _Connection(session, FairBudget(store.take_token,
+                                                                   waited=self._metrics.rate_waits.inc))
         # Built once per generation's settings, not per call.
         self._base_host = urlsplit(platform.base_url).hostname
         self._client_timeout = aiohttp.ClientTimeout(sock_connect=platform.timeouts.connect_seconds)

@@ -24,7 +24,7 @@ from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
 from proxy.core.shapes import JsonDict
-from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSIONS_PER_CLIENT, StateStore
+from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSIONS_MAX, SESSIONS_PER_CLIENT, StateStore
 
 if TYPE_CHECKING:
     from proxy.core.shapes import CallRecord, SourceStatus
@@ -58,11 +58,51 @@ return tostring(granted) .. ' ' .. tostring(wait)
 # KEYS[1] the new session, KEYS[2] its client's sessions, oldest first; ARGV: slug, idle ms, per-client cap.
 # A client at its cap loses its own oldest sessions; the store as a whole is bounded by the keys'
 # TTLs (and Redis's own maxmemory policy).
+# A session: its key (the slug, expiring when idle) in `sessions` (scored by when it expires) and in its
+# client group's list (oldest first), the group in `session-groups` (scored by its list's length). One group
+# beyond its cap loses its own oldest; the whole store beyond its cap takes from the largest group, as the
+# memory store does: a flood of `initialize` pushes out the flood's own sessions.
+# KEYS: 1 the session, 2 its group's list, 3 sessions, 4 session-groups.
+# ARGV: 1 slug, 2 idle ms, 3 sessions per group, 4 sessions in all, 5 now (ms).
 _CREATE_SESSION = """
+local function forget(list, old)
+  redis.call('DEL', old)
+  redis.call('ZREM', KEYS[3], old)
+  local left = redis.call('LLEN', list)
+  if left == 0 then redis.call('ZREM', KEYS[4], list) else redis.call('ZADD', KEYS[4], left, list) end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[5])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[3], tonumber(ARGV[5]) + tonumber(ARGV[2]), KEYS[1])
 redis.call('RPUSH', KEYS[2], KEYS[1])
-while redis.call('LLEN', KEYS[2]) > tonumber(ARGV[3]) do redis.call('DEL', redis.call('LPOP', KEYS[2])) end
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
+while redis.call('LLEN', KEYS[2]) > tonumber(ARGV[3]) do forget(KEYS[2], redis.call('LPOP', KEYS[2])) end
+redis.call('ZADD', KEYS[4], redis.call('LLEN', KEYS[2]), KEYS[2])
+local turns = 0
+while redis.call('ZCARD', KEYS[3]) > tonumber(ARGV[4]) and turns < 64 do
+  turns = turns + 1
+  local largest = redis.call('ZREVRANGE', KEYS[4], 0, 0)[1]
+  if not largest then break end
+  local old = redis.call('LPOP', largest)
+  if not old then
+    redis.call('ZREM', KEYS[4], largest)
+  elseif old == KEYS[1] then
+    redis.call('RPUSH', largest, old)
+    break
+  else
+    forget(largest, old)
+  end
+end
+return 1
+"""
+
+# One round trip: the session is this slug's, and it is used now (its idle time and its place in `sessions`).
+# KEYS: 1 the session, 2 sessions. ARGV: 1 slug, 2 idle ms, 3 now (ms).
+_TOUCH_SESSION = """
+local owner = redis.call('GET', KEYS[1])
+if owner ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[2], 'XX', tonumber(ARGV[3]) + tonumber(ARGV[2]), KEYS[1])
 return 1
 """
 
@@ -72,6 +112,11 @@ def _bytes(value: bytes | str | None) -> bytes | None:
     return value.encode() if isinstance(value, str) else value
 
 
+def _now_ms() -> int:
+    """Wall-clock milliseconds: every process scores `sessions` on the same clock."""
+    return int(time.time() * 1000)
+
+
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -79,7 +124,7 @@ def _text(value: bytes | str) -> str:
 class RedisStore:
     """State in Redis at `url` (e.g. `redis://127.0.0.1:6379/0`), keys under `prefix`."""
 
-    def __init__(self, url: str, *, prefix: str = "besluitbron:") -> None:
+    def __init__(self, url: str, *, prefix: str = "besluitbron:", max_sessions: int = SESSIONS_MAX) -> None:
         # A blocking pool: at a burst beyond REDIS_CONNECTIONS a call waits its turn for a connection (up to
         # the same timeout) instead of failing at once, which would read as "Redis is gone" and send this
         # process onto its own state, losing every handshake-era session to 404s.
@@ -88,8 +133,10 @@ class RedisStore:
             socket_timeout=REDIS_TIMEOUT_SECONDS, socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
         self._redis = aioredis.Redis.from_pool(pool)
         self._prefix = prefix
+        self._max_sessions = max_sessions
         self._take = self._redis.register_script(_TAKE_TOKEN)
         self._create_session = self._redis.register_script(_CREATE_SESSION)
+        self._touch_session = self._redis.register_script(_TOUCH_SESSION)
 
     def _k(self, *parts: str) -> str:
         return self._prefix + ":".join(parts)
@@ -152,24 +199,27 @@ class RedisStore:
 
     async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
         session_id = secrets.token_hex(16)
-        await self._create_session(keys=[self._k("session", session_id), self._k("client-sessions", client)],
-                                   args=[slug, int(idle_seconds * 1000), SESSIONS_PER_CLIENT])
+        await self._create_session(
+            keys=[self._k("session", session_id), self._k("client-sessions", client), self._k("sessions"),
+                  self._k("session-groups")],
+            args=[slug, int(idle_seconds * 1000), SESSIONS_PER_CLIENT, self._max_sessions, _now_ms()])
         return session_id
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
-        key = self._k("session", session_id)
-        owner = await self._redis.get(key)
-        if owner is None or _text(owner) != slug:
-            return False
-        await self._redis.pexpire(key, int(idle_seconds * 1000))
-        return True
+        touched = await self._touch_session(keys=[self._k("session", session_id), self._k("sessions")],
+                                            args=[slug, int(idle_seconds * 1000), _now_ms()])
+        return bool(touched)
 
     async def delete_session(self, session_id: str, slug: str) -> bool:
         key = self._k("session", session_id)
         owner = await self._redis.get(key)
         if owner is None or _text(owner) != slug:
             return False
-        return bool(await self._redis.delete(key))
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            pipe.zrem(self._k("sessions"), key)
+            deleted, _ = await pipe.execute()
+        return bool(deleted)
 
     async def open_sessions(self) -> dict[str, int]:
         """Live sessions per connector slug: every process's, since they all share these keys (a SCAN, so a

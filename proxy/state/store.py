@@ -42,9 +42,10 @@ PROMOTE_AFTER_SECONDS = 60.0
 CALL_RECORDS_MAX = 250_000
 CACHE_MAX_ENTRIES = 10_000
 CACHE_MAX_BYTES = 256 * 1024 * 1024
-# Legacy sessions: a full store evicts the least recently used one (its client gets 404 and
-# initializes again), and one client's new sessions evict its own oldest first, so a flood of
-# `initialize` from one address never pushes anyone else out.
+# Legacy sessions: one client group's new sessions evict its own oldest first, and a full store takes
+# the oldest session of the group that holds the most (its client gets 404 and initializes again): a
+# flood of `initialize`, from one network or from many, pushes out the flood's own sessions, never a
+# client's one session in use.
 SESSIONS_MAX = 10_000
 SESSIONS_PER_CLIENT = 64
 
@@ -221,8 +222,10 @@ class MemoryStore:
         own = self._by_client.get(client)
         if own is not None and len(own) >= self._per_client:
             self._end_session(next(iter(own)))
-        if len(self._sessions) >= self._max_sessions:
-            self._end_session(next(iter(self._sessions)))
+        if len(self._sessions) >= self._max_sessions:  # the oldest session of a largest group: the flood's
+            most = max(len(own) for own in self._by_client.values())
+            self._end_session(next(sid for sid, (_, group, _) in self._sessions.items()
+                                   if len(self._by_client[group]) == most))
         session_id = secrets.token_hex(16)
         self._sessions[session_id] = (slug, client, now + idle_seconds)
         self._by_client.setdefault(client, OrderedDict())[session_id] = None

@@ -30,6 +30,7 @@ import contextlib
 import json
 import logging
 import zlib
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -204,7 +205,11 @@ class SessionStore(Protocol):
 
 _JSON: Final = "application/json"
 MAX_STREAMS: Final = 1000
+MAX_STREAMS_PER_GROUP: Final = 16  # per client group (a /24 or /64) and process
 STREAM_KEEPALIVE_SECONDS: Final = 25.0
+# How often an open stream asks whether its session still exists: a session that ended anywhere (deleted on
+# another worker, evicted by a flood, idle) ends its stream within this time.
+STREAM_SESSION_CHECK_SECONDS: Final = 5.0
 _TOOLS_CHANGED: Final = b'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n'
 _ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
 _PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
@@ -383,6 +388,7 @@ class McpHttp:
         self._endpoints: dict[str, _EndpointCache] = {}
         self._encoded_ok: set[str] = set()  # versions whose surface carries an EncodedResult (checked once)
         self._streams: dict[str, dict[str, asyncio.Queue[bytes | None]]] = {}  # slug → session → events
+        self._streams_by_group: Counter[str] = Counter()
 
         self.set_identity(identity)
 
@@ -683,27 +689,47 @@ class McpHttp:
             return _http_error(409, "Conflict: this session already has a stream open")
         if sum(len(s) for s in self._streams.values()) >= MAX_STREAMS:
             return _http_error(503, "Too many open streams; try again later", {"Retry-After": "30"})
+        group = current_peer.get() or ""
+        if self._streams_by_group[group] >= MAX_STREAMS_PER_GROUP:
+            return _http_error(429, f"Too many open streams from your network ({MAX_STREAMS_PER_GROUP}); end a "
+                               "session you no longer use (DELETE) or try again later", {"Retry-After": "30"})
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                                SESSION_ID_HEADER: session_id})
         await response.prepare(request)
         queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=8)
         streams[session_id] = queue
+        self._streams_by_group[group] += 1
         self._metrics.streams_open.inc()
         try:
-            while True:
-                try:
-                    event = await asyncio.wait_for(queue.get(), STREAM_KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    event = b": keep-alive\n\n"  # also finds out whether the client is still there
-                if event is None:
-                    break
-                await response.write(event)
+            await self._stream_events(response, queue, session_id, endpoint.slug)
         except ConnectionError:
             pass  # the client went away
         finally:
             streams.pop(session_id, None)
+            self._streams_by_group[group] -= 1
+            if self._streams_by_group[group] <= 0:
+                del self._streams_by_group[group]
             self._metrics.streams_open.dec()
         return response
+
+    async def _stream_events(self, response: web.StreamResponse, queue: asyncio.Queue[bytes | None],
+                             session_id: str, slug: str) -> None:
+        """Write the stream's events until it is ended (None), its session is gone, or its client is."""
+        quiet = 0.0
+        while True:
+            try:
+                event = await asyncio.wait_for(queue.get(), STREAM_SESSION_CHECK_SECONDS)
+            except TimeoutError:
+                if not await self._sessions.touch_session(session_id, slug, self._idle):
+                    return  # ended elsewhere (another worker, an eviction, idle): the stream ends with it
+                quiet += STREAM_SESSION_CHECK_SECONDS
+                if quiet < STREAM_KEEPALIVE_SECONDS:
+                    continue
+                event = b": keep-alive\n\n"  # also finds out whether the client is still there
+            if event is None:
+                return
+            quiet = 0.0
+            await response.write(event)
 
     def notify_tools_changed(self) -> None:
         """After a reload: every open stream hears that its tools changed; a slug that is gone ends its streams."""
