@@ -77,6 +77,8 @@ class ServerState:
     get_note_drops_mark: bool = False
     extra_tool: bool = False
     hostile: list[types.Tool] = field(default_factory=list)  # tools a test adds to the listing as they are
+    filler: int = 0  # this many more read-only tools after them, none on the allow-list
+    page_size: int = 0  # tools per tools/list page (0: one page); pages follow each other by nextCursor
     answers: dict[str, types.CallToolResult] = field(default_factory=dict)  # and what they answer
     calls: list[str] = field(default_factory=list)
     versions: list[str | None] = field(default_factory=list)  # the MCP-Protocol-Version header of each request
@@ -90,7 +92,13 @@ def _text(text: str, *, error: bool = False) -> types.CallToolResult:
 def build_server(state: ServerState) -> Server[Any]:
     async def list_tools(ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
                          ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=_tools(state))
+        own = _tools(state)
+        total = len(own) + state.filler
+        start = int(params.cursor) if params is not None and params.cursor else 0
+        end = min(total, start + state.page_size) if state.page_size else total
+        page = [own[i] if i < len(own) else _tool(f"filler_{i:06d}", None, "One tool of very many.", READ_ONLY)
+                for i in range(start, end)]
+        return types.ListToolsResult(tools=page, next_cursor=str(end) if end < total else None)
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         args = params.arguments or {}

@@ -241,7 +241,7 @@ async def test_loopback_server_refused_when_allow_networks_is_empty() -> None:
             await client.close()
         allowed = remote_client(server.url, allow=["127.0.0.1/32"])
         try:
-            names = {t.name for t in await allowed.list_tools(SYSTEM_CALLER)}
+            names = {t.name for t in (await allowed.list_tools(SYSTEM_CALLER)).tools}
         finally:
             await allowed.close()
         assert "search_notes" in names  # the same server, allowed: it was only the rule

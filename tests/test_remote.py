@@ -126,10 +126,11 @@ async def test_refused_tools_are_logged_with_a_reason(third_party: ThirdPartySer
     path = write_registry(tmp_path, lambda d: add_remote(d, third_party.url))
     async with serve(path, replicas):
         pass
-    said = "\n".join(r.getMessage() for r in caplog.records)
-    assert "tool delete_note not served: the server marks it destructive" in said
-    assert "tool add_note not served: the server does not mark it read-only" in said
-    assert "tool count_notes not served: not on the registry's allow-list" in said
+    said = [r.getMessage() for r in caplog.records if "remote connector derde: " in r.getMessage()]
+    assert len(said) == 1  # one line per listing, however long the list
+    assert "not serving delete_note (the server marks it destructive" in said[0]
+    assert "add_note (the server does not mark it read-only" in said[0]
+    assert "1 not on the allow-list (count_notes)" in said[0]
 
 
 async def test_external_text_cannot_leave_its_fence(live: LiveServer) -> None:

@@ -7,9 +7,10 @@ patterns froze the event loop). Against the SDK-built third-party server on loop
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 
 from proxy.core.errors import RegistryError
 from proxy.registry.model import parse_registry
+from proxy.remote.client import MAX_LISTED_TOOLS
 from proxy.remote.schemas import SCHEMA_DEPTH_MAX, schema_problem, without_patterns
 from tests.conftest import REGISTRY, Replicas, client, connector_entry, serve, write_registry
 from tests.remote_server import ENV, READ_ONLY, SECRET, ThirdPartyServer, add_remote
@@ -130,3 +132,68 @@ def test_validate_refuses_a_remote_name_that_becomes_a_meta_tool_on_the_aggregat
     with pytest.raises(RegistryError, match=r"remote\.tools\[\d+\]: 'list_capabilities' \(the name on the "
                                             r"aggregate connector\) is a meta tool's name"):
         parse_registry(data)
+
+
+def _roomy(url: str, more_tools: tuple[str, ...] = ()) -> Callable[[dict[str, Any]], None]:
+    """The test registry's remote connector with the default 4 MB reply cap (its own is 64 KB)."""
+    def edit(data: dict[str, Any]) -> None:
+        add_remote(data, url, more_tools=more_tools)
+        connector_entry(data, "derde")["remote"]["max_response_bytes"] = 4 * 1024 * 1024
+    return edit
+
+
+async def test_a_listing_of_170000_tools_keeps_the_allow_listed_within_bounds_in_one_log_line(
+        replicas: Replicas, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """170,000 tools on 50 pages: BesluitBron reads at most MAX_LISTING_PAGES pages and MAX_LISTED_TOOLS tools,
+    keeps only the allow-listed ones (the rest are counted), says so in one line, and serves them."""
+    monkeypatch.setenv(ENV, SECRET)
+    caplog.set_level(logging.INFO, logger="proxy.remote")
+    third_party = ThirdPartyServer(header="Authorization", value=f"Bearer {SECRET}")
+    third_party.state.filler = 170_000
+    third_party.state.page_size = 3_400
+    third_party.start()
+    try:
+        path = write_registry(tmp_path, _roomy(third_party.url))
+        async with serve(path, replicas) as live:
+            listing = live.runtime.remote.snapshot()["listings"]["derde"]
+            served = [t.name for t in live.runtime.generation.catalog.connectors["derde"].tools]
+            cannot = live.runtime.generation.catalog.plugins["derde"].about.cannot
+            async with client(live.url("derde"), "2026-07-28") as c:
+                found = await c.call_tool("search_notes", {"query": "begroting"})
+    finally:
+        third_party.stop()
+    assert len(listing["tools"]) <= 9 and listing["complete"] is False  # the allow-list only; cut off at the bounds
+    assert MAX_LISTED_TOOLS <= listing["listed"] < MAX_LISTED_TOOLS + 3_400
+    assert "search_notes" in served and not any(name.startswith("filler_") for name in served)
+    assert any("more" in line and "allow-list" in line for line in cannot) and len(cannot) < 20
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("remote connector derde: ")]
+    assert len(said) == 1 and "cut off there" in said[0] and len(said[0]) < 2_000
+    assert not found.is_error
+
+
+async def test_a_huge_remote_answer_leaves_capped_and_is_not_repeated(
+        replicas: Replicas, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 3.9 MB answer (text, structured data, a long link) leaves bounded: the text cut, each value capped, the
+    data dropped past its cap with a note, and the whole response a fraction of what came in."""
+    monkeypatch.setenv(ENV, SECRET)
+    third_party = ThirdPartyServer(header="Authorization", value=f"Bearer {SECRET}")
+    link = "https://notes.example.org/" + "n" * 5_000
+    big = {"items": [{"text": "x" * 300_000, "url": link} for _ in range(6)]}  # as JSON text and as data: 3.7 MB
+    third_party.state.answers["bulky"] = types.CallToolResult(
+        content=[types.TextContent(type="text", text=json.dumps(big))], structured_content=big)
+    third_party.state.hostile = [types.Tool(name="bulky", description="Answers megabytes.", annotations=READ_ONLY,
+                                            input_schema={"type": "object"})]
+    third_party.start()
+    try:
+        path = write_registry(tmp_path, _roomy(third_party.url, ("bulky",)))
+        async with serve(path, replicas) as live, client(live.url("derde"), "2026-07-28") as c:
+            result = await c.call_tool("bulky", {})
+    finally:
+        third_party.stop()
+    assert not result.is_error, result.content
+    sent = len(json.dumps(result.model_dump(mode="json", by_alias=True)))
+    assert sent < 1_500_000, sent  # it came in at 3.7 MB, and once as text, once as data
+    data = result.structured_content
+    assert data is not None and len(data["text"]) <= 20_000
+    assert all(len(item["uri"]) <= 2_048 for item in data["links"])

@@ -15,7 +15,8 @@ import contextvars
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import httpx2
@@ -44,11 +45,15 @@ from proxy.registry.model import Platform, RemoteAuth
 from proxy.remote.transport import Resolver, ResponseTooLarge, exception_chain, guarded_client, refusal_in
 from proxy.state.store import StateStore
 
-__all__ = ["MissingCredential", "RemoteClient", "credential_headers", "scrub"]
+__all__ = ["Listed", "MissingCredential", "RemoteClient", "credential_headers", "scrub"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _EXCERPT = 200
+# A listing is read within bounds, whatever the server sends: pages, tools looked at, names of the others kept.
+MAX_LISTING_PAGES = 20
+MAX_LISTED_TOOLS = 5_000
+NAMES_KEPT = 10
 
 
 class _Observed:
@@ -103,6 +108,21 @@ def scrub(value: T, secrets: tuple[str, ...]) -> T:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """What one listing found: the allow-listed tools, and how much else the server listed."""
+
+    tools: tuple[mcp_types.Tool, ...]
+    seen: int  # tools listed on the pages read
+    pages: int
+    others: tuple[str, ...]  # the first NAMES_KEPT names not on the allow-list
+    complete: bool  # False: cut off at MAX_LISTING_PAGES or MAX_LISTED_TOOLS
+
+    @property
+    def not_allowed(self) -> int:
+        return self.seen - len(self.tools)
+
+
 class RemoteClient:
     """One remote connector's connection, under one generation's settings (`platform`)."""
 
@@ -138,18 +158,27 @@ class RemoteClient:
 
     # ----------------------------------------------------------------------- exchanges
 
-    async def list_tools(self, caller: Caller) -> list[mcp_types.Tool]:
-        """Every tool the server lists (all pages)."""
-        async def run(client: Client) -> list[mcp_types.Tool]:
-            tools: list[mcp_types.Tool] = []
+    async def list_tools(self, caller: Caller, keep: Collection[str] | None = None) -> Listed:
+        """The tools named in `keep` (the allow-list; None: every one) from every page the server lists, within
+        bounds: at most MAX_LISTING_PAGES pages and MAX_LISTED_TOOLS tools looked at; the others are counted."""
+        async def run(client: Client) -> Listed:
+            kept: dict[str, mcp_types.Tool] = {}
+            others: list[str] = []
+            seen = pages = 0
             cursor: str | None = None
-            for _ in range(50):  # a server that pages forever is cut off
+            while pages < MAX_LISTING_PAGES and seen < MAX_LISTED_TOOLS:
                 page = await client.list_tools(cursor=cursor)
-                tools.extend(page.tools)
+                pages += 1
+                for tool in page.tools[:MAX_LISTED_TOOLS - seen]:
+                    if keep is None or tool.name in keep:
+                        kept.setdefault(tool.name, tool)
+                    elif len(others) < NAMES_KEPT:
+                        others.append(tool.name[:64])
+                seen += len(page.tools)
                 cursor = page.next_cursor
                 if not cursor:
-                    break
-            return tools
+                    return Listed(tuple(kept.values()), seen, pages, tuple(others), complete=True)
+            return Listed(tuple(kept.values()), seen, pages, tuple(others), complete=False)
 
         return await self._exchange("tools/list", None, caller, run)
 

@@ -119,22 +119,31 @@ class RemoteHub:
         return bool(wanted) or bool(self._off)
 
     async def _list(self, key: str, platform: Platform) -> None:
+        assert platform.remote is not None
         client = self._clients[key][1]
         try:
-            tools = await client.list_tools(SYSTEM_CALLER)
+            listed = await client.list_tools(SYSTEM_CALLER, keep={t.name for t in platform.remote.tools})
         except UpstreamError as exc:
             kept = self._listings.get(key)
             keeps = (f"keeping the listing of {kept.listed_at}" if kept else
                      "it serves no tools until a listing succeeds (reload to retry)")
             log.warning("remote connector %s: listing its tools failed (%s); %s", key, exc, keeps)
             return
-        listing = Listing(tools=tuple(tools), listed_at=utc_now().isoformat(timespec="seconds"))
+        listing = Listing(tools=listed.tools, listed_at=utc_now().isoformat(timespec="seconds"), listed=listed.seen,
+                          others=listed.others, complete=listed.complete)
         self._listings[key] = listing
         self._withdrawn[key] = set()  # a maintainer's reload lists afresh
         selection = select(platform, listing)
-        for name, reason in selection.refused:
-            log.warning("remote connector %s: tool %s not served: %s", key, name, reason)
-        log.info("remote connector %s: serving %s", key, ", ".join(t.name for _, t in selection.served) or "no tools")
+        own = [f"{name} ({reason})" for name, reason in selection.refused if name in {t.name for t in
+                                                                                       platform.remote.tools}]
+        # One line per listing, however long the server's list: what is served, and what of the allow-list is not.
+        log.log(logging.WARNING if own or not listed.complete else logging.INFO,
+                "remote connector %s: %d tools listed on %d pages%s; serving %s%s; %d not on the allow-list%s", key,
+                listed.seen, listed.pages, "" if listed.complete else " (cut off there)",
+                ", ".join(t.name for _, t in selection.served) or "no tools",
+                f"; not serving {'; '.join(own)}" if own else "", listing.not_allowed,
+                f" ({', '.join(listed.others)}{', …' if listing.not_allowed > len(listed.others) else ''})"
+                if listed.others else "")
 
     def _retire(self, key: str) -> None:
         """Close a client once calls that started on it had their time: the credential goes with it."""

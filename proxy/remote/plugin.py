@@ -35,6 +35,15 @@ if TYPE_CHECKING:
 __all__ = ["Listing", "Selection", "remote_plugin", "select"]
 
 MAX_CITATIONS = 20
+# What of a remote answer is passed on (characters, bytes): text, each value in the data, a link, the data.
+MAX_TEXT = 20_000
+MAX_TEXT_BESIDE_DATA = 2_000  # beside structured data, the text is its summary (often the same data as JSON)
+MAX_VALUE = 10_000
+MAX_LINK = 2_048
+MAX_TITLE = 200
+MAX_DATA_BYTES = 512 * 1024
+MAX_DATA_DEPTH = 32
+_NOT_ALLOWED = "not on the registry's allow-list (remote.tools)"
 _URL = re.compile(r"https://[^\s<>\"'\])}]+")
 _DESCRIPTION_MAX = 1000
 _META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
@@ -44,17 +53,27 @@ _META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validato
 class Listing:
     """A remote server's tool list as fetched at one load or reload: the last good one is kept."""
 
-    tools: tuple[mcp_types.Tool, ...]
+    tools: tuple[mcp_types.Tool, ...]  # the allow-listed ones the server lists
     listed_at: str
+    listed: int = 0  # every tool the server listed on the pages read (0: not counted)
+    others: tuple[str, ...] = ()  # the first few names it listed that are not on the allow-list
+    complete: bool = True  # False: the listing was cut off at its bounds
 
     def to_json(self) -> JsonDict:
-        return {"listed_at": self.listed_at,
+        return {"listed_at": self.listed_at, "listed": self.listed, "others": list(self.others),
+                "complete": self.complete,
                 "tools": [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in self.tools]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Listing:
         return cls(tools=tuple(mcp_types.Tool.model_validate(t) for t in data["tools"]),
-                   listed_at=str(data["listed_at"]))
+                   listed_at=str(data["listed_at"]), listed=int(data.get("listed", 0)),
+                   others=tuple(str(n) for n in data.get("others", ())), complete=bool(data.get("complete", True)))
+
+    @property
+    def not_allowed(self) -> int:
+        """How many listed tools are not on the allow-list (only names of the first few are kept)."""
+        return max(self.listed - len(self.tools), len(self.others))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +100,13 @@ def select(platform: Platform, listing: Listing, withdrawn: Collection[str] = ()
         else:
             assert tool is not None
             served.append((wanted, tool))
-    refused += [(t.name, "not on the registry's allow-list (remote.tools)") for t in listing.tools
-                if t.name not in allowed]
+    outside = [*(t.name for t in listing.tools if t.name not in allowed), *listing.others]
+    refused += [(name, _NOT_ALLOWED) for name in outside]
+    if listing.not_allowed > len(outside):
+        refused.append((f"{listing.not_allowed - len(outside)} more", _NOT_ALLOWED))
+    if not listing.complete:
+        refused.append(("the rest", f"the server listed more than BesluitBron reads ({listing.listed} tools looked "
+                                    "at); only the allow-listed tools among them are served"))
     return Selection(served=tuple(served), refused=tuple(refused))
 
 
@@ -197,9 +221,13 @@ def _handler(platform: Platform, name: str, client: RemoteClient | None,
             # Its own words, fenced like every external text: quoted material, not instructions.
             raise RemoteRefused(platform.key, f"{platform.title.en} (external MCP server) answered with an error:\n"
                                 f"{fence(_first_line(text), platform.title.nl)}\n(end of its words)")
-        data = result.structured_content
-        links = _links(result, text)
+        data, dropped = _bounded_data(result.structured_content)
+        links = [(uri, title[:MAX_TITLE]) for uri, title in _links(result, text) if len(uri) <= MAX_LINK]
         shown = links[:MAX_CITATIONS]
+        text = _cut(text, MAX_TEXT_BESIDE_DATA if data is not None else MAX_TEXT)
+        if dropped:
+            text += f"\n(BesluitBron: the structured answer was {dropped // 1024} KB, more than it passes on; ask " \
+                    "the tool for less)"
         return client.scrub({  # a careless server may echo the credential anywhere, a link included
             "external_data": True,
             "source": platform.title.nl,
@@ -216,6 +244,32 @@ def _handler(platform: Platform, name: str, client: RemoteClient | None,
         })
 
     return handle
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} characters more, not passed on)"
+
+
+def _bounded_data(data: Any) -> tuple[Any, int]:
+    """The remote's structured answer with each string cut to MAX_VALUE and nesting cut at MAX_DATA_DEPTH; None
+    (and its size) when even so it is larger than MAX_DATA_BYTES."""
+    if data is None:
+        return None, 0
+
+    def cut(value: Any, depth: int) -> Any:
+        if isinstance(value, str):
+            return _cut(value, MAX_VALUE)
+        if depth >= MAX_DATA_DEPTH and isinstance(value, dict | list):
+            return "… (nested deeper than BesluitBron passes on)"
+        if isinstance(value, dict):
+            return {str(k)[:MAX_TITLE]: cut(v, depth + 1) for k, v in value.items()}
+        if isinstance(value, list):
+            return [cut(v, depth + 1) for v in value]
+        return value
+
+    bounded = cut(data, 0)
+    size = len(json.dumps(bounded))
+    return (None, size) if size > MAX_DATA_BYTES else (bounded, 0)
 
 
 def _links(result: mcp_types.CallToolResult, text: str) -> list[tuple[str, str]]:
@@ -245,7 +299,9 @@ def _measure(platform: Platform, client: RemoteClient | None,
     async def measure(ctx: PlatformContext) -> LoadReport:
         if client is None:
             raise UpstreamUnreachable(platform.key, f"{platform.title.en} is not connected in this process")
-        tools = await client.list_tools(SYSTEM_CALLER)  # a live probe: feeds availability like any call
+        assert platform.remote is not None
+        # A live probe: feeds availability like any call.
+        tools = list((await client.list_tools(SYSTEM_CALLER, keep={t.name for t in platform.remote.tools})).tools)
         if observe is not None:
             observe(tools)  # a served tool that lost its read-only mark is withdrawn at once
         return LoadReport(current_through=None, dated=False,
