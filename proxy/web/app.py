@@ -35,6 +35,7 @@ from proxy.serving.runtime import Runtime
 from proxy.state.store import MemoryStore, StateStore
 from proxy.web.cors import cors_middleware
 from proxy.web.discovery_routes import add_discovery_routes, browser_redirect, served_elsewhere
+from proxy.web.framing import WRITE_SECONDS, strict_framing, write_deadline
 from proxy.web.headers import SITE_HEADERS, name_the_server
 from proxy.web.sitebuild import SiteBuildError, build_site
 from proxy.web.transport import McpHttp, ServerIdentity, TransportSettings, handler_args
@@ -60,6 +61,7 @@ class Config:
     site_dir: serve this built site at `/`; with `site_build_root`, reloads rebuild the site there.
     measure_load: run the load-status measurement in the background.
     idle_timeout_seconds: close a connection that sends no complete request header for this long.
+    write_timeout_seconds: drop a connection whose client has not taken its response within this long.
     trace_key_file: without Redis, keep the trace-signing key in this file so handles survive a restart.
     trusted_proxies: peers (a reverse proxy in front) whose X-Forwarded-For names the client.
     sample: the platforms are the offline replicas: every answer, /health and the instructions say so.
@@ -77,6 +79,7 @@ class Config:
     measure_load: bool = True
     trace_secret: bytes = b""
     idle_timeout_seconds: float = 15
+    write_timeout_seconds: float = WRITE_SECONDS
     trace_key_file: Path | None = None
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     sample: SampleData | None = None
@@ -96,7 +99,8 @@ def create_app(config: Config) -> web.Application:
     app = web.Application(
         client_max_size=server.max_body_bytes,
         handler_args=handler_args(idle_timeout_seconds=config.idle_timeout_seconds),
-        middlewares=[cors_middleware(lambda: runtime.generation.server.cors_origins)],
+        middlewares=[write_deadline(config.write_timeout_seconds), strict_framing,
+                     cors_middleware(lambda: runtime.generation.server.cors_origins)],
     )
     app[RUNTIME] = runtime
     app[CONFIG] = config

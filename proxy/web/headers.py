@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from aiohttp import web
+from aiohttp import web, web_response
 
 __all__ = ["SERVER", "SITE_HEADERS", "name_the_server"]
 
 SERVER = "BesluitBron"
+# The answers aiohttp's parser gives itself (a malformed request's 400) run no application signal, so they would
+# still say "Python/3.x aiohttp/3.y": the default it sets is replaced at the source, for every response.
+web_response.SERVER_SOFTWARE = SERVER
 SITE_HEADERS: Mapping[str, str] = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' "
                                "'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "

@@ -80,6 +80,7 @@ from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import HTTP_CONTEXT, parent_context, tool_span
 from proxy.results.encoding import EncodedResult, encode_json
 from proxy.state.store import SESSION_IDLE_SECONDS
+from proxy.web.framing import WRITE_SECONDS
 
 __all__ = [
     "LISTING_CACHE_SCOPE",
@@ -729,7 +730,12 @@ class McpHttp:
             if event is None:
                 return
             quiet = 0.0
-            await response.write(event)
+            try:
+                async with asyncio.timeout(WRITE_SECONDS):
+                    await response.write(event)
+            except TimeoutError:
+                return  # a reader this slow is gone for all it can use the stream; its buffers go
+
 
     def notify_tools_changed(self) -> None:
         """After a reload: every open stream hears that its tools changed; a slug that is gone ends its streams."""

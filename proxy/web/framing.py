@@ -1,0 +1,57 @@
+"""HTTP framing held strictly, and responses written within a deadline.
+
+aiohttp's parser accepts `Transfer-Encoding: gzip, chunked` and reads the body as chunked, ignoring the
+coding it does not implement: a request the client and any proxy in front may frame differently (the root
+of request smuggling). It also takes an absolute-form target (`GET http://other.example/ HTTP/1.1`) and
+answers as if it were that host. Both are refused here, before any handler. And a client that stops
+reading keeps its response, its buffers and its connection forever: every response must be written
+within `write_seconds`, or the connection is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+__all__ = ["WRITE_SECONDS", "strict_framing", "write_deadline"]
+
+WRITE_SECONDS = 30.0
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def strict_framing(request: web.Request, handler: Handler) -> web.StreamResponse:
+    codings = request.headers.getall("Transfer-Encoding", [])
+    if codings and [c.strip().lower() for c in ",".join(codings).split(",")] != ["chunked"]:
+        return web.Response(status=501, text="Not Implemented: the only transfer coding accepted is chunked, alone")
+    if not request.raw_path.startswith("/"):
+        target = urlsplit(request.raw_path)
+        given = request.headers.get("Host", "")
+        if not target.netloc or target.netloc.lower() != given.lower():
+            return web.Response(status=400, text="Bad Request: an absolute-form target names another host than "
+                                                 "Host; this server is not a proxy")
+    return await handler(request)
+
+
+def write_deadline(write_seconds: float = WRITE_SECONDS) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """A middleware that writes each finished response itself, within `write_seconds`; a reader slower than
+    that loses the connection (a stream the handler writes itself is held to the same deadline per event)."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        response = await handler(request)
+        if response.prepared:
+            return response
+        try:
+            async with asyncio.timeout(write_seconds):
+                await response.prepare(request)
+                await response.write_eof()
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()  # its buffers go with it; aiohttp finds the connection closed
+        return response
+
+    return middleware
