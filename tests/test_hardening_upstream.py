@@ -6,7 +6,7 @@ import asyncio
 import contextvars
 import dataclasses
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -57,11 +57,11 @@ def _upstream(base_url: str, store: MemoryStore, **changes: Any) -> Upstream:
     return Upstream(dataclasses.replace(platform, base_url=base_url, **changes), store=store)
 
 
-def as_client(client: str, work: Awaitable[T]) -> asyncio.Task[T]:
+def as_client(client: str, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
     """Run `work` as a request of `client` would (the transport sets the same context variable)."""
     context = contextvars.copy_context()
     context.run(current_peer.set, client)
-    return asyncio.get_running_loop().create_task(work, context=context)  # type: ignore[arg-type]
+    return asyncio.get_running_loop().create_task(work, context=context)
 
 
 async def test_waiting_for_a_connection_does_not_count_against_the_timeout(hostile: Hostile) -> None:
@@ -75,7 +75,8 @@ async def test_waiting_for_a_connection_does_not_count_against_the_timeout(hosti
                                    return_exceptions=True)
     await up.close()
     assert [r for r in results if isinstance(r, BaseException)] == []
-    assert (await store.availability("wetten"))["available"] is True
+    availability = await store.availability("wetten")
+    assert availability is not None and availability["available"] is True
 
 
 async def test_one_client_cannot_use_up_the_platform_budget(hostile: Hostile) -> None:
@@ -144,6 +145,7 @@ async def test_a_platform_error_echoing_a_question_is_not_shown_to_others(hostil
     with pytest.raises(UpstreamBadReply, match=r"J\. Jansen"):  # the asking client still learns it all
         await up.get("/sru", diagnostic, caller=Caller.session("me"))
     availability = await store.availability("wetten")
+    assert availability is not None
     assert availability["available"] is False and "Jansen" not in str(availability)
     assert availability["last_error"]
     await up.close()

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
+from proxy.core.shapes import CallRecord, OrganStatus, SourceStatus, call_record
 from proxy.state.redis_store import REDIS_CONNECTIONS, RedisStore
 from proxy.state.store import CALLS_PER_CALLER, MemoryStore, StateStore
 from tests.redis_server import redis_server
 
 
 @pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with redis_server(tmp_path_factory.mktemp("redis")) as url:
         yield url
 
@@ -31,6 +32,17 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[StateStore]:
     await s.close()
 
 
+def _call(n: int) -> CallRecord:
+    """A real call record, told apart from the others by its number: the last part of its url."""
+    return call_record(source="wetten", tool=None, method="GET", url=f"https://example.invalid/{n}", status=200,
+                       started=time.perf_counter(), size=0, cache_hit=False, error=None, request_id=None)
+
+
+def _numbers(calls: Sequence[CallRecord]) -> list[int]:
+    """The numbers `_call` gave these records, in their order."""
+    return [int(c["url"].rsplit("/", 1)[1]) for c in calls]
+
+
 async def test_cache_expires(store: StateStore) -> None:
     await store.cache_set("k", b"v", 0.3)
     assert await store.cache_get("k") == b"v"
@@ -42,25 +54,33 @@ async def test_cache_expires(store: StateStore) -> None:
 
 async def test_call_logs_are_per_caller_and_capped(store: StateStore) -> None:
     for i in range(3):
-        await store.record_call("session:a", {"n": i})
-    await store.record_call("session:b", {"n": 99})
+        await store.record_call("session:a", _call(i))
+    b_call = _call(99)
+    await store.record_call("session:b", b_call)
     calls, total = await store.calls("session:a", 10)
-    assert [c["n"] for c in calls] == [0, 1, 2] and total == 3
+    assert _numbers(calls) == [0, 1, 2] and total == 3
     calls, _ = await store.calls("session:b", 10)
-    assert calls == [{"n": 99}]
+    assert calls == [b_call]
     assert await store.calls("session:nobody", 10) == ([], 0)
     for i in range(CALLS_PER_CALLER + 5):
-        await store.record_call("session:c", {"n": i})
+        await store.record_call("session:c", _call(i))
     calls, total = await store.calls("session:c", 2)
-    assert total == CALLS_PER_CALLER and [c["n"] for c in calls] == [CALLS_PER_CALLER + 3, CALLS_PER_CALLER + 4]
+    assert total == CALLS_PER_CALLER and _numbers(calls) == [CALLS_PER_CALLER + 3, CALLS_PER_CALLER + 4]
 
 
 async def test_availability_and_load_status_roundtrip(store: StateStore) -> None:
     assert await store.availability("ori") is None
     await store.set_availability("ori", {"available": False, "last_error": "x"})
     assert (await store.availability("ori")) == {"available": False, "last_error": "x"}
-    await store.set_load_status("ori", {"receiving": True, "organs": [{"organ": "ori_delft"}]})
-    assert (await store.load_status("ori"))["organs"] == [{"organ": "ori_delft"}]
+    organ: OrganStatus = {"organ": "ori_delft", "name": "Gemeente Delft", "medium": None,
+                          "current_through": "2026-11-30", "stalled": False}
+    status: SourceStatus = {"source": "ori", "title": "Open Raadsinformatie", "receiving": True,
+                            "current_through": "2026-11-30", "current_through_per_medium": {},
+                            "measured_at": None, "reason": None, "organs_total": 1, "organs_stalled": 0,
+                            "organs": [organ]}
+    await store.set_load_status("ori", status)
+    loaded = await store.load_status("ori")
+    assert loaded is not None and loaded.get("organs") == [organ]
 
 
 async def test_the_last_live_check_roundtrips(store: StateStore) -> None:
@@ -116,10 +136,11 @@ async def test_redis_store_is_shared_between_processes(redis_url: str, tmp_path:
     """Two stores on one Redis (as two server processes would be) see each other's state."""
     one, two = RedisStore(redis_url, prefix="shared:"), RedisStore(redis_url, prefix="shared:")
     try:
-        await one.record_call("trace:x", {"n": 1})
+        record = _call(1)
+        await one.record_call("trace:x", record)
         await one.cache_set("k", b"v", 30)
         sid = await one.create_session("ori", 60)
-        assert (await two.calls("trace:x", 5))[0] == [{"n": 1}]
+        assert (await two.calls("trace:x", 5))[0] == [record]
         assert await two.cache_get("k") == b"v"
         assert await two.touch_session(sid, "ori", 60)
         answers = [await one.take_token("tk", 2, 1.0), await two.take_token("tk", 2, 1.0),
@@ -153,7 +174,7 @@ async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(state, "CACHE_MAX_ENTRIES", 2)
     store = MemoryStore()
     for i in range(5):
-        await store.record_call(f"trace:{i}", {"n": i})
+        await store.record_call(f"trace:{i}", _call(i))
     assert await store.calls("trace:0", 5) == ([], 0)  # the least recently active caller went first
     assert (await store.calls("trace:4", 5))[1] == 1
     await store.cache_set("a", b"1", 60)
@@ -180,7 +201,7 @@ async def test_memory_call_logs_have_a_total_bound(monkeypatch: pytest.MonkeyPat
     store = MemoryStore()
     for caller in ("trace:a", "trace:b", "trace:c"):
         for i in range(40):
-            await store.record_call(caller, {"n": i})
+            await store.record_call(caller, _call(i))
     assert await store.calls("trace:a", 5) == ([], 0)  # 120 records > 100: the least recently active went
     assert (await store.calls("trace:c", 50))[1] == 40
 
@@ -188,11 +209,11 @@ async def test_memory_call_logs_have_a_total_bound(monkeypatch: pytest.MonkeyPat
 async def test_one_off_callers_never_push_out_a_returning_caller() -> None:
     now = [0.0]
     store = MemoryStore(clock=lambda: now[0])
-    await store.record_call("trace:regular", {"n": 1})
+    await store.record_call("trace:regular", _call(1))
     now[0] = 120
-    await store.record_call("trace:regular", {"n": 2})  # it came back: an established history
+    await store.record_call("trace:regular", _call(2))  # it came back: an established history
     for i in range(25_000):  # a stateless client that never returns its handle: a new one per call
-        await store.record_call(f"trace:once-{i}", {"n": i})
+        await store.record_call(f"trace:once-{i}", _call(i))
     assert (await store.calls("trace:regular", 5))[1] == 2
 
 

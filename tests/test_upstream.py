@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import web
@@ -23,7 +24,7 @@ from proxy.core.errors import (
 from proxy.plugin.toolkit import as_json
 from proxy.plugin.upstream import Upstream
 from proxy.registry.model import Limits, Platform, Timeouts, load_registry
-from proxy.state.store import MemoryStore
+from proxy.state.store import MemoryStore, StateStore
 from tests.conftest import listen
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,9 +63,16 @@ async def upstream_server() -> AsyncIterator[Counting]:
     await runner.cleanup()
 
 
-def _platform(base_url: str, **changes: object) -> Platform:
+def _platform(base_url: str, **changes: Any) -> Platform:
     platform = load_registry(ROOT / "registry.json").platforms["wetten"]
-    return dataclasses.replace(platform, base_url=base_url, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(platform, base_url=base_url, **changes)
+
+
+async def _available(store: StateStore) -> object:
+    """The `available` field of the wetten platform's availability record; fails the test if none is stored."""
+    record = await store.availability("wetten")
+    assert record is not None, "no availability record for wetten"
+    return record["available"]
 
 
 async def test_fifty_identical_concurrent_calls_go_upstream_once(upstream_server: Counting) -> None:
@@ -87,12 +95,12 @@ async def test_cache_hit_is_listed_and_does_not_change_availability(upstream_ser
     upstream_server.mode = "500"
     with pytest.raises(UpstreamStatusError):
         await up.get("/other", as_json, caller=Caller.session("me"))
-    assert (await store.availability("wetten"))["available"] is False
+    assert await _available(store) is False
     await up.get("/cached", as_json, caller=Caller.session("me"))  # served from the cache while the platform fails
-    assert (await store.availability("wetten"))["available"] is False
+    assert await _available(store) is False
     calls, _ = await store.calls(Caller.session("me").key, 10)
     assert [c["cache_hit"] for c in calls] == [False, False, True]
-    assert calls[1]["status"] == 500 and "failing (HTTP 500" in calls[1]["error"]
+    assert calls[1]["status"] == 500 and "failing (HTTP 500" in (calls[1]["error"] or "")
     await up.close()
 
 
@@ -111,10 +119,10 @@ async def test_failures_are_readable_and_flip_availability(upstream_server: Coun
     upstream_server.mode = mode
     with pytest.raises(error, match=words.replace("(", r"\(")):
         await up.get(f"/fail-{mode}", as_json, caller=Caller.session("me"))
-    assert (await store.availability("wetten"))["available"] is False
+    assert await _available(store) is False
     upstream_server.mode = "ok"
     await up.get("/good", as_json, caller=Caller.session("me"))
-    assert (await store.availability("wetten"))["available"] is True
+    assert await _available(store) is True
     await up.close()
 
 
@@ -160,11 +168,11 @@ async def test_a_refused_question_does_not_mark_the_platform_unavailable(upstrea
     with pytest.raises(UpstreamUnreachable):
         await down.get("/x", as_json, caller=Caller.session("me"))
     await down.close()
-    assert (await store.availability("wetten"))["available"] is False
+    assert await _available(store) is False
     upstream_server.mode = "404"
     with pytest.raises(UpstreamStatusError, match="does not know this item"):
         await up.get("/missing", as_json, caller=Caller.session("me"))
-    assert (await store.availability("wetten"))["available"] is True
+    assert await _available(store) is True
     await up.close()
 
 
