@@ -74,7 +74,7 @@ async def replicas() -> AsyncIterator[Replicas]:
 
 def connector_entry(data: dict[str, Any], slug: str) -> dict[str, Any]:
     """The registry entry of connector `slug` in decoded registry JSON, for a test that edits one connector."""
-    found = next((c for c in data["connectors"] if c["slug"] == slug), None)
+    found: dict[str, Any] | None = next((c for c in data["connectors"] if c["slug"] == slug), None)
     if found is None:
         raise KeyError(f"no connector {slug!r} in the registry; it has {[c['slug'] for c in data['connectors']]}")
     return found
@@ -115,4 +115,4 @@ async def server(replicas: Replicas, tmp_path: Path) -> AsyncIterator[LiveServer
 
 def client(url: str, mode: str) -> Client:
     """The SDK's own client: `legacy` (initialize + session) or `2026-07-28` (stateless)."""
-    return Client(url, mode=mode)  # type: ignore[arg-type]
+    return Client(url, mode=mode)
