@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Mapping
-from typing import Any, cast
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
 
 import aiohttp
 import mcp_types as types
@@ -13,11 +13,22 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
+from proxy.core.caller import Caller
 from proxy.core.trace import TRACE_META_KEY, TraceSigner
 from proxy.results.encoding import EncodedResult, encode_json
 from proxy.state.store import MemoryStore
 from proxy.web.transport import LISTING_TTL_MS, Endpoint, TransportSettings
-from tests.conftest_mcp import SETTINGS, DemoEndpoint, RunningServer, make_app, start_server
+from tests.conftest_mcp import (
+    SETTINGS,
+    DemoEndpoint,
+    RunningServer,
+    data_of,
+    make_app,
+    meta_of,
+    start_server,
+    text_of,
+    trace_meta,
+)
 
 MODERN = "2026-07-28"
 ACCEPT = "application/json, text/event-stream"
@@ -125,13 +136,12 @@ async def test_legacy_client_lists_and_calls_tools(server: RunningServer, regist
         # The SDK client validates structuredContent against the listed outputSchema.
         echoed = await client.call_tool("echo", {"message": "hallo"})
         assert echoed.is_error is False
-        assert echoed.structured_content is not None
-        assert echoed.structured_content["echo"] == "hallo"
-        assert re.fullmatch(r"session:[\x21-\x7e]+", echoed.structured_content["caller"])
+        assert data_of(echoed)["echo"] == "hallo"
+        assert re.fullmatch(r"session:[\x21-\x7e]+", data_of(echoed)["caller"])
 
         failed = await client.call_tool("fail", {})
         assert failed.is_error is True
-        assert "always fails" in failed.content[0].text  # type: ignore[union-attr]
+        assert "always fails" in text_of(failed)
 
         with pytest.raises(MCPError) as raised:
             await client.call_tool("nope", {})
@@ -149,13 +159,11 @@ async def test_modern_client_lists_and_calls_tools(server: RunningServer, mode: 
         # The modern client mirrors `message` into Mcp-Param-Message (x-mcp-header): it must agree.
         echoed = await client.call_tool("echo", {"message": "hallo ë"})
         assert echoed.is_error is False
-        assert echoed.structured_content is not None
-        assert echoed.structured_content["echo"] == "hallo ë"
-        assert echoed.meta is not None
-        handle = echoed.meta[TRACE_META_KEY]
+        assert data_of(echoed)["echo"] == "hallo ë"
+        handle = meta_of(echoed)[TRACE_META_KEY]
         assert verify_trace_handle(handle, SECRET)
-        assert echoed.structured_content["caller"] == f"trace:{handle}"
-        assert echoed.meta[types.SERVER_INFO_META_KEY]["name"] == "besluitbron-test"
+        assert data_of(echoed)["caller"] == f"trace:{handle}"
+        assert meta_of(echoed)[types.SERVER_INFO_META_KEY]["name"] == "besluitbron-test"
 
         failed = await client.call_tool("fail", {})
         assert failed.is_error is True
@@ -165,10 +173,9 @@ async def test_modern_client_lists_and_calls_tools(server: RunningServer, mode: 
         assert raised.value.error.message == "Unknown tool: nope"
 
         # Sending the handle back keeps the trace; the endpoint sees the same caller.
-        meta = cast(types.RequestParamsMeta, {TRACE_META_KEY: handle})  # an open map (PEP 728 extra items)
-        again = await client.call_tool("echo", {"message": "x"}, meta=meta)
-        assert again.meta is not None and again.meta[TRACE_META_KEY] == handle
-        assert again.structured_content is not None and again.structured_content["caller"] == f"trace:{handle}"
+        again = await client.call_tool("echo", {"message": "x"}, meta=trace_meta(handle))
+        assert meta_of(again)[TRACE_META_KEY] == handle
+        assert data_of(again)["caller"] == f"trace:{handle}"
 
 
 async def test_modern_results_carry_the_2026_envelope(server: RunningServer, http: aiohttp.ClientSession) -> None:
@@ -260,16 +267,28 @@ def test_encoded_result_is_spliced_as_the_sdk_shape_would_be_sent(version: str, 
 
 
 async def test_encoded_results_reach_the_sdk_client(server: RunningServer, registry: Registry) -> None:
-    class Encoded(DemoEndpoint):
-        async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: str) -> Any:
+    class Encoded:
+        """The demo's tools, answered with bytes already encoded (an EncodedResult), as the proxy's pipeline answers."""
+
+        def __init__(self, slug: str) -> None:
+            self.slug = slug
+            self.demo = DemoEndpoint(slug)
+
+        def list_tools(self) -> Sequence[types.Tool]:
+            return self.demo.list_tools()
+
+        def input_schema(self, name: str) -> Mapping[str, Any] | None:
+            return self.demo.input_schema(name)
+
+        async def call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller) -> EncodedResult:
             return EncodedResult(encode_json({"echo": arguments["message"], "caller": caller.key}))
 
     registry.endpoints["demo"] = Encoded("demo")
     for mode in ("legacy", MODERN):
-        async with Client(server.url(), mode=mode) as client:  # type: ignore[arg-type]
+        async with Client(server.url(), mode=mode) as client:
             result = await client.call_tool("echo", {"message": "hallo"})  # the SDK checks the outputSchema
-        assert not result.is_error and result.structured_content is not None
-        assert result.structured_content["echo"] == "hallo"
+        assert not result.is_error
+        assert data_of(result)["echo"] == "hallo"
 
 
 # ─── sessions ──────────────────────────────────────────────────────────────────────────────────
@@ -593,7 +612,9 @@ async def test_trace_handle_minted_returned_reaccepted_and_forgeries_replaced(
         assert fresh not in (forged, handle)
         assert verify_trace_handle(fresh, SECRET)
 
-    callers = [caller for _, _, caller in registry.endpoints["demo"].calls]  # type: ignore[attr-defined]
+    demo = registry.endpoints["demo"]
+    assert isinstance(demo, DemoEndpoint)
+    callers = [caller for _, _, caller in demo.calls]
     assert callers[0] == callers[1] == f"trace:{handle}"
     assert len(set(callers[2:])) == len(forgeries)
 
@@ -605,7 +626,7 @@ def test_verify_trace_handle_rejects_garbage() -> None:
     assert not verify_trace_handle(good + "x", SECRET)
     assert not verify_trace_handle("", SECRET)
     assert not verify_trace_handle(".", SECRET)
-    assert not verify_trace_handle(123, SECRET)  # type: ignore[arg-type]
+    assert not verify_trace_handle(123, SECRET)
 
 
 async def test_settings_are_honoured(registry: Registry, http: aiohttp.ClientSession) -> None:
