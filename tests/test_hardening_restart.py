@@ -21,8 +21,9 @@ import aiohttp
 import pytest
 from mcp import Client
 
-from proxy.results.meta_schemas import TRACE_META_KEY
+from proxy.core.trace import TRACE_META_KEY
 from tests.conftest import ROOT, Replicas, serve, write_registry
+from tests.conftest_mcp import data_of, meta_of
 
 MODERN = "2026-07-28"
 ENVELOPE = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {},
@@ -100,15 +101,15 @@ async def test_sigterm_lets_twenty_calls_in_flight_finish(replicas: Replicas, tm
 async def test_a_trace_handle_outlives_a_restart(replicas: Replicas, tmp_path: Path) -> None:
     registry = write_registry(tmp_path)
     with proxy_process(registry, replicas, tmp_path) as (proc, base):
-        async with Client(f"{base}/wetten/mcp", mode=MODERN) as client:  # type: ignore[arg-type]
-            handle = (await client.call_tool("search_regulations", {"title": "wet", "limit": 1})).meta[TRACE_META_KEY]
+        async with Client(f"{base}/wetten/mcp", mode=MODERN) as client:
+            handle = meta_of(await client.call_tool("search_regulations", {"title": "wet", "limit": 1}))[TRACE_META_KEY]
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.to_thread(proc.wait, 30) == 0
     with proxy_process(registry, replicas, tmp_path) as (proc, base):
-        async with Client(f"{base}/wetten/mcp", mode=MODERN) as client:  # type: ignore[arg-type]
+        async with Client(f"{base}/wetten/mcp", mode=MODERN) as client:
             again = await client.call_tool("list_platform_calls", {"trace": handle})
     assert not again.is_error, again.content
-    assert again.structured_content["trace"] == handle
+    assert data_of(again)["trace"] == handle
 
 
 async def test_shutdown_removes_this_process_site_generations(replicas: Replicas, tmp_path: Path) -> None:
