@@ -22,6 +22,7 @@ from proxy.registry.model import parse_registry
 from proxy.remote.client import MAX_LISTED_TOOLS
 from proxy.remote.schemas import SCHEMA_DEPTH_MAX, schema_problem, without_patterns
 from tests.conftest import REGISTRY, Replicas, client, connector_entry, serve, write_registry
+from tests.conftest_mcp import data_of
 from tests.remote_server import ENV, READ_ONLY, SECRET, ThirdPartyServer, add_remote
 
 
@@ -119,7 +120,7 @@ async def test_a_hostile_listing_fetches_nothing_and_the_server_serves_on(
     assert "pattern" not in str(served["redos"].input_schema)  # served, its regular expression not compiled here
     assert seen == []  # nothing was fetched for the $ref
     assert not answer.is_error
-    assert not remote.is_error and remote.structured_content["data"] == backtracks, remote.content
+    assert not remote.is_error and data_of(remote)["data"] == backtracks, remote.content
 
 
 def test_validate_refuses_a_remote_name_that_becomes_a_meta_tool_on_the_aggregate() -> None:
@@ -194,6 +195,6 @@ async def test_a_huge_remote_answer_leaves_capped_and_is_not_repeated(
     assert not result.is_error, result.content
     sent = len(json.dumps(result.model_dump(mode="json", by_alias=True)))
     assert sent < 1_500_000, sent  # it came in at 3.7 MB, and once as text, once as data
-    data = result.structured_content
-    assert data is not None and len(data["text"]) <= 20_000
+    data = data_of(result)
+    assert len(data["text"]) <= 20_000
     assert all(len(item["uri"]) <= 2_048 for item in data["links"])
