@@ -14,8 +14,9 @@ import contextlib
 import json
 import logging
 import secrets
+import statistics
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
@@ -38,6 +39,13 @@ REDIS_TIMEOUT_SECONDS = 2.0
 # Connections one process keeps to Redis (a worker's calls share them; each Redis call takes well under 1 ms).
 REDIS_CONNECTIONS = 64
 RETRY_REDIS_SECONDS = 2.0
+# Back only after this many probes in a row answered, each within SLOW_SECONDS: a Redis that has just restarted
+# (or drops every other connection) is not switched to and away from again and again.
+PROBES_TO_RECOVER = 3
+# The latency breaker: when the median of the last LATENCY_WINDOW operations takes longer than this, Redis counts
+# as down for this process (its state local, /health degraded) until the probes are fast again.
+SLOW_SECONDS = 0.25
+LATENCY_WINDOW = 32
 
 # KEYS[1] bucket; ARGV: capacity, refill per second, now, max wait. Returns "granted wait": a reservation
 # may take the bucket below zero, so concurrent callers queue (see MemoryStore.take_token).
@@ -242,6 +250,11 @@ class RedisStore:
 
     async def ping(self) -> None:
         await self._redis.ping()
+        await self._redis.exists(self._k("probe"))  # a data command too: a Redis still loading refuses those
+
+    async def reset_connections(self) -> None:
+        """Drop every pooled connection: after an outage, connections to the old server would fail one by one."""
+        await self._redis.connection_pool.disconnect()
 
     def describe(self) -> JsonDict:
         return {"backend": "redis", "degraded": False}
@@ -260,39 +273,55 @@ class ResilientStore:
     """
 
     def __init__(self, primary: RedisStore, fallback: StateStore, *,
-                 retry_seconds: float = RETRY_REDIS_SECONDS) -> None:
+                 retry_seconds: float = RETRY_REDIS_SECONDS, slow_seconds: float = SLOW_SECONDS) -> None:
         self._primary = primary
         self._fallback = fallback
         self._retry = retry_seconds
+        self._slow = slow_seconds
         self._down_since: datetime | None = None
+        self._why = ""
+        self._latency: deque[float] = deque(maxlen=LATENCY_WINDOW)
         self._probe: asyncio.Task[None] | None = None
 
     async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
         if self._down_since is None:
+            started = time.perf_counter()
             try:
-                return await call(self._primary)
+                result = await call(self._primary)
             except (RedisError, OSError, TimeoutError) as exc:
-                self._went_down(exc)
+                self._went_down(f"Redis cannot be reached ({type(exc).__name__})")
+            else:
+                self._latency.append(time.perf_counter() - started)
+                if len(self._latency) == LATENCY_WINDOW and statistics.median(self._latency) > self._slow:
+                    self._went_down(f"Redis answers slowly (median {statistics.median(self._latency) * 1000:.0f} ms "
+                                    f"over its last {LATENCY_WINDOW} operations)")
+                return result
         return await call(self._fallback)
 
-    def _went_down(self, exc: BaseException) -> None:
+    def _went_down(self, why: str) -> None:
         if self._down_since is not None:
             return
         self._down_since = down = datetime.now(UTC)
-        log.warning("Redis cannot be reached (%s); serving on this process's own state until it is back",
-                    type(exc).__name__)
+        self._why = why
+        self._latency.clear()
+        log.warning("%s; serving on this process's own state until it is back", why)
         self._probe = asyncio.get_running_loop().create_task(self._wait_for_redis(down))
 
     async def _wait_for_redis(self, down: datetime) -> None:
-        while True:
-            await asyncio.sleep(self._retry)
+        answered = 0
+        while answered < PROBES_TO_RECOVER:
+            await asyncio.sleep(self._retry if answered == 0 else self._retry / 2)
+            started = time.perf_counter()
             try:
-                await self._primary.ping()
+                async with asyncio.timeout(max(self._slow * 4, 1.0)):
+                    await self._primary.ping()
             except (RedisError, OSError, TimeoutError):
+                answered = 0
                 continue
-            log.warning("Redis is back after %s; shared state resumes", datetime.now(UTC) - down)
-            self._down_since = None
-            return
+            answered = answered + 1 if time.perf_counter() - started <= self._slow else 0
+        await self._primary.reset_connections()
+        log.warning("Redis is back after %s; shared state resumes", datetime.now(UTC) - down)
+        self._down_since = None
 
     async def unreachable(self, timeout: float = 1.0) -> str | None:
         """Why Redis does not answer a PING now (for /ready), or None when it does."""
@@ -306,7 +335,7 @@ class ResilientStore:
     def describe(self) -> JsonDict:
         if self._down_since is None:
             return {"backend": "redis", "degraded": False}
-        return {"backend": "redis", "degraded": True, "reason": "Redis cannot be reached; serving on local state",
+        return {"backend": "redis", "degraded": True, "reason": f"{self._why}; serving on local state",
                 "since_utc": self._down_since.isoformat(timespec="seconds")}
 
     async def cache_get(self, key: str) -> bytes | None:

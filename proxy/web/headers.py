@@ -17,7 +17,7 @@ __all__ = ["SERVER", "SITE_HEADERS", "name_the_server"]
 SERVER = "BesluitBron"
 # The answers aiohttp's parser gives itself (a malformed request's 400) run no application signal, so they would
 # still say "Python/3.x aiohttp/3.y": the default it sets is replaced at the source, for every response.
-web_response.SERVER_SOFTWARE = SERVER
+web_response.SERVER_SOFTWARE = SERVER  # type: ignore[attr-defined]  # a module global, not in its __all__
 SITE_HEADERS: Mapping[str, str] = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' "
                                "'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
