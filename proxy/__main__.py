@@ -239,12 +239,12 @@ async def _serve(args: argparse.Namespace) -> None:
             site_dir = await build_site(args.registry, site_root, sample=sample)
         app = create_app(Config(registry_path=args.registry, base_urls=base_urls, redis_url=args.redis,
                                 watch=args.watch, site_dir=site_dir, site_build_root=site_root,
-                                idle_timeout_seconds=args.idle_timeout,
+                                idle_timeout_seconds=args.idle_timeout, grace_seconds=args.grace,
                                 trace_key_file=args.trace_key_file,
                                 trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")),
                                 sample=sample, otlp_endpoint=args.otlp))
         # Graceful stop (aiohttp's own): the listener closes, handlers get `grace` seconds, then cleanup.
-        runner = web.AppRunner(app, shutdown_timeout=args.grace)
+        runner = web.AppRunner(app, shutdown_timeout=args.grace)  # the same grace the app answers within
         runners.append(runner)
         await runner.setup()
         await web.TCPSite(runner, args.host, args.port).start()

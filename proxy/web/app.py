@@ -62,6 +62,8 @@ class Config:
     measure_load: run the load-status measurement in the background.
     idle_timeout_seconds: close a connection that sends no complete request header for this long.
     write_timeout_seconds: drop a connection whose client has not taken its response within this long.
+    grace_seconds: at a stop, calls in flight get this long (the runner's shutdown_timeout); those still running
+        near its end are answered with a retryable error.
     trace_key_file: without Redis, keep the trace-signing key in this file so handles survive a restart.
     trusted_proxies: peers (a reverse proxy in front) whose X-Forwarded-For names the client.
     sample: the platforms are the offline replicas: every answer, /health and the instructions say so.
@@ -80,11 +82,16 @@ class Config:
     trace_secret: bytes = b""
     idle_timeout_seconds: float = 15
     write_timeout_seconds: float = WRITE_SECONDS
+    grace_seconds: float = 30.0
     trace_key_file: Path | None = None
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     sample: SampleData | None = None
     otlp_endpoint: str | None = None
     span_exporter: SpanExporter | None = None
+
+
+# At a stop, calls still running this long before the grace ends are answered "try again" (time to write that).
+STOP_ANSWER_SECONDS = 1.0
 
 
 def create_app(config: Config) -> web.Application:
@@ -302,8 +309,11 @@ def _find_static(root: Path, tail: str) -> Path | None:
 
 
 async def _end_streams(app: web.Application) -> None:
-    """Long-lived notification streams end first, so a graceful stop waits only for calls in flight."""
+    """Long-lived notification streams end first, so a graceful stop waits only for calls in flight; those still
+    running near the end of the grace are answered with a retryable error (time left to write it)."""
+    grace = app[CONFIG].grace_seconds
     app[MCP].close_streams()
+    app[MCP].stop_calls_after(max(grace - STOP_ANSWER_SECONDS, grace / 2))
 
 
 async def _background(app: web.Application) -> AsyncIterator[None]:

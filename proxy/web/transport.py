@@ -211,6 +211,7 @@ STREAM_KEEPALIVE_SECONDS: Final = 25.0
 # How often an open stream asks whether its session still exists: a session that ended anywhere (deleted on
 # another worker, evicted by a flood, idle) ends its stream within this time.
 STREAM_SESSION_CHECK_SECONDS: Final = 5.0
+_STOPPING: Final = "besluitbron: stopping"
 _TOOLS_CHANGED: Final = b'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n'
 _ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
 _PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
@@ -390,6 +391,8 @@ class McpHttp:
         self._encoded_ok: set[str] = set()  # versions whose surface carries an EncodedResult (checked once)
         self._streams: dict[str, dict[str, asyncio.Queue[bytes | None]]] = {}  # slug → session → events
         self._streams_by_group: Counter[str] = Counter()
+        self._calls: set[asyncio.Task[Any]] = set()  # the tasks running a tools/call now
+        self._stopping = False
 
         self.set_identity(identity)
 
@@ -745,6 +748,16 @@ class McpHttp:
                 with contextlib.suppress(asyncio.QueueFull):  # a stream that is behind gets the news once
                     queue.put_nowait(event)
 
+    def stop_calls_after(self, seconds: float) -> None:
+        """At shutdown: the calls still running in `seconds` are stopped and answered with a retryable error,
+        so each gets an answer within the grace instead of a closed connection."""
+        def stop() -> None:
+            self._stopping = True
+            for task in list(self._calls):
+                task.cancel(_STOPPING)
+
+        asyncio.get_running_loop().call_later(seconds, stop)
+
     def close_streams(self) -> None:
         """End every open stream (at shutdown, so calls in flight are all that a graceful stop waits for)."""
         for streams in self._streams.values():
@@ -789,8 +802,18 @@ class McpHttp:
         self, endpoint: Endpoint, version: str, params: Mapping[str, Any], caller: Caller, *, trace: str | None
     ) -> _Rpc | bytes:
         name = params["name"]
+        task = asyncio.current_task()
+        assert task is not None
+        self._calls.add(task)
         try:
             result = await self._run_tool(endpoint, name, params, caller)
+        except asyncio.CancelledError:
+            if not self._stopping:
+                raise
+            task.uncancel()  # stopped by stop_calls_after: the answer still goes out
+            result = types.CallToolResult(is_error=True, content=[types.TextContent(type="text", text=(
+                f"{name}: BesluitBron is restarting and stopped this call before it finished; send it again in "
+                "a few seconds (nothing was changed: every tool only reads)."))])
         except UnknownToolError:
             return _Rpc(INVALID_PARAMS, f"Unknown tool: {name}")
         except MCPError as exc:
@@ -798,6 +821,8 @@ class McpHttp:
         except Exception:
             logger.exception("tool %s on %s raised", name, endpoint.slug)
             return _Rpc(INTERNAL_ERROR, "Internal server error")
+        finally:
+            self._calls.discard(task)
         try:
             if isinstance(result, EncodedResult):
                 return self._wire_encoded(version, result, trace=trace)

@@ -120,7 +120,8 @@ def serve_workers(config: Config, *, host: str, port: int, workers: int, grace: 
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     metrics_dir, temporary = _metrics_directory()
     try:
-        Workers(replace(config), bind=bind, workers=workers, grace=grace, metrics_dir=metrics_dir).run()
+        Workers(replace(config, grace_seconds=grace), bind=bind, workers=workers, grace=grace,
+                metrics_dir=metrics_dir).run()
     finally:
         if temporary:
             shutil.rmtree(metrics_dir, ignore_errors=True)
