@@ -175,7 +175,7 @@ async def person(url: str, mode: str, n: int, ca: Path) -> AsyncIterator[Client]
     transport = httpx2.AsyncHTTPTransport(verify=ssl.create_default_context(cafile=str(ca)),
                                           local_address=f"127.0.{n + 1}.1")
     async with httpx2.AsyncClient(transport=transport, timeout=httpx2.Timeout(60, read=300)) as http, \
-            Client(streamable_http_client(url, http_client=http), mode=mode) as session:  # type: ignore[arg-type]
+            Client(streamable_http_client(url, http_client=http), mode=mode) as session:
         yield session
 
 
@@ -299,8 +299,8 @@ async def test_sighup_reloads_every_worker_from_one_validated_registry(
         context = live.ssl_context()
         registry = tmp_path / "registry.json"
 
-        async def wetten_statuses() -> set[int]:
-            statuses = set()
+        async def wetten_statuses() -> set[bool]:
+            statuses: set[bool] = set()
             for _ in range(12):  # new connections each time: both workers answer some
                 async with http.get(f"{live.https}/health", ssl=context,
                                     headers={"Connection": "close"}) as resp:
