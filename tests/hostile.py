@@ -205,7 +205,7 @@ def arguments_for(draw: st.DrawFn, schema: dict[str, Any]) -> dict[str, Any]:
 def rpc_body(draw: st.DrawFn, server: FuzzServer, slug: str, modern: bool) -> tuple[bytes, str | None, str | None]:
     """(body, Mcp-Method, Mcp-Name): valid, nearly valid or garbage JSON-RPC."""
     kind = draw(st.sampled_from(["call", "call", "list", "init", "ping", "discover", "notify", "batch", "garbage",
-                                 "deep", "huge", "odd-text", "wrong-id", "not-object"]))
+                                 "deep", "huge", "odd-text", "wrong-id", "not-object", "many-keys"]))
     meta = {"_meta": dict(ENVELOPE)} if modern else {}
     rid: Any = draw(st.one_of(st.integers(min_value=0, max_value=2**40), st.text(max_size=8)))
     if kind == "call":
@@ -245,6 +245,12 @@ def rpc_body(draw: st.DrawFn, server: FuzzServer, slug: str, modern: bool) -> tu
         raw = ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"' + name
                + '","arguments":{"query":"' + text + '","title":"' + text + '"}}}')
         return raw.encode("utf-8", "surrogatepass"), "tools/call", name
+    if kind == "many-keys":  # a megabyte of argument names (issue 27: no suggestion work on them)
+        name, _ = draw(st.sampled_from(server.tools[slug]))
+        width = draw(st.sampled_from([8, 100, 5_000]))
+        keys = {f"{i:0{width}d}": i for i in range(draw(st.sampled_from([65, 2_000, 150])))}
+        return json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                           "params": {**meta, "name": name, "arguments": keys}}).encode(), "tools/call", name
     if kind == "wrong-id":
         return json.dumps({"jsonrpc": "2.0", "id": draw(_JSON), "method": "tools/list"}).encode(), "tools/list", None
     return json.dumps(draw(_JSON)).encode(), None, None
@@ -273,6 +279,9 @@ def hostile_request(draw: st.DrawFn, server: FuzzServer) -> Request:
         path = "/" + "/".join("x" * draw(st.integers(1, 400)) for _ in range(draw(st.integers(1, 5))))
     else:
         path = f"/{slug}/mcp"
+    if draw(_rarely(25)):  # the absolute form, naming this server or another one (issue 27)
+        path = draw(st.sampled_from([f"http://127.0.0.1:{server.port}", "http://intranet.example",
+                                     "https://127.0.0.1:1"])) + path
     modern = draw(st.booleans())
     body, method_header, name_header = draw(rpc_body(server, slug, modern)) if target == "mcp" else (b"", None, None)
     headers: list[tuple[str, str]] = [("Host", draw(st.sampled_from([f"127.0.0.1:{server.port}"] * 40 + [
@@ -306,6 +315,13 @@ def hostile_request(draw: st.DrawFn, server: FuzzServer) -> Request:
             import gzip
 
             body = gzip.compress(body)
+    if draw(_rarely(15)):  # framing a proxy in front might read otherwise (issue 27)
+        headers.append(("Transfer-Encoding", draw(st.sampled_from(["gzip, chunked", "chunked, chunked", "identity",
+                                                                   "chunked", "x-custom", "gzip"]))))
+    if draw(_rarely(10)):  # client addresses as a proxy in front would pass them, well-formed or not
+        headers.append(("X-Forwarded-For", draw(st.sampled_from([
+            "203.0.113.7", "2001:db8::1", "::ffff:198.51.100.4", "fe80::1%eth0", "203.0.113.7, 10.0.0.1",
+            ", , ,", "999.1.1.1", "x" * 500, "127.0.0.1, " * 100]))))
     for _ in range(draw(st.integers(0, 2))):
         headers.append((draw(st.sampled_from(["X-Forwarded-For", "Mcp-Param-Query", "X-Odd", "Cookie"])),
                         draw(_HEADER_VALUE)))

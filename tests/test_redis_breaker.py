@@ -83,7 +83,7 @@ async def test_a_slow_redis_opens_the_breaker_and_health_says_so(replicas: Repli
 
             async def keep_pausing() -> None:  # Redis answers each command about 300 ms late
                 while not slow.is_set():
-                    await pauser.execute_command("CLIENT", "PAUSE", 300, "ALL")
+                    await pauser.client_pause(300, all=True)
                     await asyncio.sleep(0.3)
 
             pausing = asyncio.create_task(keep_pausing())

@@ -94,6 +94,18 @@ async def test_bad_arguments_give_an_actionable_error_result(server: LiveServer)
         assert "Invalid arguments for search_documents" in text and "limit" in text and "bogus" in text
 
 
+async def test_a_megabyte_of_argument_names_is_refused_before_any_work(server: LiveServer) -> None:
+    """Thousands of keys, or a few very long ones, are refused by count and length before the schema check
+    and the "did you mean" suggestions (which cost 100s of ms of CPU on such input)."""
+    async with client(server.url("wetten"), "2026-07-28") as c:
+        many = await c.call_tool("search_regulations", {f"k{i:06d}": i for i in range(20_000)})
+        long = await c.call_tool("search_regulations", {"t" * 500_000: "wet", "title": "wet"})
+    for result in (many, long):
+        assert result.is_error
+        assert "fields (at most 64, names of at most 128 characters); search_regulations takes title" in \
+            text_of(result)
+
+
 async def test_unknown_tool_is_a_protocol_error(server: LiveServer) -> None:
     async with client(server.url("wetten"), "legacy") as c:
         with pytest.raises(Exception, match="Unknown tool"):

@@ -103,6 +103,11 @@ class ConnectorEndpoint:
         tool = self.connector.tool(name)
         if tool is None:
             raise UnknownToolError(name)
+        if len(arguments) > MAX_ARGUMENTS or any(len(key) > MAX_ARGUMENT_NAME for key in arguments):
+            # Refused before any schema or suggestion work: a megabyte of keys would cost that in CPU.
+            takes = ", ".join(tool.input_schema.get("properties", {})) or "no arguments"
+            return _error(f"Invalid arguments for {name}: {len(arguments):,} fields (at most {MAX_ARGUMENTS}, "
+                          f"names of at most {MAX_ARGUMENT_NAME} characters); {name} takes {takes}")
         in_check, _ = self._checks[name]
         problems = in_check.problems(dict(arguments))
         if problems:
@@ -313,6 +318,9 @@ def _unknown_parameters(arguments: Any, tool: CatalogTool) -> str:
     return "; ".join([*said, f"{tool.name} takes {', '.join(takes) or 'no arguments'}"])
 
 
+# No tool takes more than a dozen arguments, none named in more than 40 characters.
+MAX_ARGUMENTS = 64
+MAX_ARGUMENT_NAME = 128
 _NAME_GUESS_MAX = 64  # longer unknown argument names get no "did you mean" (none of ours is half as long)
 # Size limits named by count: jsonschema's own words quote the whole value, which may be 1 MB.
 _SIZES = {"maxItems": ("values", "at most"), "minItems": ("values", "at least"),

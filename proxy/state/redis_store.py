@@ -42,10 +42,12 @@ RETRY_REDIS_SECONDS = 2.0
 # Back only after this many probes in a row answered, each within SLOW_SECONDS: a Redis that has just restarted
 # (or drops every other connection) is not switched to and away from again and again.
 PROBES_TO_RECOVER = 3
-# The latency breaker: when the median of the last LATENCY_WINDOW operations takes longer than this, Redis counts
-# as down for this process (its state local, /health degraded) until the probes are fast again.
+# The latency breaker: when the median of the last LATENCY_WINDOW operations takes longer than this, and Redis is
+# what is slow (the time is not this process's own event loop running late: a busy process waits as long for any
+# answer), Redis counts as down for this process (its state local, /health degraded) until probes are fast again.
 SLOW_SECONDS = 0.25
 LATENCY_WINDOW = 32
+LAG_TICK_SECONDS = 0.1
 
 # KEYS[1] bucket; ARGV: capacity, refill per second, now, max wait. Returns "granted wait": a reservation
 # may take the bucket below zero, so concurrent callers queue (see MemoryStore.take_token).
@@ -281,6 +283,8 @@ class ResilientStore:
         self._down_since: datetime | None = None
         self._why = ""
         self._latency: deque[float] = deque(maxlen=LATENCY_WINDOW)
+        self._lag: deque[float] = deque(maxlen=LATENCY_WINDOW)  # how late this process's loop runs
+        self._lag_watch: asyncio.Task[None] | None = None
         self._probe: asyncio.Task[None] | None = None
 
     async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
@@ -292,11 +296,28 @@ class ResilientStore:
                 self._went_down(f"Redis cannot be reached ({type(exc).__name__})")
             else:
                 self._latency.append(time.perf_counter() - started)
-                if len(self._latency) == LATENCY_WINDOW and statistics.median(self._latency) > self._slow:
-                    self._went_down(f"Redis answers slowly (median {statistics.median(self._latency) * 1000:.0f} ms "
-                                    f"over its last {LATENCY_WINDOW} operations)")
+                if len(self._latency) == LATENCY_WINDOW and (slow := self._redis_is_slow()) is not None:
+                    self._went_down(f"Redis answers slowly (median {slow * 1000:.0f} ms over its last "
+                                    f"{LATENCY_WINDOW} operations)")
                 return result
         return await call(self._fallback)
+
+    def _redis_is_slow(self) -> float | None:
+        """The median operation time when Redis itself is slow, else None (fast, or this process is the slow one)."""
+        median = statistics.median(self._latency)
+        if median <= self._slow:
+            return None
+        if self._lag_watch is None:
+            self._lag_watch = asyncio.get_running_loop().create_task(self._watch_lag())
+            return None  # judged once the loop's own lateness is known
+        lag = statistics.median(self._lag) if self._lag else median
+        return median if median > 4 * lag else None
+
+    async def _watch_lag(self) -> None:
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(LAG_TICK_SECONDS)
+            self._lag.append(time.perf_counter() - started - LAG_TICK_SECONDS)
 
     def _went_down(self, why: str) -> None:
         if self._down_since is not None:
@@ -390,9 +411,10 @@ class ResilientStore:
         return await self._use(lambda s: s.take_lease(name, owner, seconds))
 
     async def close(self) -> None:
-        if self._probe is not None:
-            self._probe.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._probe
+        for task in (self._probe, self._lag_watch):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self._primary.close()
         await self._fallback.close()
