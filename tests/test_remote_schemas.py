@@ -136,10 +136,13 @@ def test_validate_refuses_a_remote_name_that_becomes_a_meta_tool_on_the_aggregat
 
 
 def _roomy(url: str, more_tools: tuple[str, ...] = ()) -> Callable[[dict[str, Any]], None]:
-    """The test registry's remote connector with the default 4 MB reply cap (its own is 64 KB)."""
+    """The test registry's remote connector with the default 4 MB reply cap (its own is 64 KB), and time to list
+    thousands of tools on a busy machine (its own 2 s is for the failure tests)."""
     def edit(data: dict[str, Any]) -> None:
         add_remote(data, url, more_tools=more_tools)
-        connector_entry(data, "derde")["remote"]["max_response_bytes"] = 4 * 1024 * 1024
+        remote = connector_entry(data, "derde")["remote"]
+        remote["max_response_bytes"] = 4 * 1024 * 1024
+        remote["timeouts"] = {"connect_seconds": 2, "total_seconds": 30}
     return edit
 
 
