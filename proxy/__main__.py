@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--redis", default=os.environ.get("BESLUITBRON_REDIS_URL"),
                    help="share state through Redis (default: this process's memory)")
     p.add_argument("--replica-url", help="use replicas already running at this address (`python -m proxy replicas`)")
+    p.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop",
+                   help="the event loop: uvloop (libuv, the faster) or Python's own")
     p.add_argument("--grace", type=float, default=30.0,
                    help="on SIGTERM or SIGINT: stop accepting, give calls in flight this many seconds, then exit")
     p.add_argument("--idle-timeout", type=float, default=15.0,
@@ -102,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.workers:
             return _serve_workers(args)
-        asyncio.run(_serve(args))
+        from proxy.web.eventloop import run_loop
+
+        run_loop(_serve(args), args.loop)
         return 0
     except BesluitBronError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -295,7 +299,8 @@ def _serve_workers(args: argparse.Namespace) -> int:
                     trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")), sample=sample,
                     otlp_endpoint=args.otlp)
     try:
-        serve_workers(config, host=args.host, port=args.port, workers=args.workers, grace=args.grace)
+        serve_workers(config, host=args.host, port=args.port, workers=args.workers, grace=args.grace,
+                      loop=args.loop)
     finally:
         if site_dir is not None:
             shutil.rmtree(site_dir, ignore_errors=True)

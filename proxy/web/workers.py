@@ -30,6 +30,7 @@ from gunicorn.arbiter import Arbiter
 
 from proxy.observe import metrics
 from proxy.web.app import Config, create_app
+from proxy.web.eventloop import Loop, worker_class
 
 log = logging.getLogger("proxy")
 
@@ -81,12 +82,13 @@ def _metrics_directory() -> tuple[Path, bool]:
 class Workers(BaseApplication):
     """N aiohttp workers for one `Config`, bound to `bind` ("host:port"), their metrics in `metrics_dir`."""
 
-    def __init__(self, config: Config, *, bind: str, workers: int, grace: float, metrics_dir: Path) -> None:
+    def __init__(self, config: Config, *, bind: str, workers: int, grace: float, metrics_dir: Path,
+                 loop: Loop = "uvloop") -> None:
         self.config, self.grace = config, grace
         self.options = {
             "bind": bind,
             "workers": workers,
-            "worker_class": "aiohttp.GunicornWebWorker",
+            "worker_class": worker_class(loop),
             # The arbiter waits a little longer than each worker's own drain before it kills.
             "graceful_timeout": math.ceil(grace) + 5,
             "post_fork": lambda arbiter, worker: metrics.share_between_workers(metrics_dir),
@@ -115,13 +117,14 @@ class Workers(BaseApplication):
         ReloadingArbiter(self).run()
 
 
-def serve_workers(config: Config, *, host: str, port: int, workers: int, grace: float) -> None:
+def serve_workers(config: Config, *, host: str, port: int, workers: int, grace: float,
+                  loop: Loop = "uvloop") -> None:
     """Run `workers` processes until SIGTERM/SIGINT; returns after every worker has drained."""
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     metrics_dir, temporary = _metrics_directory()
     try:
         Workers(replace(config, grace_seconds=grace), bind=bind, workers=workers, grace=grace,
-                metrics_dir=metrics_dir).run()
+                metrics_dir=metrics_dir, loop=loop).run()
     finally:
         if temporary:
             shutil.rmtree(metrics_dir, ignore_errors=True)
