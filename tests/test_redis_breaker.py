@@ -1,4 +1,4 @@
-"""Redis that comes back, and Redis that is slow (issue 27): no flapping, and a latency breaker /health reports.
+"""Redis that comes back, and Redis that is slow (issue 27): no flapping, and a latency watch /health reports.
 
 A freshly restarted Redis used to make the proxy switch to it and away again four times in eight seconds (the
 pool's old connections failed one by one), and a Redis ten times slower than usual was not reported at all.
@@ -70,7 +70,7 @@ async def test_a_restarted_redis_is_switched_back_to_once(replicas: Replicas, tm
     assert state == {"backend": "redis", "degraded": False}
 
 
-async def test_a_slow_redis_opens_the_breaker_and_health_says_so(replicas: Replicas, tmp_path: Path,
+async def test_a_slow_redis_is_reported_by_health_and_kept(replicas: Replicas, tmp_path: Path,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
     (tmp_path / "redis").mkdir()
     with redis_server(tmp_path / "redis") as url:
@@ -95,8 +95,10 @@ async def test_a_slow_redis_opens_the_breaker_and_health_says_so(replicas: Repli
                 slow.set()
                 await pausing
                 await pauser.aclose()
-            assert "slowly" in state["reason"], state
-            async with asyncio.timeout(30):  # fast again: the probes close the breaker
+            assert "slowly" in state["reason"] and "still serving from it" in state["reason"], state
+            async with asyncio.timeout(30):  # fast again: the next operations clear it
                 while (await _state(http, live.base))["degraded"]:
-                    await asyncio.sleep(0.2)
-    assert any(s.startswith("Redis answers slowly") for s in _switches(caplog))
+                    assert not (await _call(http, mcp, "snel", "198.18.2.1")).get("isError")
+    said = _switches(caplog)
+    assert sum(s.startswith("Redis answers slowly") for s in said) == 1, said  # once, not per operation
+    assert "Redis answers at its usual speed again" in said

@@ -42,9 +42,10 @@ RETRY_REDIS_SECONDS = 2.0
 # Back only after this many probes in a row answered, each within SLOW_SECONDS: a Redis that has just restarted
 # (or drops every other connection) is not switched to and away from again and again.
 PROBES_TO_RECOVER = 3
-# The latency breaker: when the median of the last LATENCY_WINDOW operations takes longer than this, and Redis is
+# The latency watch: when the median of the last LATENCY_WINDOW operations takes longer than this, and Redis is
 # what is slow (the time is not this process's own event loop running late: a busy process waits as long for any
-# answer), Redis counts as down for this process (its state local, /health degraded) until probes are fast again.
+# answer), /health says so (degraded). State stays in Redis: going local would split handshake sessions between
+# processes; only an operation that fails or times out falls back.
 SLOW_SECONDS = 0.25
 LATENCY_WINDOW = 32
 LAG_TICK_SECONDS = 0.1
@@ -285,6 +286,7 @@ class ResilientStore:
         self._latency: deque[float] = deque(maxlen=LATENCY_WINDOW)
         self._lag: deque[float] = deque(maxlen=LATENCY_WINDOW)  # how late this process's loop runs
         self._lag_watch: asyncio.Task[None] | None = None
+        self._slow_median: float | None = None  # set while Redis is what is slow
         self._probe: asyncio.Task[None] | None = None
 
     async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
@@ -296,11 +298,20 @@ class ResilientStore:
                 self._went_down(f"Redis cannot be reached ({type(exc).__name__})")
             else:
                 self._latency.append(time.perf_counter() - started)
-                if len(self._latency) == LATENCY_WINDOW and (slow := self._redis_is_slow()) is not None:
-                    self._went_down(f"Redis answers slowly (median {slow * 1000:.0f} ms over its last "
-                                    f"{LATENCY_WINDOW} operations)")
+                if len(self._latency) == LATENCY_WINDOW:
+                    self._note_speed()
                 return result
         return await call(self._fallback)
+
+    def _note_speed(self) -> None:
+        was = self._slow_median
+        self._slow_median = self._redis_is_slow()
+        if (was is None) != (self._slow_median is None):  # said once each way, not per operation
+            if self._slow_median is not None:
+                log.warning("Redis answers slowly (median %.0f ms over its last %d operations); still serving from "
+                            "it", self._slow_median * 1000, LATENCY_WINDOW)
+            else:
+                log.warning("Redis answers at its usual speed again")
 
     def _redis_is_slow(self) -> float | None:
         """The median operation time when Redis itself is slow, else None (fast, or this process is the slow one)."""
@@ -354,6 +365,10 @@ class ResilientStore:
         return None
 
     def describe(self) -> JsonDict:
+        if self._down_since is None and self._slow_median is not None:
+            return {"backend": "redis", "degraded": True, "reason": f"Redis answers slowly (median "
+                    f"{self._slow_median * 1000:.0f} ms over its last {LATENCY_WINDOW} operations); still serving "
+                    "from it"}
         if self._down_since is None:
             return {"backend": "redis", "degraded": False}
         return {"backend": "redis", "degraded": True, "reason": f"{self._why}; serving on local state",
