@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 
@@ -61,6 +62,9 @@ def _slots_as_markdown(slots: Mapping[str, str]) -> dict[str, str]:
     return {key: "\n\n" + _markdown(value) + "\n\n" for key, value in whole.items() if key not in nested}
 
 
+# Keyed by the slot's HTML alone, so a changed registry can never be served stale: most slots (a tool's
+# section, a platform's table) repeat across pages and languages, and markdownify is the costliest step.
+@functools.lru_cache(maxsize=4096)
 def _markdown(html: str) -> str:
     html = _BUTTON.sub("", html).replace("<wbr>", "")  # copy buttons do nothing outside a browser
     if 'class="tabbed-labels"' in html:
