@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -20,6 +20,7 @@ from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.faults import Faults
 from proxy.serving.runtime import Runtime
 from proxy.web.app import RUNTIME, Config, create_app
+from tests.redis_server import redis_server
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "registry.json"
@@ -116,3 +117,10 @@ async def server(replicas: Replicas, tmp_path: Path) -> AsyncIterator[LiveServer
 def client(url: str, mode: str) -> Client:
     """The SDK's own client: `legacy` (initialize + session) or `2026-07-28` (stateless)."""
     return Client(url, mode=mode)
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real redis-server for one test module (each module its own, so no state crosses between them)."""
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url

@@ -6,23 +6,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
-import pytest
 
 from proxy.core.clock import utc_now
 from proxy.maintain.checklive import check_live
 from proxy.registry.model import load_registry
 from tests.conftest import REGISTRY, ROOT, Replicas, serve
-from tests.redis_server import redis_server
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with redis_server(tmp_path_factory.mktemp("redis")) as url:
-        yield url
 
 
 async def _cli(*args: str) -> tuple[int, str]:

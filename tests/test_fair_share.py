@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import random
 from typing import Any
 
@@ -19,11 +18,8 @@ import aiohttp
 
 from proxy.core.peer import client_group
 from tests.conftest import LiveServer
+from tests.wire import stateless_call
 
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
-           "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "search_documents"}
-ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "fair-share", "version": "1"}}
 FLOODERS = 20
 AT_ONCE = 4
 INNOCENT_CALLS = 10
@@ -31,11 +27,7 @@ PACE = AT_ONCE * 60 / 30  # seconds between one task's calls: a network's four t
 
 
 async def _search(http: aiohttp.ClientSession, url: str, query: str) -> dict[str, Any]:
-    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"_meta": ENVELOPE, "name": "search_documents", "arguments": {"query": query, "limit": 1}}}
-    async with http.post(url, data=json.dumps(body), headers=HEADERS) as resp:
-        assert resp.status == 200, await resp.text()
-        return dict((await resp.json())["result"])
+    return await stateless_call(http, url, "search_documents", {"query": query, "limit": 1})
 
 
 def _from(network: int) -> aiohttp.ClientSession:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -19,19 +18,11 @@ import pytest
 from proxy.state.redis_store import RedisStore
 from tests.conftest import Replicas, serve, write_registry
 from tests.redis_server import _free_port, redis_server
-
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
-           "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "search_regulations"}
-ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "redis-outage", "version": "1"}}
+from tests.wire import stateless_call
 
 
 async def _call(http: aiohttp.ClientSession, url: str, title: str, client: str) -> dict[str, Any]:
-    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"_meta": ENVELOPE, "name": "search_regulations", "arguments": {"title": title, "limit": 1}}}
-    async with http.post(url, data=json.dumps(body), headers={**HEADERS, "X-Forwarded-For": client}) as resp:
-        assert resp.status == 200
-        return dict((await resp.json())["result"])
+    return await stateless_call(http, url, "search_regulations", {"title": title, "limit": 1}, forwarded_for=client)
 
 
 async def _health_state(http: aiohttp.ClientSession, base: str) -> dict[str, Any]:

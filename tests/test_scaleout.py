@@ -4,24 +4,15 @@ on one instance works on the other, and its call log is the same on both."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pytest
 
 from tests.conftest import Replicas, serve, write_registry
 from tests.conftest_mcp import meta_of, trace_meta
-from tests.redis_server import redis_server
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with redis_server(tmp_path_factory.mktemp("redis")) as url:
-        yield url
 
 
 async def _rpc(http: aiohttp.ClientSession, url: str, method: str, params: dict[str, Any], *,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
@@ -18,7 +18,6 @@ from proxy.state.redis_store import RedisStore
 from proxy.state.store import SESSIONS_PER_CLIENT, MemoryStore, StateStore
 from proxy.web.transport import MAX_STREAMS_PER_GROUP, STREAM_SESSION_CHECK_SECONDS
 from tests.conftest import LiveServer
-from tests.redis_server import redis_server
 
 CAP = 500  # sessions in all, for these stores
 FLOOD_GROUPS = 40  # x 64 sessions each: five times the cap
@@ -27,12 +26,6 @@ LEGACY = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                          "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                                     "clientInfo": {"name": "session-flood", "version": "1"}}})
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with redis_server(tmp_path_factory.mktemp("redis")) as url:
-        yield url
 
 
 @pytest.fixture(params=["memory", "redis"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -12,13 +12,6 @@ import pytest
 from proxy.core.shapes import CallRecord, OrganStatus, SourceStatus, call_record
 from proxy.state.redis_store import REDIS_CONNECTIONS, RedisStore
 from proxy.state.store import CALLS_PER_CALLER, MemoryStore, StateStore
-from tests.redis_server import redis_server
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with redis_server(tmp_path_factory.mktemp("redis")) as url:
-        yield url
 
 
 @pytest.fixture(params=["memory", "redis"])

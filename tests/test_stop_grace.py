@@ -8,7 +8,6 @@ a platform that answers after 6 s, and the runner's cleanup (what SIGTERM starts
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 
@@ -17,12 +16,9 @@ from aiohttp import web
 
 from proxy.web.app import Config, create_app
 from tests.conftest import Replicas, write_registry
+from tests.wire import stateless_call
 
 GRACE = 2.0
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
-           "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "search_regulations"}
-ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "stop-grace", "version": "1"}}
 
 
 async def test_a_call_longer_than_the_grace_is_answered_retry_within_the_grace(replicas: Replicas,
@@ -35,24 +31,18 @@ async def test_a_call_longer_than_the_grace_is_answered_retry_within_the_grace(r
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     url = f"http://127.0.0.1:{runner.addresses[0][1]}/wetten/mcp"
-    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"_meta": ENVELOPE, "name": "search_regulations", "arguments": {"title": "lang", "limit": 1}}}
     try:
-        async with aiohttp.ClientSession() as http:
-            async def call() -> tuple[int, dict[str, object]]:
-                async with http.post(url, data=json.dumps(body), headers=HEADERS) as resp:
-                    return resp.status, await resp.json()
-
-            pending = asyncio.create_task(call())
+        async with aiohttp.ClientSession() as http:  # the answer must be HTTP 200 (stateless_call checks it)
+            arguments = {"title": "lang", "limit": 1}
+            pending = asyncio.create_task(stateless_call(http, url, "search_regulations", arguments))
             await asyncio.sleep(0.5)  # the call waits on the platform
             stopped = time.monotonic()
             stopping = asyncio.create_task(runner.cleanup())
-            status, answer = await asyncio.wait_for(pending, GRACE + 2)
+            result = await asyncio.wait_for(pending, GRACE + 2)
             answered_after = time.monotonic() - stopped
             await stopping
     finally:
         replicas.clear_faults()
-    result = answer["result"]
-    assert status == 200 and isinstance(result, dict) and result["isError"] is True
+    assert result["isError"] is True
     assert "restarting" in result["content"][0]["text"] and "again" in result["content"][0]["text"]
     assert answered_after <= GRACE + 0.5, answered_after  # within the grace, not after twice it
