@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import shutil
-from collections.abc import AsyncIterator, Callable, Iterator
+import statistics
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiohttp import web
 from mcp import Client
@@ -124,3 +128,33 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server for one test module (each module its own, so no state crosses between them)."""
     with redis_server(tmp_path_factory.mktemp("redis")) as url:
         yield url
+
+
+HEALTH_WITHIN = 0.1  # /health answers within this while a hostile request is handled
+
+
+async def slowest_health(server: LiveServer, hostile: Awaitable[Any]) -> tuple[float, Any]:
+    """Run `hostile` while asking /health every 20 ms on its own connection.
+
+    Returns how much slower the slowest answer was than the limit: HEALTH_WITHIN (100 ms), or on a
+    machine so busy that /health alone is slow, ten times its median without the hostile request
+    (measured just before, in the same run), whichever is more. Positive means too slow."""
+    async with aiohttp.ClientSession() as probe:
+        quiet = [await health_latency(probe, server) for _ in range(10)]
+        limit = max(HEALTH_WITHIN, 10 * statistics.median(quiet))
+        task = asyncio.ensure_future(hostile)
+        slowest = 0.0
+        while True:
+            slowest = max(slowest, await health_latency(probe, server))
+            if task.done():
+                break
+            await asyncio.sleep(0.02)
+    return slowest - limit, task.result()
+
+
+async def health_latency(probe: aiohttp.ClientSession, server: LiveServer) -> float:
+    started = time.perf_counter()
+    async with probe.get(f"{server.base}/health") as resp:
+        assert resp.status == 200
+        await resp.read()
+    return time.perf_counter() - started

@@ -9,11 +9,10 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import statistics
 import struct
 import time
 import zlib
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ import aiohttp
 import pytest
 
 from proxy.catalog.build import REMOTE_MAX_LENGTH
-from tests.conftest import MODES, LiveServer, Replicas, client, serve, write_registry
+from tests.conftest import MODES, LiveServer, Replicas, client, serve, slowest_health, write_registry
 from tests.conftest_mcp import meta_of, text_of
 
 ACCEPT = "application/json, text/event-stream"
@@ -29,7 +28,6 @@ LEGACY = {"Accept": ACCEPT, "Content-Type": "application/json", "MCP-Protocol-Ve
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                          "clientInfo": {"name": "hardening", "version": "1"}}}
-HEALTH_WITHIN = 0.1
 
 
 @pytest.fixture
@@ -51,33 +49,6 @@ async def _session(http: aiohttp.ClientSession, url: str) -> dict[str, str]:
     return {**LEGACY, "Mcp-Session-Id": session}
 
 
-async def _slowest_health(server: LiveServer, hostile: Awaitable[Any]) -> tuple[float, Any]:
-    """Run `hostile` while asking /health every 20 ms on its own connection.
-
-    Returns how much slower the slowest answer was than the limit: HEALTH_WITHIN (100 ms), or on a
-    machine so busy that /health alone is slow, ten times its median without the hostile request
-    (measured just before, in the same run), whichever is more. Positive means too slow."""
-    async with aiohttp.ClientSession() as probe:
-        quiet = [await _health_latency(probe, server) for _ in range(10)]
-        limit = max(HEALTH_WITHIN, 10 * statistics.median(quiet))
-        task = asyncio.ensure_future(hostile)
-        slowest = 0.0
-        while True:
-            slowest = max(slowest, await _health_latency(probe, server))
-            if task.done():
-                break
-            await asyncio.sleep(0.02)
-    return slowest - limit, task.result()
-
-
-async def _health_latency(probe: aiohttp.ClientSession, server: LiveServer) -> float:
-    started = time.perf_counter()
-    async with probe.get(f"{server.base}/health") as resp:
-        assert resp.status == 200
-        await resp.read()
-    return time.perf_counter() - started
-
-
 # ─── 1. argument validation has a cost bound ───────────────────────────────────────────────────
 
 
@@ -96,7 +67,7 @@ async def test_a_huge_invalid_argument_array_does_not_stall_the_server(server: L
             answer: dict[str, Any] = await resp.json()
             return answer
 
-    over, answer = await _slowest_health(server, hostile())
+    over, answer = await slowest_health(server, hostile())
     result = answer["result"]
     assert result["isError"] and "Invalid arguments for search_publications" in result["content"][0]["text"]
     assert result["content"][0]["text"].count(";") < 5  # a few problems named, not 240,000
@@ -180,7 +151,7 @@ async def test_a_gzip_bomb_is_refused_without_inflating_it(server: LiveServer) -
     bomb = _gzip_bomb(1000)  # about 1 GB of zeros in about 1 MB
     assert len(bomb) < server.runtime.generation.server.max_body_bytes
     head = _head(server, "/wetten/mcp", len(bomb), Content_Encoding="gzip")
-    over, (answer, held) = await _slowest_health(server, _raw_exchange(server, head, bomb))
+    over, (answer, held) = await slowest_health(server, _raw_exchange(server, head, bomb))
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert held < 2, f"the server kept the connection {held:.1f} s after refusing the body"
     assert over <= 0, f"/health answered {over * 1000:.0f} ms later than its limit during the bomb"

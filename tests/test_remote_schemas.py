@@ -21,7 +21,7 @@ from proxy.core.errors import RegistryError
 from proxy.registry.model import parse_registry
 from proxy.remote.client import MAX_LISTED_TOOLS
 from proxy.remote.schemas import SCHEMA_DEPTH_MAX, schema_problem, without_patterns
-from tests.conftest import REGISTRY, Replicas, client, connector_entry, serve, write_registry
+from tests.conftest import REGISTRY, Replicas, client, connector_entry, serve, slowest_health, write_registry
 from tests.conftest_mcp import data_of
 from tests.remote_server import ENV, READ_ONLY, SECRET, ThirdPartyServer, add_remote
 
@@ -111,7 +111,10 @@ async def test_a_hostile_listing_fetches_nothing_and_the_server_serves_on(
             # The remote's answer is not run through its own backtracking pattern here (the SDK's client check
             # is skipped; ours leaves patterns out): it comes back, as the external data it is.
             async with client(live.url("derde"), "2026-07-28") as c:
-                remote = await c.call_tool("redos_out", {})
+                await c.list_tools()
+                # /health keeps answering while each hostile call is handled (the loop is never held).
+                over_out, remote = await slowest_health(live, c.call_tool("redos_out", {}))
+                over_in, _ = await slowest_health(live, c.call_tool("redos", {"q": "a" * 27 + "!"}))
     finally:
         third_party.stop()
     assert "ref_out" not in served and "deep" not in served
