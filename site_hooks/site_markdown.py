@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from markdownify import MarkdownConverter
 
+from site_hooks import site_markdownify
 from site_hooks.site_render import SLOT_RE, fill_slots
 
 __all__ = ["markdown_path", "page_markdown", "render_robots_txt"]
@@ -66,10 +67,14 @@ def _slots_as_markdown(slots: Mapping[str, str]) -> dict[str, str]:
 # section, a platform's table) repeat across pages and languages, and markdownify is the costliest step.
 @functools.lru_cache(maxsize=4096)
 def _markdown(html: str) -> str:
+    return site_markdownify.convert(_CONVERTER, _prepared(html)).strip()
+
+
+def _prepared(html: str) -> str:
     html = _BUTTON.sub("", html).replace("<wbr>", "")  # copy buttons do nothing outside a browser
     if 'class="tabbed-labels"' in html:
         html = _headed_tabs(html)
-    return str(_CONVERTER.convert(html)).strip()
+    return html
 
 
 def _headed_tabs(html: str) -> str:
