@@ -26,7 +26,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 async def strict_framing(request: web.Request, handler: Handler) -> web.StreamResponse:
     codings = request.headers.getall("Transfer-Encoding", [])
     if codings and [c.strip().lower() for c in ",".join(codings).split(",")] != ["chunked"]:
-        return web.Response(status=501, text="Not Implemented: the only transfer coding accepted is chunked, alone")
+        return web.Response(status=400, text="Bad Request: the only transfer coding accepted is chunked, alone")
     if not request.raw_path.startswith("/"):
         target = urlsplit(request.raw_path)
         given = request.headers.get("Host", "")
@@ -37,21 +37,19 @@ async def strict_framing(request: web.Request, handler: Handler) -> web.StreamRe
 
 
 def write_deadline(write_seconds: float = WRITE_SECONDS) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """A middleware that writes each finished response itself, within `write_seconds`; a reader slower than
-    that loses the connection (a stream the handler writes itself is held to the same deadline per event)."""
+    """A middleware that gives each finished response `write_seconds` to reach its reader: aiohttp writes it
+    (sendfile for the site's files) in the same task once the handler returns, so a timer that ends with that
+    task drops the connection of a reader slower than that. A stream the handler writes itself (already
+    prepared) is held to the same deadline per event, in the transport."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = await handler(request)
-        if response.prepared:
+        task, transport = asyncio.current_task(), request.transport
+        if response.prepared or task is None or transport is None:
             return response
-        try:
-            async with asyncio.timeout(write_seconds):
-                await response.prepare(request)
-                await response.write_eof()
-        except TimeoutError:
-            if request.transport is not None:
-                request.transport.abort()  # its buffers go with it; aiohttp finds the connection closed
+        timer = asyncio.get_running_loop().call_later(write_seconds, transport.abort)  # its buffers go with it
+        task.add_done_callback(lambda _: timer.cancel())  # written (or failed) in time
         return response
 
     return middleware
