@@ -23,7 +23,8 @@ from proxy.catalog.discovery import server_json, server_json_path  # noqa: E402
 from site_hooks import bridge  # noqa: E402
 from site_hooks.site_data import CONNECTOR_DIR, PLATFORM_DIR  # noqa: E402
 from site_hooks.site_lastmod import file_date  # noqa: E402
-from site_hooks.site_markdown import markdown_path, page_markdown, render_robots_txt  # noqa: E402
+from site_hooks.site_markdown import markdown_path, render_robots_txt  # noqa: E402
+from site_hooks.site_twins import TwinWriter  # noqa: E402
 
 # ----------------------------------------------------------------------------- events
 
@@ -52,33 +53,38 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     src = bridge.page_src(page.file)
     if src not in record.sources:
         return output
-    text = bridge.plugin_error(lambda: page_markdown(
-        record.sources.pop(src), record.slots.get(src, {}), title=page.title or "",
-        url=site + markdown_path(page.file.url), html_url=site + page.file.url), src)
-    target = Path(config.site_dir) / markdown_path(page.file.dest_uri)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    _TWINS.submit(Path(config.site_dir) / markdown_path(page.file.dest_uri), src, record.sources.pop(src),
+                  record.slots.get(src, {}), title=page.title or "", url=site + markdown_path(page.file.url),
+                  html_url=site + page.file.url)
     record.markdown[src] = site + markdown_path(page.file.url)
     return output
 
 
+@event_priority(-110)  # after i18n's on_post_build (-100) has built the other languages
 def on_post_build(config: MkDocsConfig) -> None:
-    lang = bridge.current_language(config)
+    if not bridge.all_languages_done(config):
+        return
+    _TWINS.finish(bridge.plugin_error)
     data = bridge.site_data(config)
     site = Path(config.site_dir)
-    prefix = bridge.lang_prefix(config, lang)
     # The connection page links its server.json relatively, so every language folder has the same files.
     for c in data.connectors:
-        target = site / prefix / server_json_path(c.slug)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(server_json(data.catalog, c.slug), ensure_ascii=False, indent=2) + "\n",
-                          encoding="utf-8")
-    if not prefix:
-        robots = render_robots_txt(bridge.site_url(config), [c.path for c in data.connectors])
-        (site / "robots.txt").write_text(robots, encoding="utf-8")
+        text = json.dumps(server_json(data.catalog, c.slug), ensure_ascii=False, indent=2) + "\n"
+        for lang in bridge.languages(config):
+            target = site / bridge.lang_prefix(config, lang) / server_json_path(c.slug)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    robots = render_robots_txt(bridge.site_url(config), [c.path for c in data.connectors])
+    (site / "robots.txt").write_text(robots, encoding="utf-8")
+
+
+def on_build_error(error: Exception) -> None:
+    _TWINS.close()
 
 
 # ----------------------------------------------------------------------------- helpers
+
+_TWINS = TwinWriter()  # one build at a time per process (mkdocs serve rebuilds in the same one)
 
 
 def _url(url: str) -> str:
