@@ -23,11 +23,12 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-# Debian packages the tests use: a real redis-server and a real headless Chromium.
+# Debian packages the tests use: a real redis-server and a real headless Chromium; wrk, the bench's load generator.
 system-deps:
-	@command -v redis-server >/dev/null && command -v chromium >/dev/null && command -v npm >/dev/null || { \
-	  echo "installing redis-server, chromium and npm (Debian packages)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server chromium \
+	@command -v redis-server >/dev/null && command -v chromium >/dev/null && command -v npm >/dev/null \
+	  && command -v wrk >/dev/null || { \
+	  echo "installing redis-server, chromium, wrk and npm (Debian packages)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server chromium wrk \
 	    $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; }
 
 run: install
@@ -49,8 +50,9 @@ site: install
 conformance: install
 	bash scripts/conformance-run.sh
 
-# Every figure of issue 14 side by side in one run: writes bench/RESULTS.md and its plots (about 10 minutes).
-bench: install
+# Every figure of issues 14 and 26 side by side in one run: writes bench/RESULTS.md, its plots and
+# bench/profile.txt (about 15 minutes). wrk drives the servers; py-spy (the bench extra) profiles the cached call.
+bench: install system-deps
 	$(PY) bench/run.py
 
 # The hostile-input suite at length (make test runs 300 requests of it): figures on the Betrouwbaarheid page.

@@ -1,9 +1,12 @@
-"""What every benchmark here shares: server subprocesses, core pinning and one load generator.
+"""What every benchmark here shares: server subprocesses, core pinning, a local Redis, and the Python load generator.
 
 Servers run as subprocesses of `bench/servers.py` (pinned to the first core when the machine has
-two or more); the load generator runs in this process, pinned to the second core. It only ever
-targets 127.0.0.1. Besides calls/s and latency it reads the server's CPU time from /proc, the
-fairer figure when the client core is the bottleneck.
+two or more); load generators run on the second: `wrk` (bench/wrk_load.py) for every throughput figure,
+and the aiohttp generator here (`run_load`, `post`, `open_session`) where a client must do protocol work
+(sessions, sample replies) or where one call at a time is the point. Both only ever target 127.0.0.1.
+Besides calls/s and latency they read the server's CPU time from /proc. `RedisServer` starts a private
+redis-server for the scale-out measurements and can count (INFO commandstats) and record (MONITOR) what
+it is asked.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -24,12 +29,18 @@ import aiohttp
 
 __all__ = [
     "ACCEPT",
+    "CORES",
     "LEGACY",
+    "LOOP",
     "LOOPBACK",
     "MODERN",
     "ROOT",
     "Child",
     "Measurement",
+    "RedisMonitor",
+    "RedisServer",
+    "affinity",
+    "core_set",
     "free_port",
     "median",
     "open_session",
@@ -45,13 +56,32 @@ LOOPBACK = "127.0.0.1"
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
 ACCEPT = "application/json, text/event-stream"
+# The event loop every server here runs on: the product's default (`python -m proxy serve --loop`), so BesluitBron
+# is measured as it serves and the bare handler, the SDK and FastMCP on the same loop beside it.
+LOOP = os.environ.get("BESLUITBRON_BENCH_LOOP", "uvloop")
 
 
-def pin(core: int) -> None:
-    """Pin this process to the `core`-th allowed core when there are at least two."""
-    if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) >= 2:
-        cores = sorted(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cores[core % len(cores)]})
+# The cores the benchmark may use, read once before anything is pinned and handed down to every child through
+# the environment: a process pinned to one core passes that one core on to what it starts, so reading its own
+# affinity again (as this harness once did) put every server on the load generator's core.
+_CORES_ENV = "BESLUITBRON_BENCH_CORES"
+if hasattr(os, "sched_getaffinity"):
+    os.environ.setdefault(_CORES_ENV, ",".join(str(c) for c in sorted(os.sched_getaffinity(0))))
+CORES: tuple[int, ...] = tuple(int(c) for c in os.environ.get(_CORES_ENV, "").split(",") if c)
+
+
+def core_set(core: int | None) -> set[int] | None:
+    """The `core`-th of the benchmark's cores as an affinity set; all of them for None; None if unknown or < 2."""
+    if len(CORES) < 2 or not hasattr(os, "sched_setaffinity"):
+        return None
+    return set(CORES) if core is None else {CORES[core % len(CORES)]}
+
+
+def pin(core: int | None) -> None:
+    """Pin this process to the `core`-th core of the benchmark's (all of them for None), when it has two or more."""
+    chosen = core_set(core)
+    if chosen is not None:
+        os.sched_setaffinity(0, chosen)
 
 
 def free_port() -> int:
@@ -83,14 +113,16 @@ def rss_bytes(pid: int) -> int:
 class Child:
     """One `bench/servers.py ROLE` subprocess on a free loopback port; started, then stopped on exit."""
 
-    def __init__(self, role: str, *args: str, core: int | None = 0) -> None:
+    def __init__(self, role: str, *args: str, core: int | None = 0, port: int | None = None) -> None:
         self.role = role
-        self.port = free_port()
-        cmd = [sys.executable, str(ROOT / "bench" / "servers.py"), role, "--port", str(self.port), *args]
+        self.port = port or free_port()
+        cmd = [sys.executable, str(ROOT / "bench" / "servers.py"), role, "--port", str(self.port), "--loop", LOOP,
+               *args]
         if core is not None:
             cmd += ["--core", str(core)]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
+        # Pinned from the start (and again by the role's own --core): never the core of whoever started it.
+        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, preexec_fn=affinity(core))
         assert self._proc.stdout is not None
         line = self._proc.stdout.readline().strip()
         if line != "ready":
@@ -119,6 +151,126 @@ class Child:
 
     def __exit__(self, *_: object) -> None:
         self.stop()
+
+
+class RedisServer:
+    """A local `redis-server` on a loopback port of its own (no persistence), pinned to `core`; stopped on exit.
+
+    `commandstats()` reads INFO commandstats (calls per command); `monitor()` records every command Redis
+    receives while it is open (`redis-cli monitor`), to count and name the round trips of a call.
+    """
+
+    def __init__(self, directory: Path, *, core: int | None = 1) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server is not installed (Debian package redis-server; `make system-deps`)")
+        self.port = free_port()
+        self.url = f"redis://{LOOPBACK}:{self.port}/0"
+        self._proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", LOOPBACK, "--save", "", "--appendonly", "no",
+             "--dir", str(directory)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=affinity(core))
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if self.command("PING").startswith(b"+PONG"):
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or self._proc.poll() is not None:
+                self.stop()
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+
+    @staticmethod
+    def installed() -> bool:
+        return shutil.which("redis-server") is not None
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def command(self, *words: str) -> bytes:
+        """One inline command, its raw reply (enough for PING, INFO and CONFIG RESETSTAT)."""
+        with socket.create_connection((LOOPBACK, self.port), timeout=2) as sock:
+            sock.sendall(" ".join(words).encode() + b"\r\n")
+            reply = sock.recv(65536)
+            if reply.startswith(b"$"):  # a bulk string: read all of it
+                size = int(reply[1:reply.index(b"\r\n")])
+                while len(reply) < size + len(str(size)) + 5:
+                    more = sock.recv(65536)
+                    if not more:
+                        break
+                    reply += more
+            return reply
+
+    def commandstats(self) -> dict[str, int]:
+        """Calls per command so far (INFO commandstats), e.g. {"get": 1200, "multi": 600}."""
+        counts = {}
+        for line in self.command("INFO", "commandstats").decode().splitlines():
+            if line.startswith("cmdstat_"):
+                name, fields = line[len("cmdstat_"):].split(":", 1)
+                counts[name] = int(dict(f.split("=") for f in fields.split(","))["calls"])
+        return counts
+
+    def monitor(self) -> RedisMonitor:
+        return RedisMonitor(self.port)
+
+    def stop(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+
+    def __enter__(self) -> RedisServer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+class RedisMonitor:
+    """`redis-cli monitor` while the `with` block runs; `commands` then holds (client, command words) in order.
+
+    The client is "addr:port" of the connection that sent it, or "lua" for a command a script ran.
+    """
+
+    def __init__(self, port: int) -> None:
+        self._port = port
+        self.commands: list[tuple[str, list[str]]] = []
+
+    def __enter__(self) -> RedisMonitor:
+        cli = shutil.which("redis-cli")
+        if cli is None:
+            raise RuntimeError("redis-cli is not installed (Debian package redis-tools, which redis-server brings)")
+        self._proc = subprocess.Popen([cli, "-h", LOOPBACK, "-p", str(self._port), "monitor"],
+                                      stdout=subprocess.PIPE, text=True)
+        assert self._proc.stdout is not None
+        if self._proc.stdout.readline().strip() != "OK":
+            raise RuntimeError("redis-cli monitor did not start")
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        time.sleep(0.2)  # let the last commands reach the monitor
+        self._proc.terminate()
+        out, _ = self._proc.communicate(timeout=10)
+        for line in out.splitlines():
+            head, _, rest = line.partition("] ")
+            if not rest or " [" not in head:
+                continue
+            client = head.split(" [", 1)[1].split(" ", 1)[-1]
+            self.commands.append((client, shlex.split(rest)))
+
+
+def affinity(core: int | None) -> Callable[[], None] | None:
+    """A preexec_fn pinning a child process as `pin(core)` would (None: free to use every core), or None."""
+    chosen = core_set(core)
+    if chosen is None:
+        return None
+    return lambda: os.sched_setaffinity(0, chosen)
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,23 @@
 """A cached real tool call, side by side with the ceiling and the other Python MCP servers.
 
-    .venv/bin/python bench/bench_calls.py [--calls 1500] [--rounds 2] [--clients 1 8 64] [--profile FILE]
+    .venv/bin/python bench/bench_calls.py [--seconds 3] [--rounds 3] [--clients 1 8 64] [--profile FILE]
 
 The call: `search_members {"party": "VVD", "limit": 2}` on `/tweedekamer/mcp`, answered from the
 cache (the replica is asked once, in the warm-up), in both protocol eras: 2026-07-28 stateless and
-2025-11-25 inside a session (one per client). The same load generator, in the same run, asks:
+2025-11-25 inside a session (one per connection, used round-robin). The same load generator, `wrk`
+(C, one thread, pinned to the core the server does not have; `bench/wrk_load.py`), in the same run, asks:
 
   besluitbron  the real application
   bare         a plain aiohttp handler answering the very same result bytes (the ceiling)
   sdk          the `mcp` SDK's own Streamable HTTP server (stateless, JSON) with the same tool
   fastmcp      FastMCP (stateless, JSON) with the same tool
 
+Python does only the protocol work a client must do: it opens the 2025-11-25 sessions (initialize +
+notifications/initialized) and hands their ids to wrk, reads BesluitBron's answer once for the other
+servers, and checks one sample reply per measurement before wrk runs; wrk checks every reply too.
 Rounds interleave the servers so drift hits all alike; each figure is the median over rounds.
-`--profile FILE` instead runs BesluitBron alone under cProfile (8 clients, modern) and prints
-where its CPU goes.
+`--profile FILE` instead runs BesluitBron alone under cProfile (8 connections, modern) and prints
+where its CPU goes (`bench/bench_profile.py` does it with py-spy, in both eras).
 """
 
 from __future__ import annotations
@@ -34,12 +38,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import wrk_load  # noqa: E402
 from bench._harness import (  # noqa: E402
     ACCEPT,
     LEGACY,
     MODERN,
     Child,
-    Measurement,
     median,
     open_session,
     pin,
@@ -47,7 +51,7 @@ from bench._harness import (  # noqa: E402
     run_load,
 )
 
-__all__ = ["ARGUMENTS", "SERVERS", "TOOL", "run"]
+__all__ = ["ARGUMENTS", "EXPECT", "REJECT", "SERVERS", "TOOL", "open_sessions", "run", "wrk_spec"]
 
 SLUG = "tweedekamer"
 TOOL = "search_members"
@@ -77,6 +81,11 @@ def _call(era: str, session: str = "") -> tuple[dict[str, str], dict[str, Any]]:
     return request(era, "tools/call", {"name": TOOL, "arguments": ARGUMENTS}, session)
 
 
+# What every reply must (and must not) contain: the checks of `check_answer`, done by wrk on every reply.
+EXPECT = ('"result":', '"structuredContent"', "VVD")
+REJECT = ('"isError":true', '"error":')
+
+
 def check_answer(status: int, payload: bytes) -> None:
     if status != 200 or b'"result":' not in payload or b'"isError":true' in payload \
             or b'"structuredContent"' not in payload:
@@ -102,16 +111,28 @@ async def capture_answer(base: str) -> dict[str, Any]:
     return {"tool": tool, "structured": structured, "results": results}
 
 
-async def _prepared(server: str, url: str, era: str, clients: int) -> list[tuple[dict[str, str], dict[str, Any]]]:
-    if era == "legacy" and server == "besluitbron":  # our legacy era is session-bound: one session per client
-        async with aiohttp.ClientSession() as http:
-            return [_call(era, await open_session(http, url)) for _ in range(clients)]
-    return [_call(era) for _ in range(clients)]
+async def open_sessions(url: str, count: int) -> list[str]:
+    """`count` 2025-11-25 sessions at `url` (protocol work, so Python's), for wrk to use round-robin."""
+    async with aiohttp.ClientSession() as http:
+        return [await open_session(http, url) for _ in range(count)]
 
 
-def run(*, calls: int = 1500, rounds: int = 2, clients: tuple[int, ...] = (1, 8, 64),
+def wrk_spec(directory: Path, url: str, era: str, sessions: list[str]) -> Path:
+    """Check one sample reply of the cached call (per session) in Python, then write wrk's spec for it."""
+    headers, body = _call(era)
+    asyncio.run(wrk_load.verify_sample(url, headers, body, sessions=sessions, check=check_answer))
+    return wrk_load.write_spec(directory, url, headers, body, sessions=sessions, expect=EXPECT, reject=REJECT)
+
+
+def run(*, seconds: int = 3, warmup: int = 1, rounds: int = 3, clients: tuple[int, ...] = (1, 8, 64),
         servers: tuple[str, ...] = SERVERS, progress: Callable[[str], None] = print) -> dict[str, Any]:
-    """Measure every (era, clients, server); returns medians, ratios and the answer's size."""
+    """Measure every (era, clients, server) with wrk; returns medians, ratios and the answer's size.
+
+    Without wrk, returns only {"skipped": why} (the Python generator would measure itself, not the servers).
+    """
+    if not wrk_load.available():
+        progress(f"  calls: skipped: {wrk_load.MISSING}")
+        return {"skipped": wrk_load.MISSING}
     pin(1)
     with tempfile.TemporaryDirectory(prefix="bench-calls-") as tmp, \
             Child("replicas", core=1) as replicas, \
@@ -124,17 +145,21 @@ def run(*, calls: int = 1500, rounds: int = 2, clients: tuple[int, ...] = (1, 8,
             for name in servers:
                 if name != "besluitbron":
                     children[name] = Child(name, "--answer", str(answer_file))
-            raw: dict[tuple[str, int, str], list[Measurement]] = {}
+            raw: dict[tuple[str, int, str], list[wrk_load.WrkMeasurement]] = {}
             for n in clients:
                 for era in ERAS:
                     for _ in range(rounds):
                         for name in servers:
                             child = children[name]
                             url = f"{child.base}/{SLUG}/mcp"
-                            prepared = asyncio.run(_prepared(name, url, era, n))
-                            m = asyncio.run(run_load(url, prepared, calls=calls, pid=child.pid, check=check_answer))
+                            # Our 2025-11-25 era is session-bound: one session per connection, fresh each time.
+                            stateful = era == "legacy" and name == "besluitbron"
+                            sessions = asyncio.run(open_sessions(url, n)) if stateful else []
+                            spec = wrk_spec(Path(tmp), url, era, sessions)
+                            m = wrk_load.measure(url, spec, connections=n, seconds=seconds, warmup_seconds=warmup,
+                                                 pids=[child.pid])
                             raw.setdefault((era, n, name), []).append(m)
-                    progress(f"  calls: {era} {n} clients: " + ", ".join(
+                    progress(f"  calls: {era} {n} connections: " + ", ".join(
                         f"{s} {median([m.calls_per_s for m in raw[(era, n, s)]]):.0f}/s" for s in servers))
         finally:
             for name, child in children.items():
@@ -142,9 +167,12 @@ def run(*, calls: int = 1500, rounds: int = 2, clients: tuple[int, ...] = (1, 8,
                     child.stop()
     rows = []
     for (era, n, name), runs in raw.items():
-        row = {"era": era, "clients": n, "server": name,
-               **{k: median([getattr(m, k) for m in runs]) for k in ("calls_per_s", "p50_ms", "p99_ms",
-                                                                   "cpu_us_per_call")}}
+        row: dict[str, Any] = {
+            "era": era, "clients": n, "server": name,
+            **{k: median([getattr(m, k) for m in runs]) for k in ("calls_per_s", "p50_ms", "p90_ms", "p99_ms",
+                                                                   "cpu_us_per_call", "generator_busy")},
+            "calls": sum(m.calls for m in runs),
+            "errors": sum(sum(m.errors.values()) for m in runs)}
         rows.append(row)
     for row in rows:
         ref = {r["server"]: r for r in rows if r["era"] == row["era"] and r["clients"] == row["clients"]}
@@ -153,18 +181,25 @@ def run(*, calls: int = 1500, rounds: int = 2, clients: tuple[int, ...] = (1, 8,
         cpu = row["cpu_us_per_call"]
         row["cpu_x_bare"] = ref["bare"]["cpu_us_per_call"] / cpu if "bare" in ref and cpu else None
         row["cpu_x_sdk"] = ref["sdk"]["cpu_us_per_call"] / cpu if "sdk" in ref and cpu else None
-    return {"tool": TOOL, "slug": SLUG, "arguments": ARGUMENTS, "calls": calls, "rounds": rounds,
+    return {"generator": "wrk", "tool": TOOL, "slug": SLUG, "arguments": ARGUMENTS, "seconds": seconds,
+            "warmup_seconds": warmup, "rounds": rounds,
             "answer_bytes": {era: len(text.encode()) for era, text in answer["results"].items()}, "rows": rows}
 
 
-def profile(out: Path, *, calls: int = 4000, clients: int = 8) -> None:
-    """BesluitBron alone under cProfile: the cached modern call, then the top of the profile."""
+def profile(out: Path, *, seconds: int = 10, clients: int = 8) -> None:
+    """BesluitBron alone under cProfile: the cached modern call (wrk's load; without wrk, the Python
+    generator's, which only paces the calls), then the top of the profile."""
     pin(1)
-    with Child("replicas", core=1) as replicas, \
+    with tempfile.TemporaryDirectory(prefix="bench-calls-") as tmp, Child("replicas", core=1) as replicas, \
             Child("besluitbron", "--replicas", replicas.base, "--profile", str(out)) as ours:
         asyncio.run(capture_answer(ours.base))
         url = f"{ours.base}/{SLUG}/mcp"
-        m = asyncio.run(run_load(url, [_call("modern")] * clients, calls=calls, pid=ours.pid, check=check_answer))
+        if wrk_load.available():
+            m = wrk_load.measure(url, wrk_spec(Path(tmp), url, "modern", []), connections=clients, seconds=seconds,
+                                 pids=[ours.pid])
+        else:
+            m = asyncio.run(run_load(url, [_call("modern")] * clients, calls=seconds * 500, pid=ours.pid,
+                                     check=check_answer))
         print(f"under the profiler: {m.calls_per_s:.0f} calls/s, {m.cpu_us_per_call:.0f} µs CPU per call")
     stats = pstats.Stats(str(out))
     stats.sort_stats("cumulative").print_stats(45)
@@ -173,22 +208,27 @@ def profile(out: Path, *, calls: int = 4000, clients: int = 8) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=1500)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 64])
+    parser.add_argument("--seconds", type=int, default=3, help="wrk's timed run per measurement")
+    parser.add_argument("--warmup", type=int, default=1, help="wrk's untimed run before each measurement")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 64], help="wrk connections")
     parser.add_argument("--servers", nargs="+", default=list(SERVERS), choices=SERVERS)
     parser.add_argument("--profile", type=Path, help="profile BesluitBron alone and print the top of it")
     args = parser.parse_args()
     if args.profile:
-        profile(args.profile, calls=args.calls)
+        profile(args.profile, seconds=max(args.seconds, 5))
         return 0
-    result = run(calls=args.calls, rounds=args.rounds, clients=tuple(args.clients), servers=tuple(args.servers))
-    print(f"{'era':7} {'clients':>7} {'server':12} {'calls/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'CPU µs':>7} "
-          f"{'× bare':>7} {'× sdk':>6} {'CPU × bare':>10}")
+    result = run(seconds=args.seconds, warmup=args.warmup, rounds=args.rounds, clients=tuple(args.clients),
+                 servers=tuple(args.servers))
+    if "skipped" in result:
+        print(result["skipped"])
+        return 1
+    print(f"{'era':7} {'conns':>5} {'server':12} {'calls/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'CPU µs':>7} "
+          f"{'× bare':>7} {'× sdk':>6} {'CPU × bare':>10} {'wrk busy':>8}")
     for r in sorted(result["rows"], key=lambda r: (r["era"], r["clients"], SERVERS.index(r["server"]))):
-        print(f"{r['era']:7} {r['clients']:>7} {r['server']:12} {r['calls_per_s']:>8.0f} {r['p50_ms']:>7.2f} "
+        print(f"{r['era']:7} {r['clients']:>5} {r['server']:12} {r['calls_per_s']:>8.0f} {r['p50_ms']:>7.2f} "
               f"{r['p99_ms']:>7.2f} {r['cpu_us_per_call']:>7.0f} {r['x_bare'] or 0:>7.2f} {r['x_sdk'] or 0:>6.2f} "
-              f"{r['cpu_x_bare'] or 0:>10.2f}")
+              f"{r['cpu_x_bare'] or 0:>10.2f} {r['generator_busy']:>8.2f}")
     return 0
 
 

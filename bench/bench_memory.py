@@ -5,8 +5,9 @@
 One BesluitBron process (in-memory state). After a warm-up session (ended again), `--sessions`
 legacy sessions are opened on `/tweedekamer/mcp` (initialize + initialized) and left idle; the
 growth of the server's resident memory (/proc) divided by the count is the cost of one idle
-session. Each loopback address opens at most `PER_ADDRESS` of them, under the store's cap per
-client (`state.SESSIONS_PER_CLIENT`), as many clients would. Then every session makes one cached
+session. Each loopback address opens at most `PER_ADDRESS` of them, each address in a /24 of its own
+(the store caps sessions per client group, `proxy.core.peer.client_group`: a /24), under the store's cap
+per client (`state.SESSIONS_PER_CLIENT`), as many clients would. Then every session makes one cached
 tool call, which files one call record under the session: the further growth is the cost of a
 call record (with its per-caller log). At the session cap one more initialize is still answered
 and the least recently used session is evicted (it answers 404 from then on, and its client opens
@@ -40,8 +41,8 @@ PER_ADDRESS = 50  # sessions opened from one loopback address: under the store's
 
 
 def _address(block: int) -> str:
-    """The loopback address of block `block` of sessions (Linux routes all of 127/8 to loopback)."""
-    return f"127.1.{block // 250}.{block % 250 + 1}"
+    """The loopback address of block `block` of sessions, one /24 each (Linux routes all of 127/8 to loopback)."""
+    return f"127.{1 + block // 250}.{block % 250}.1"
 
 
 def session_cap() -> dict[str, Any]:

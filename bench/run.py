@@ -1,9 +1,11 @@
-"""`make bench`: every measurement of issue 14 in one run, written to bench/RESULTS.md with plots.
+"""`make bench`: every measurement of issues 14 and 26 in one run, written to bench/RESULTS.md with plots.
 
     .venv/bin/python bench/run.py [--quick] [--out DIR]
 
-`--quick` is the smoke run `make test` uses (tests/test_bench.py): every part runs with tiny
-counts, so the harness keeps working; its figures mean nothing.
+Throughput comes from `wrk` (bench/wrk_load.py); without it (or without redis-server) the parts that need it
+say they were skipped, and everything else still runs. `--quick` is the smoke run `make test` uses
+(tests/test_bench.py): every part runs with tiny counts, so the harness keeps working; its figures mean nothing.
+Besides RESULTS.md, results.json and the plots, it writes profile.txt: the cached call's profile in full.
 """
 
 from __future__ import annotations
@@ -21,19 +23,34 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import bench_calls, bench_memory, bench_search, bench_site, bench_toolslist, bench_upstream  # noqa: E402
+from bench import (  # noqa: E402
+    bench_calls,
+    bench_memory,
+    bench_profile,
+    bench_scaleout,
+    bench_search,
+    bench_site,
+    bench_toolslist,
+    bench_upstream,
+    wrk_load,
+)
+from bench._harness import LOOP  # noqa: E402
 from bench.report import plot, write_results  # noqa: E402
 
 FULL: dict[str, dict[str, Any]] = {
-    "calls": {"calls": 1500, "rounds": 2, "clients": (1, 8, 64)},
-    "upstream": {"calls": 200, "fanout": 100},
+    "calls": {"seconds": 3, "warmup": 1, "rounds": 3, "clients": (1, 8, 64)},
+    "scaleout": {"seconds": 3, "warmup": 1, "rounds": 3},
+    "profile": {"seconds": 8, "calls": 5},
+    "upstream": {"calls": 200, "fanout": 100, "wrk_seconds": 5, "wrk_rounds": 2},
     "search": {"rounds": 20},
     "site": {"sizes": (50, 200, 500), "repeats": 1},
     "memory": {"sessions": 10_000},
 }
 QUICK: dict[str, dict[str, Any]] = {
-    "calls": {"calls": 40, "rounds": 1, "clients": (1, 8)},
-    "upstream": {"calls": 5, "fanout": 20},
+    "calls": {"seconds": 1, "warmup": 0, "rounds": 1, "clients": (8,)},
+    "scaleout": {"seconds": 1, "warmup": 0, "rounds": 1, "worker_connections": 16},
+    "profile": {"seconds": 1, "calls": 2},
+    "upstream": {"calls": 5, "fanout": 20, "wrk_seconds": 1, "wrk_rounds": 1},
     "search": {"rounds": 1},
     "site": {"sizes": (3,), "repeats": 1},
     "memory": {"sessions": 64},
@@ -50,17 +67,22 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {"environment": {
         "started_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "commit": _commit(), "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0,
-        "loadavg_before": _loadavg(),
+        "loadavg_before": _loadavg(), "generator": _wrk_version(), "loop": LOOP,
     }}
     step = time.perf_counter()
 
     def say(message: str) -> None:
         print(f"[{time.perf_counter() - step:6.1f} s] {message}", flush=True)
 
-    say("cached real tool call: BesluitBron, bare aiohttp, SDK server, FastMCP")
+    say("cached real tool call with wrk: BesluitBron, bare aiohttp, SDK server, FastMCP")
     results["calls"] = bench_calls.run(**plan["calls"], progress=say)
     say("added latency and single-flight")
     results["upstream"] = bench_upstream.run(**plan["upstream"])
+    say("scale-out: the Redis store against memory, two workers against one")
+    results["scaleout"] = bench_scaleout.run(**plan["scaleout"], progress=say)
+    say("profile of the cached call, and its Redis round trips")
+    results["profile"] = bench_profile.run(**plan["profile"], progress=say)
+    (args.out / "profile.txt").write_text(bench_profile.text_summary(results["profile"]), encoding="utf-8")
     say("search on Alle Bronnen against each source in turn")
     results["search"] = bench_search.run(**plan["search"])
     say("tools/list sizes")
@@ -84,6 +106,17 @@ def _commit() -> str:
                               check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def _wrk_version() -> str:
+    if not wrk_load.available():
+        return "none: " + wrk_load.MISSING
+    try:
+        out = subprocess.run(["wrk", "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return "wrk"
+    first = (out.stdout or out.stderr).splitlines()[:1]
+    return " ".join(first[0].split()[:2]) if first else "wrk"
 
 
 def _loadavg() -> str:

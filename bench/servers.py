@@ -4,7 +4,8 @@
 
   replicas     the offline platform replicas (`proxy/replica/`), latency switchable over HTTP; `--ori-bucket N`
                gives Open Raadsinformatie's rate-limit bucket N units instead of the platform's 60
-  besluitbron  the real application (`proxy.web.app.create_app`) pointed at `--replicas URL`
+  besluitbron  the real application (`proxy.web.app.create_app`) pointed at `--replicas URL`; `--redis URL`
+               keeps its state in that Redis instead of this process's memory
   bare         the ceiling: a plain aiohttp handler that answers the very same result bytes
                BesluitBron answered (read from `--answer FILE`), with the request's id spliced in
   sdk          the `mcp` SDK's own Streamable HTTP server (low-level `Server`, stateless, JSON
@@ -13,8 +14,10 @@
   echo         only the transport (bench/bench_transport.py): `proxy.web.transport` on a trivial echo
                endpoint at /echo/mcp, and a plain aiohttp handler with a canned answer at /bare/mcp
 
-Every role prints `ready` once it listens. The answer file is JSON: `tool` (the tools/list entry
-BesluitBron serves), `structured` (its structuredContent) and `results` (era → result bytes as text).
+Every role prints `ready` once it listens. Every role runs on the event loop `--loop` names (uvloop, the
+product's default, or asyncio; `proxy.web.eventloop`), the sdk and fastmcp roles' uvicorn too. The answer
+file is JSON: `tool` (the tools/list entry BesluitBron serves), `structured` (its structuredContent) and
+`results` (era → result bytes as text).
 """
 
 from __future__ import annotations
@@ -43,26 +46,32 @@ def main() -> int:
     parser.add_argument("role", choices=("replicas", "besluitbron", "bare", "sdk", "fastmcp", "echo"))
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--core", type=int)
+    parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop")
     parser.add_argument("--replicas", help="besluitbron: the replicas' root URL")
     parser.add_argument("--registry", default=str(ROOT / "registry.json"))
     parser.add_argument("--answer", help="bare/sdk/fastmcp: the answer file")
+    parser.add_argument("--redis", help="besluitbron: the state store's Redis URL (default: this process's memory)")
     parser.add_argument("--profile", help="besluitbron: write a cProfile of the whole run here")
+    parser.add_argument("--reuse-port", action="store_true",
+                        help="listen with SO_REUSEPORT (processes share the port; the kernel spreads connections)")
     parser.add_argument("--ori-bucket", type=float, help="replicas: units in ORI's rate-limit bucket (refill 1/s)")
     args = parser.parse_args()
     if args.core is not None:
         pin(args.core)
     if args.role in ("sdk", "fastmcp"):
-        return _uvicorn(args.role, args.port, json.loads(Path(args.answer).read_text()))
+        return _uvicorn(args.role, args.port, json.loads(Path(args.answer).read_text()), args.loop)
+    from proxy.web.eventloop import run_loop
+
     app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare, "echo": _echo}[args.role](args)
-    asyncio.run(_serve(app, args.port, args.profile))
+    run_loop(_serve(app, args.port, args.profile, reuse_port=args.reuse_port), args.loop)
     return 0
 
 
-async def _serve(app: web.Application, port: int, profile: str | None) -> None:
+async def _serve(app: web.Application, port: int, profile: str | None, *, reuse_port: bool = False) -> None:
     """Listen, say `ready` (only once the port accepts connections), run until SIGTERM."""
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    await web.TCPSite(runner, LOOPBACK, port).start()
+    await web.TCPSite(runner, LOOPBACK, port, reuse_port=reuse_port or None).start()
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     profiler = cProfile.Profile() if profile else None
@@ -126,7 +135,8 @@ def _besluitbron(args: argparse.Namespace) -> web.Application:
 
     registry = load_registry(Path(args.registry))
     base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, args.replicas)
-    return create_app(Config(registry_path=Path(args.registry), base_urls=base_urls, measure_load=False))
+    return create_app(Config(registry_path=Path(args.registry), base_urls=base_urls, measure_load=False,
+                             redis_url=args.redis))
 
 
 def _bare(args: argparse.Namespace) -> web.Application:
@@ -154,11 +164,13 @@ def _echo(args: argparse.Namespace) -> web.Application:
 # ─── the other Python MCP servers ──────────────────────────────────────────────────────────────
 
 
-def _uvicorn(role: str, port: int, answer: dict[str, Any]) -> int:
+def _uvicorn(role: str, port: int, answer: dict[str, Any], loop: str) -> int:
     import uvicorn
 
+    from proxy.web.eventloop import run_loop
+
     app = _sdk_app(answer) if role == "sdk" else _fastmcp_app(answer)
-    config = uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning", access_log=False, loop="asyncio",
+    config = uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning", access_log=False, loop="none",
                             lifespan="on")
     server = uvicorn.Server(config)
 
@@ -173,7 +185,7 @@ def _uvicorn(role: str, port: int, answer: dict[str, Any]) -> int:
         await task
 
     signal.signal(signal.SIGTERM, lambda *_: setattr(server, "should_exit", True))
-    asyncio.run(run())
+    run_loop(run(), loop)  # type: ignore[arg-type]  # one of the two names argparse allows
     return 0
 
 
