@@ -124,6 +124,7 @@ async def test_a_hostile_listing_fetches_nothing_and_the_server_serves_on(
     assert seen == []  # nothing was fetched for the $ref
     assert not answer.is_error
     assert not remote.is_error and data_of(remote)["data"] == backtracks, remote.content
+    assert over_out <= 0 and over_in <= 0, (over_out, over_in)  # /health within its limit during both calls
 
 
 def test_validate_refuses_a_remote_name_that_becomes_a_meta_tool_on_the_aggregate() -> None:
