@@ -48,7 +48,14 @@ def write_deadline(write_seconds: float = WRITE_SECONDS) -> Callable[..., Awaita
         task, transport = asyncio.current_task(), request.transport
         if response.prepared or task is None or transport is None:
             return response
-        timer = asyncio.get_running_loop().call_later(write_seconds, transport.abort)  # its buffers go with it
+        def too_slow() -> None:
+            # The task first: a sendfile waiting on the socket unwinds (its watch on the socket removed), and
+            # only then the connection goes, with its buffers; the other way round the loop kept watching a
+            # closed socket's number, which the next connection may get.
+            task.cancel()
+            asyncio.get_running_loop().call_soon(transport.abort)
+
+        timer = asyncio.get_running_loop().call_later(write_seconds, too_slow)
         task.add_done_callback(lambda _: timer.cancel())  # written (or failed) in time
         return response
 
