@@ -110,6 +110,17 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def stop_process(proc: subprocess.Popen[Any], *, grace: float = 10) -> None:
+    """SIGTERM, then SIGKILL if it has not exited within `grace` seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 class Child:
     """One `bench/servers.py ROLE` subprocess on a free loopback port; started, then stopped on exit."""
 
@@ -138,13 +149,7 @@ class Child:
         return f"http://{LOOPBACK}:{self.port}"
 
     def stop(self) -> None:
-        if self._proc.poll() is None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
+        stop_process(self._proc)
 
     def __enter__(self) -> Child:
         return self
@@ -217,13 +222,7 @@ class RedisServer:
         return RedisMonitor(self.port)
 
     def stop(self) -> None:
-        if self._proc.poll() is None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
+        stop_process(self._proc)
 
     def __enter__(self) -> RedisServer:
         return self

@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -54,6 +53,7 @@ from bench._harness import (  # noqa: E402
     median,
     pin,
     server_cpu_seconds,
+    stop_process,
 )
 from bench.bench_calls import ERAS, SLUG, capture_answer, open_sessions, wrk_spec  # noqa: E402
 
@@ -115,13 +115,7 @@ class Workers:
         return [self._proc.pid, *self.workers()]
 
     def stop(self) -> None:
-        if self._proc.poll() is None:
-            self._proc.send_signal(signal.SIGTERM)
-            try:
-                self._proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
+        stop_process(self._proc, grace=30)  # the arbiter drains its workers first
         self._log.close()
 
     def __enter__(self) -> Workers:
