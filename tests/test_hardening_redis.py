@@ -18,16 +18,11 @@ import pytest
 from proxy.state.redis_store import RedisStore
 from tests.conftest import Replicas, serve, write_registry
 from tests.redis_server import _free_port, redis_server
-from tests.wire import stateless_call
+from tests.wire import state_health, stateless_call
 
 
 async def _call(http: aiohttp.ClientSession, url: str, title: str, client: str) -> dict[str, Any]:
     return await stateless_call(http, url, "search_regulations", {"title": title, "limit": 1}, forwarded_for=client)
-
-
-async def _health_state(http: aiohttp.ClientSession, base: str) -> dict[str, Any]:
-    async with http.get(f"{base}/health") as resp:
-        return dict((await resp.json())["state"])
 
 
 async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Replicas, tmp_path: Path,
@@ -40,7 +35,7 @@ async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Repl
     try:
         async with serve(write_registry(tmp_path), replicas, redis_url=url) as live, aiohttp.ClientSession() as http:
             mcp = live.url("wetten")
-            assert await _health_state(http, live.base) == {"backend": "redis", "degraded": False}
+            assert await state_health(http, live.base) == {"backend": "redis", "degraded": False}
             in_flight = [asyncio.ensure_future(_call(http, mcp, f"wet {i}", f"198.18.{i}.1")) for i in range(10)]
             await asyncio.sleep(0.3)
             first_run.close()  # Redis stops while the ten calls wait on the platform
@@ -48,12 +43,12 @@ async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Repl
             assert [r.get("isError", False) for r in results] == [False] * 10
             during = [await _call(http, mcp, f"regeling {i}", "198.18.99.1") for i in range(3)]
             assert [r.get("isError", False) for r in during] == [False] * 3
-            state = await _health_state(http, live.base)
+            state = await state_health(http, live.base)
             assert state["degraded"] is True and "Redis" in state["reason"]
 
             with redis_server(tmp_path / "redis", port):  # the same address comes back (empty)
                 deadline = time.monotonic() + 15
-                while (await _health_state(http, live.base))["degraded"]:
+                while (await state_health(http, live.base))["degraded"]:
                     assert time.monotonic() < deadline, "the proxy did not return to Redis"
                     await asyncio.sleep(0.2)
                 after = await _call(http, mcp, "wet na herstel", "198.18.100.1")

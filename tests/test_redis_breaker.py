@@ -19,16 +19,11 @@ from redis import asyncio as aioredis
 
 from tests.conftest import Replicas, serve, write_registry
 from tests.redis_server import _free_port, redis_server
-from tests.wire import stateless_call
+from tests.wire import state_health, stateless_call
 
 
 async def _call(http: aiohttp.ClientSession, url: str, title: str, client: str) -> dict[str, Any]:
     return await stateless_call(http, url, "search_regulations", {"title": title, "limit": 1}, forwarded_for=client)
-
-
-async def _state(http: aiohttp.ClientSession, base: str) -> dict[str, Any]:
-    async with http.get(f"{base}/health") as resp:
-        return dict((await resp.json())["state"])
 
 
 def _switches(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -53,7 +48,7 @@ async def test_a_restarted_redis_is_switched_back_to_once(replicas: Replicas, tm
                 results = await asyncio.gather(*(_call(http, mcp, "wet", f"198.19.{i}.1") for i in range(8)))
                 assert not any(r.get("isError") for r in results), results
                 await asyncio.sleep(0.1)
-            state = await _state(http, live.base)
+            state = await state_health(http, live.base)
     switches = _switches(caplog)
     assert switches[0].startswith("Redis cannot be reached")
     assert sum(s.startswith("Redis is back") for s in switches) == 1, switches
@@ -68,7 +63,7 @@ async def test_a_slow_redis_is_reported_by_health_and_kept(replicas: Replicas, t
         async with serve(write_registry(tmp_path), replicas, redis_url=url) as live, \
                 aiohttp.ClientSession() as http:
             mcp = live.url("wetten")
-            assert (await _state(http, live.base))["degraded"] is False
+            assert (await state_health(http, live.base))["degraded"] is False
             pauser = aioredis.from_url(url)
             slow = asyncio.Event()
 
@@ -80,7 +75,7 @@ async def test_a_slow_redis_is_reported_by_health_and_kept(replicas: Replicas, t
             pausing = asyncio.create_task(keep_pausing())
             try:
                 async with asyncio.timeout(60):
-                    while not (state := await _state(http, live.base))["degraded"]:
+                    while not (state := await state_health(http, live.base))["degraded"]:
                         assert not (await _call(http, mcp, "traag", "198.18.1.1")).get("isError")
             finally:
                 slow.set()
@@ -88,7 +83,7 @@ async def test_a_slow_redis_is_reported_by_health_and_kept(replicas: Replicas, t
                 await pauser.aclose()
             assert "slowly" in state["reason"] and "still serving from it" in state["reason"], state
             async with asyncio.timeout(30):  # fast again: the next operations clear it
-                while (await _state(http, live.base))["degraded"]:
+                while (await state_health(http, live.base))["degraded"]:
                     assert not (await _call(http, mcp, "snel", "198.18.2.1")).get("isError")
     said = _switches(caplog)
     assert sum(s.startswith("Redis answers slowly") for s in said) == 1, said  # once, not per operation

@@ -11,7 +11,7 @@ from typing import Any
 
 import aiohttp
 
-__all__ = ["call_headers", "stateless_call"]
+__all__ = ["call_headers", "state_health", "stateless_call"]
 
 MODERN = "2026-07-28"
 _ENVELOPE = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {},
@@ -34,3 +34,9 @@ async def stateless_call(http: aiohttp.ClientSession, url: str, tool: str, argum
     async with http.post(url, data=json.dumps(body), headers=call_headers(tool, forwarded_for=forwarded_for)) as resp:
         assert resp.status == 200, await resp.text()
         return dict((await resp.json())["result"])
+
+
+async def state_health(http: aiohttp.ClientSession, base: str) -> dict[str, Any]:
+    """What `/health` says about the state store (`backend`, `degraded`, and why)."""
+    async with http.get(f"{base}/health") as resp:
+        return dict((await resp.json())["state"])
