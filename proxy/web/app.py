@@ -382,11 +382,13 @@ async def _reload_registry(app: web.Application) -> bool:
         except OSError as exc:
             log.error("registry reload refused, still serving the previous one: %s", exc)
             return False
-        generation = runtime.try_load(snapshot)
+        # The catalog is built off the event loop (compiling every tool's schemas, a third party's too, takes
+        # its time): calls keep being answered meanwhile. Building it is pure, so a thread of its own is safe.
+        generation = await asyncio.to_thread(runtime.try_load, snapshot)
         if generation is None:
             return False
         if await runtime.refresh_remote(snapshot):  # a maintainer's reload lists remote servers afresh
-            generation = runtime.try_load(snapshot) or generation
+            generation = await asyncio.to_thread(runtime.try_load, snapshot) or generation
         new_site: Path | None = None
         if config.site_build_root is not None:
             try:
