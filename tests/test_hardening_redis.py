@@ -54,6 +54,9 @@ async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Repl
                 after = await _call(http, mcp, "wet na herstel", "198.18.100.1")
                 assert not after.get("isError")
                 handle = after["_meta"]["nl.besluitbron/trace"]
+                # The call's records are batched: reading its log through the server waits for them.
+                read = await stateless_call(http, mcp, "list_platform_calls", {"trace": handle})
+                assert read["structuredContent"]["total"] >= 1, read
                 shared = RedisStore(url)  # as another process on the same Redis sees it
                 try:
                     calls, total = await shared.calls(f"trace:{handle}", 5)

@@ -6,11 +6,13 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from redis import asyncio as aioredis
 
 from proxy.core.shapes import CallRecord, OrganStatus, SourceStatus, call_record
-from proxy.state.redis_store import REDIS_CONNECTIONS, RedisStore
+from proxy.state.redis_store import REDIS_CONNECTIONS, RedisStore, ResilientStore
 from proxy.state.store import CALLS_PER_CALLER, MemoryStore, StateStore
 
 
@@ -222,3 +224,63 @@ async def test_the_load_measurement_lease_is_held_by_one_process(redis_url: str)
         await one.close()
         await two.close()
     assert await MemoryStore().take_lease("loadstatus", "anyone", 1)
+
+
+async def _commands(raw: Any, *names: str) -> int:
+    """How many of these commands the Redis server has run so far (INFO commandstats)."""
+    stats = await raw.info("commandstats")
+    return sum(int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in names)
+
+
+async def test_a_cached_reply_is_read_from_redis_once_per_process_until_its_ttl(redis_url: str) -> None:
+    """The near copy: the process that stored or first read a reply answers it without a round trip, for as long
+    as Redis keeps it (its PTTL, so a reply read late expires as early as in Redis); a process that never read it
+    asks Redis."""
+    one, two = RedisStore(redis_url, prefix="near:"), RedisStore(redis_url, prefix="near:")
+    raw = aioredis.from_url(redis_url)
+    try:
+        await one.cache_set("k", b"reply", 0.6)
+        reads = await _commands(raw, "get")
+        assert [await one.cache_get("k") for _ in range(5)] == [b"reply"] * 5
+        assert await _commands(raw, "get") == reads  # the writer never asked
+        await asyncio.sleep(0.3)
+        assert [await two.cache_get("k") for _ in range(5)] == [b"reply"] * 5
+        assert await _commands(raw, "get") == reads + 1  # the other process asked once
+        await asyncio.sleep(0.4)  # past the TTL the first process set: gone for both, near copies included
+        assert await one.cache_get("k") is None and await two.cache_get("k") is None
+    finally:
+        await raw.aclose()
+        await one.close()
+        await two.close()
+
+
+async def test_call_records_travel_in_batches_and_a_log_read_waits_for_them(redis_url: str) -> None:
+    """The resilient store (what the server runs on Redis) writes a burst of call records in one round trip
+    within RECORD_BATCH_SECONDS; a read of the log, in another process too, sees every record taken before it."""
+    writer = ResilientStore(RedisStore(redis_url, prefix="batch:"), MemoryStore())
+    reader = ResilientStore(RedisStore(redis_url, prefix="batch:"), MemoryStore())
+    raw = aioredis.from_url(redis_url)
+    try:
+        pushes = await _commands(raw, "rpush")
+        for n in range(40):
+            await writer.record_call(f"trace:{n % 4}", _call(n))
+        assert await raw.llen("batch:calls:trace:0") == 0  # on its way, not yet written
+        logs = [await reader.calls(f"trace:{n}", 100) for n in range(4)]
+        assert [total for _, total in logs] == [10] * 4
+        assert _numbers(logs[1][0]) == list(range(1, 40, 4))  # each caller's in the order taken
+        assert await _commands(raw, "rpush") == pushes + 4  # one RPUSH per caller, all in one batch
+    finally:
+        await raw.aclose()
+        await writer.close()
+        await reader.close()
+
+
+async def test_the_last_batch_of_call_records_is_written_at_close(redis_url: str) -> None:
+    store = ResilientStore(RedisStore(redis_url, prefix="closing:"), MemoryStore())
+    await store.record_call("trace:last", _call(7))
+    await store.close()
+    other = RedisStore(redis_url, prefix="closing:")
+    try:
+        assert _numbers((await other.calls("trace:last", 5))[0]) == [7]
+    finally:
+        await other.close()

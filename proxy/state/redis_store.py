@@ -17,7 +17,7 @@ import secrets
 import statistics
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
@@ -25,7 +25,14 @@ from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
 from proxy.core.shapes import JsonDict
-from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSIONS_MAX, SESSIONS_PER_CLIENT, StateStore
+from proxy.state.store import (
+    CALL_LOG_TTL_SECONDS,
+    CALLS_PER_CALLER,
+    SESSIONS_MAX,
+    SESSIONS_PER_CLIENT,
+    MemoryStore,
+    StateStore,
+)
 
 if TYPE_CHECKING:
     from proxy.core.shapes import CallRecord, SourceStatus
@@ -47,6 +54,12 @@ PROBES_TO_RECOVER = 3
 # answer), /health says so (degraded). State stays in Redis: going local would split handshake sessions between
 # processes; only an operation that fails or times out falls back.
 SLOW_SECONDS = 0.25
+# Call records reach Redis in batches: a tool call's records join this process's next batch, written this long
+# after the batch's first record, in one round trip (a round trip per record cost a cached call more CPU than the
+# rest of the call: bench/RESULTS.md). A read of a call log first waits ten batches' time, so it sees the records
+# every process took before it, a process running somewhat late included.
+RECORD_BATCH_SECONDS = 0.01
+LOG_READ_WAIT_SECONDS = 10 * RECORD_BATCH_SECONDS
 LATENCY_WINDOW = 32
 LAG_TICK_SECONDS = 0.1
 
@@ -148,23 +161,51 @@ class RedisStore:
         self._take = self._redis.register_script(_TAKE_TOKEN)
         self._create_session = self._redis.register_script(_CREATE_SESSION)
         self._touch_session = self._redis.register_script(_TOUCH_SESSION)
+        # The cache's replies, as this process last read or wrote them, until their Redis TTL runs out: a cached
+        # call costs no round trip for them (two per call here; the bench's profile). A reply is only ever written
+        # after a miss, so until it expires Redis holds these bytes or bytes fetched as freshly (another process
+        # missing at the same moment); either is within the TTL the platform's entry promises.
+        self._near = MemoryStore()
 
     def _k(self, *parts: str) -> str:
         return self._prefix + ":".join(parts)
 
     async def cache_get(self, key: str) -> bytes | None:
-        return _bytes(await self._redis.get(self._k("cache", key)))
+        near = self._near.cached(key)
+        if near is not None:
+            return near
+        async with self._redis.pipeline(transaction=True) as pipe:  # the reply and how long it has left
+            pipe.get(self._k("cache", key))
+            pipe.pttl(self._k("cache", key))
+            stored, left_ms = await pipe.execute()
+        value = _bytes(stored)
+        if value is not None and int(left_ms) > 0:
+            await self._near.cache_set(key, value, int(left_ms) / 1000)
+        return value
 
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
         if ttl > 0:
             await self._redis.set(self._k("cache", key), value, px=int(ttl * 1000))
+            await self._near.cache_set(key, value, ttl)
+
+    def cached_nearby(self, key: str) -> bytes | None:
+        """The reply this process holds for `key` while its TTL runs, without asking Redis."""
+        return self._near.cached(key)
 
     async def record_call(self, caller: str, record: CallRecord) -> None:
-        key = self._k("calls", caller)
+        await self.record_calls([(caller, record)])
+
+    async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
+        """Every record in one round trip: each caller's log appended to, trimmed to its newest and kept a day
+        from its last record."""
+        lines: dict[str, list[str]] = {}
+        for caller, record in batch:
+            lines.setdefault(self._k("calls", caller), []).append(json.dumps(record))
         async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.rpush(key, json.dumps(record))
-            pipe.ltrim(key, -CALLS_PER_CALLER, -1)
-            pipe.expire(key, CALL_LOG_TTL_SECONDS)
+            for key, records in lines.items():
+                pipe.rpush(key, *records)
+                pipe.ltrim(key, -CALLS_PER_CALLER, -1)
+                pipe.expire(key, CALL_LOG_TTL_SECONDS)
             await pipe.execute()
 
     async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
@@ -288,6 +329,8 @@ class ResilientStore:
         self._lag_watch: asyncio.Task[None] | None = None
         self._slow_median: float | None = None  # set while Redis is what is slow
         self._probe: asyncio.Task[None] | None = None
+        self._records: list[tuple[str, CallRecord]] = []  # call records waiting for the next batch
+        self._writing: asyncio.Task[None] | None = None
 
     async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
         if self._down_since is None:
@@ -316,7 +359,9 @@ class ResilientStore:
     def _redis_is_slow(self) -> float | None:
         """The median operation time when Redis itself is slow, else None (fast, or this process is the slow one)."""
         median = statistics.median(self._latency)
-        if median <= self._slow:
+        # Hysteresis: slow above the threshold, fast again only below half of it, so a median that hovers near
+        # the threshold (a window half filled with late answers) is not reported slow and fast by turns.
+        if median <= (self._slow / 2 if self._slow_median is not None else self._slow):
             return None
         if self._lag_watch is None:
             self._lag_watch = asyncio.get_running_loop().create_task(self._watch_lag())
@@ -375,15 +420,35 @@ class ResilientStore:
                 "since_utc": self._down_since.isoformat(timespec="seconds")}
 
     async def cache_get(self, key: str) -> bytes | None:
+        if self._down_since is None:
+            near = self._primary.cached_nearby(key)
+            if near is not None:
+                return near  # no round trip: nothing for the latency watch to count
         return await self._use(lambda s: s.cache_get(key))
 
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
         await self._use(lambda s: s.cache_set(key, value, ttl))
 
     async def record_call(self, caller: str, record: CallRecord) -> None:
-        await self._use(lambda s: s.record_call(caller, record))
+        self._records.append((caller, record))
+        if self._writing is None:
+            self._writing = asyncio.get_running_loop().create_task(self._write_records())
+
+    async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
+        for caller, record in batch:
+            await self.record_call(caller, record)
+
+    async def _write_records(self) -> None:
+        await asyncio.sleep(RECORD_BATCH_SECONDS)
+        batch, self._records, self._writing = self._records, [], None
+        await self._use(lambda s: s.record_calls(batch))  # Redis gone: kept on this process's own state
 
     async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
+        # Every record taken anywhere before this read (a tool call answered on another worker included) is in
+        # Redis by the time this wait ends, and this process's own last batch once it is written.
+        await asyncio.sleep(LOG_READ_WAIT_SECONDS)
+        if self._writing is not None:
+            await asyncio.shield(self._writing)
         return await self._use(lambda s: s.calls(caller, limit))
 
     async def set_availability(self, platform: str, record: JsonDict) -> None:
@@ -426,6 +491,8 @@ class ResilientStore:
         return await self._use(lambda s: s.take_lease(name, owner, seconds))
 
     async def close(self) -> None:
+        if self._writing is not None:  # the last batch is written, not dropped
+            await asyncio.shield(self._writing)
         for task in (self._probe, self._lag_watch):
             if task is not None:
                 task.cancel()

@@ -12,7 +12,7 @@ import os
 import secrets
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -56,6 +56,7 @@ class StateStore(Protocol):
     async def cache_get(self, key: str) -> bytes | None: ...
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None: ...
     async def record_call(self, caller: str, record: CallRecord) -> None: ...
+    async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None: ...
     async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]: ...
     async def set_availability(self, platform: str, record: JsonDict) -> None: ...
     async def availability(self, platform: str) -> JsonDict | None: ...
@@ -106,6 +107,10 @@ class MemoryStore:
         self._cache_bytes = 0
 
     async def cache_get(self, key: str) -> bytes | None:
+        return self.cached(key)
+
+    def cached(self, key: str) -> bytes | None:
+        """`cache_get` without a coroutine: the Redis store's near copy is read on every cached call."""
         hit = self._cache.get(key)
         if hit is None:
             return None
@@ -152,6 +157,10 @@ class MemoryStore:
             self._drop_log(self._calls)
         while self._records > CALL_RECORDS_MAX:  # the memory bound: least recently active first
             self._drop_log(self._probation if self._probation else self._calls)
+
+    async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
+        for caller, record in batch:
+            await self.record_call(caller, record)
 
     def _drop_log(self, segment: OrderedDict[str, _CallLog]) -> None:
         _, log = segment.popitem(last=False)
