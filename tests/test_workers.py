@@ -324,3 +324,45 @@ async def test_sighup_reloads_every_worker_from_one_validated_registry(
     log = (tmp_path / "workers.log").read_text()
     assert "was not passed on to the workers" in log
 
+
+
+def _sockets_on(port: int, state: str) -> set[str]:
+    """The inodes of the TCP sockets on local `port` in `state` ("0A" listening, "01" established; /proc/net)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[1].endswith(f":{port:04X}") and fields[3] == state:
+                    inodes.add(fields[9])
+    return inodes
+
+
+def _held_by(pid: int, inodes: set[str]) -> int:
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").glob("*"):
+        with contextlib.suppress(OSError):
+            held += os.readlink(fd)[8:-1] in inodes
+    return held
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="per-worker listening sockets are Linux's (SO_REUSEPORT)")
+def test_connections_opened_together_are_spread_over_the_workers(replicas: Replicas, redis_url: str,
+                                                                 tmp_path: Path) -> None:
+    """Each worker listens on a socket of its own and the arbiter on none, so 32 keep-alive
+    connections opened at once (as a reverse proxy fills its pool) land on both workers; on one shared socket
+    the worker that woke first took every one of wrk's 64 (bench/RESULTS.md, 2 December)."""
+    with workers_process(write_registry(tmp_path), replicas, redis_url, tmp_path) as (arbiter, port):
+        workers = sorted(children(arbiter.pid))
+        listening = _sockets_on(port, "0A")
+        assert [_held_by(pid, listening) for pid in workers] == [1, 1] and _held_by(arbiter.pid, listening) == 0
+        opened = [socket.create_connection(("127.0.0.1", port)) for _ in range(32)]
+        try:
+            deadline = time.monotonic() + 15
+            while sum(held := [_held_by(pid, _sockets_on(port, "01")) for pid in workers]) < 32:
+                assert time.monotonic() < deadline, held
+                time.sleep(0.05)
+        finally:
+            for conn in opened:
+                conn.close()
+    assert min(held) >= 4, held  # 32 coins: fewer than 4 on either side has odds of about 1 in 400,000

@@ -8,6 +8,13 @@ answer is to fork fresh workers, which would end every open event stream and, wi
 leave no worker able to boot. Here the arbiter validates the registry once and, only if it is valid,
 passes SIGHUP on to the workers, which reload in place exactly as a single process does.
 
+Listening: each worker accepts on a socket of its own, all bound to the one address with SO_REUSEPORT (gunicorn's
+`reuse_port`), and the kernel spreads new connections over them. On one shared socket the worker whose event loop
+wakes first accepts every connection waiting (its loop drains the backlog), so a client or reverse proxy that opens
+its keep-alive connections together lands them all on one worker (bench/RESULTS.md measured 64 of 64). The price:
+a worker that stops resets the connections still waiting in its own backlog, which a shared socket would have
+handed to another worker. Where the system has no SO_REUSEPORT, gunicorn shares one socket as before.
+
 Metrics: each worker writes its counters to files in one directory (PROMETHEUS_MULTIPROC_DIR if the operator
 names one, else a fresh temporary one), so /metrics from any worker reports the whole service.
 """
@@ -94,6 +101,8 @@ class Workers(BaseApplication):
             "post_fork": lambda arbiter, worker: metrics.share_between_workers(metrics_dir),
             "child_exit": lambda arbiter, worker: metrics.worker_gone(metrics_dir, worker.pid),
             "post_worker_init": _ignore_hup_until_ready,
+            # Gunicorn then opens no socket in the arbiter: each worker binds its own (see the docstring).
+            "reuse_port": True,
             # Gunicorn's control socket (in $HOME or $XDG_RUNTIME_DIR) would make two services on one machine
             # collide; signals are this service's whole control interface.
             "control_socket_disable": True,
