@@ -296,11 +296,14 @@ def _profile_section(profile: Mapping[str, Any]) -> list[str]:
                   f"BesluitBron's own time by module: {modules}."]
     lines.append("")
     for era, trips in profile.get("redis", {}).items():
-        reads = sum(1 for t in trips["per_call"] if t["for"].startswith("cache read"))
-        lines += [f"Redis per cached call, {ERA_NAMES[era]}: **{trips['round_trips_per_call']:.0f} round trips**, "
+        lines += [f"Redis per cached call, {ERA_NAMES[era]}: **{trips['round_trips_per_call']:.0f} round trip(s)**, "
                   f"{trips['commands_per_call']:.0f} commands (`redis-cli monitor`, {trips['calls']} calls one "
-                  f"at a time). The call needs {reads} platform request(s), each answered from the cache: each "
-                  "costs one cache read and one call record.", "",
+                  "at a time, each given time for its own batch of call records). The platform replies the call "
+                  "needs are read from this process's near copy of the cache (kept until their Redis TTL runs "
+                  "out), so they cost no round trip; the call records of the calls one process answers within "
+                  "10 ms travel in one MULTI…EXEC, so under load that round trip is shared"
+                  + (", and the 2025-11-25 session check is one round trip of each request" if era == "legacy"
+                     else "") + ".", "",
                   "| # | commands | key | what for |", "|---:|---|---|---|"]
         lines += [f"| {i} | {t['commands']} | `{', '.join(t['keys'])}` | {t['for']} |"
                   for i, t in enumerate(trips["per_call"], 1)]
