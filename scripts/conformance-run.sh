@@ -22,17 +22,25 @@ if ! kill -0 $server 2>/dev/null; then
   tail -5 /tmp/besluitbron-conformance.log >&2
   exit 1
 fi
-status=0
-for slug in wetten allebronnen; do
-  echo "== /$slug/mcp"
-  CONFORMANCE_SKIP="http-custom-header-server-validation" \
-    bash scripts/conformance.sh "http://127.0.0.1:$port/$slug/mcp" || status=1
-done
 demo_port=$((port + 2))
 $py -m tests.conftest_mcp --port "$demo_port" >/dev/null 2>&1 &
 demo=$!
 trap 'kill $server $demo 2>/dev/null; wait $server $demo 2>/dev/null || true' EXIT
-sleep 1
-echo "== transport demo endpoint (x-mcp-header)"
-bash scripts/conformance.sh "http://127.0.0.1:$demo_port/demo/mcp" || status=1
+# The three endpoints side by side (each suite run is mostly node starting), their reports in order.
+logs=$(mktemp -d)
+trap 'kill $server $demo 2>/dev/null; wait $server $demo 2>/dev/null || true; rm -rf "$logs"' EXIT
+for slug in wetten allebronnen; do
+  CONFORMANCE_SKIP="http-custom-header-server-validation" \
+    bash scripts/conformance.sh "http://127.0.0.1:$port/$slug/mcp" >"$logs/$slug" 2>&1 &
+done
+sleep 1  # the demo endpoint is up by now
+bash scripts/conformance.sh "http://127.0.0.1:$demo_port/demo/mcp" >"$logs/demo" 2>&1 &
+status=0
+for job in $(jobs -p | grep -vx -e "$server" -e "$demo"); do
+  wait "$job" || status=1
+done
+for part in "wetten /wetten/mcp" "allebronnen /allebronnen/mcp" "demo transport demo endpoint (x-mcp-header)"; do
+  echo "== ${part#* }"
+  cat "$logs/${part%% *}"
+done
 exit $status
