@@ -285,6 +285,9 @@ async def test_sigterm_drains_the_calls_in_flight_and_caddy_holds_the_rest_for_t
             with workers_process(tmp_path / "registry.json", replicas, redis_url, tmp_path, port=live.port):
                 results = await asyncio.gather(*first, *during, return_exceptions=True)
                 after = await sessions[0].call_tool("search_regulations", {"title": TITLES[0], "limit": 1})
+                # The clients end their sessions while a service answers: afterwards Caddy would hold each
+                # DELETE for its lb_try_duration, looking for one.
+                await stack.aclose()
     finally:
         replicas.clear_faults()
     assert [getattr(r, "is_error", r) for r in results] == [False] * len(results), results
