@@ -11,7 +11,8 @@ The call is bench/bench_calls.py's cached `search_members`, in both eras, driven
   target is Redis ≤ 1.5× memory by server CPU per call. For the Redis store, INFO commandstats
   before and after the timed run gives the Redis commands per call.
 * **workers**: `python -m proxy serve --workers N --redis URL --replica-url REPLICAS` (gunicorn's arbiter,
-  aiohttp workers; README "Running more than one process"), N = 1 and 2, 64 connections. With three or more
+  aiohttp workers, each on a listening socket of its own; README "Running more than one process"), N = 1
+  and 2, 64 connections. With three or more
   cores the workers get two of them and wrk plus redis-server a third, and the throughput ratio is the
   figure. With two cores one worker is pinned to the first core (wrk and redis-server on the second),
   while two workers need both and compete with wrk and redis-server: the throughput ratio is then
@@ -57,7 +58,7 @@ from bench._harness import (  # noqa: E402
 )
 from bench.bench_calls import ERAS, SLUG, capture_answer, open_sessions, wrk_spec  # noqa: E402
 
-__all__ = ["ReusePortPair", "Workers", "connections_per_worker", "run"]
+__all__ = ["Workers", "connections_per_worker", "run"]
 
 TARGET_REDIS_CPU = 1.5
 TARGET_WORKERS = 1.8
@@ -163,10 +164,8 @@ def _sample_later(delay: float, sample: Callable[[], list[int]]) -> Callable[[],
     return result
 
 
-def _warnings(service: Workers | ReusePortPair) -> str:
+def _warnings(service: Workers) -> str:
     """The warnings the service logged (e.g. the Redis store giving up on Redis), for a failed measurement."""
-    if not isinstance(service, Workers):
-        return ""
     lines = [ln for ln in service.log.read_text(errors="replace").splitlines() if "WARNING" in ln or "ERROR" in ln]
     return "the service logged:\n" + "\n".join(lines[-10:]) if lines else "the service logged no warning"
 
@@ -229,49 +228,19 @@ def store_cost(*, seconds: int, warmup: int, rounds: int, connections: int = 8,
             "rows": rows, "eras": verdicts}
 
 
-class ReusePortPair:
-    """Not the product: two bench/servers.py BesluitBron processes on one port with SO_REUSEPORT (Redis store),
-    so the kernel spreads connections over them. What per-worker listening sockets under --workers would give."""
-
-    def __init__(self, *, redis: str, replicas: str, cores: list[int | None]) -> None:
-        self.port = free_port()
-        self.base = f"http://{LOOPBACK}:{self.port}"
-        self._children: list[Child] = []
-        try:
-            for core in cores:
-                self._children.append(Child("besluitbron", "--replicas", replicas, "--redis", redis, "--reuse-port",
-                                            core=core, port=self.port))
-        except BaseException:
-            self.stop()
-            raise
-
-    def workers(self) -> list[int]:
-        return [c.pid for c in self._children]
-
-    def processes(self) -> list[int]:
-        return self.workers()
-
-    def stop(self) -> None:
-        for child in self._children:
-            child.stop()
-
-
-SERVICES = {"1": "1 worker", "2": "2 workers", "2r": "2 processes, SO_REUSEPORT (bench only)"}
+SERVICES = {"1": "1 worker", "2": "2 workers"}
 
 
 def workers_scaling(*, seconds: int, warmup: int, rounds: int, connections: int = 64,
                     progress: Callable[[str], None] = print) -> dict[str, Any]:
-    """One worker against two (both on Redis, as --workers 2 requires), the same cached call, interleaved; and,
-    for comparison, two processes sharing the port through SO_REUSEPORT instead of gunicorn's one socket."""
+    """One worker against two (both on Redis, as --workers 2 requires), the same cached call, interleaved."""
     cores = list(CORES)
     third = len(cores) >= 3
     if third:  # the workers get two cores, the generator and redis-server a third
         plan = {"1": {cores[0]}, "2": {cores[0], cores[1]}}
-        pair: list[int | None] = [0, 1]
         generator: int | None = 2
     else:  # one worker pinned as everywhere else; two workers need both cores and share them with wrk
         plan = {"1": {cores[0]} if cores else set(), "2": set(cores)}
-        pair = [None, None]
         generator = 1
     pin(generator if generator is not None else 1)
     raw: dict[tuple[str, str], list[wrk_load.WrkMeasurement]] = {}
@@ -279,12 +248,11 @@ def workers_scaling(*, seconds: int, warmup: int, rounds: int, connections: int 
     held_by: dict[tuple[str, str], list[list[int]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-workers-") as tmp, \
             RedisServer(Path(tmp), core=generator) as redis, Child("replicas", core=generator) as replicas:
-        services: dict[str, Workers | ReusePortPair] = {}
+        services: dict[str, Workers] = {}
         try:
             for label in ("1", "2"):
                 services[label] = Workers(int(label), redis=redis.url, replicas=replicas.base, directory=Path(tmp),
                                           cores=plan[label] or None)
-            services["2r"] = ReusePortPair(redis=redis.url, replicas=replicas.base, cores=pair)
             for service in services.values():
                 asyncio.run(capture_answer(service.base))
             for era in ERAS:
@@ -327,22 +295,16 @@ def workers_scaling(*, seconds: int, warmup: int, rounds: int, connections: int 
     verdicts = {}
     for era in ERAS:
         one = by[(era, "1")]
-        figures = {}
-        for label in ("2", "2r"):
-            two = by[(era, label)]
-            measured = two["calls_per_s"] / one["calls_per_s"]
-            # Two workers on two cores of their own saturate when the busier one fills its core: at a share s of
-            # the work (0.5 when balanced) that is 1 / (s × CPU per call), against one worker's 1 / (CPU per call).
-            share = max(two["busiest_worker_share"], 0.5)
-            projected = one["cpu_us_per_call"] / (two["cpu_us_per_call"] * share) if two["cpu_us_per_call"] else None
-            figures[label] = (measured, projected)
-        measured, projected = figures["2"]
+        two = by[(era, "2")]
+        measured = two["calls_per_s"] / one["calls_per_s"]
+        # Two workers on two cores of their own saturate when the busier one fills its core: at a share s of the
+        # work (0.5 when balanced) that is 1 / (s × CPU per call), against one worker's 1 / (CPU per call).
+        share = max(two["busiest_worker_share"], 0.5)
+        projected = one["cpu_us_per_call"] / (two["cpu_us_per_call"] * share) if two["cpu_us_per_call"] else None
         headline = measured if third else projected
         verdicts[era] = {"measured_ratio": measured, "cpu_projected_ratio": projected, "figure": headline,
                          "figure_is": "measured throughput" if third else "CPU per call",
-                         "met": headline is not None and headline >= TARGET_WORKERS,
-                         "reuseport_measured_ratio": figures["2r"][0],
-                         "reuseport_cpu_projected_ratio": figures["2r"][1]}
+                         "met": headline is not None and headline >= TARGET_WORKERS}
     return {"connections": connections, "seconds": seconds, "rounds": rounds, "cores": len(cores),
             "generator_core_of_its_own": third, "target": TARGET_WORKERS, "rows": rows, "eras": verdicts}
 

@@ -263,15 +263,11 @@ def _scaleout_section(scale: Mapping[str, Any], trips: Mapping[str, Any] | None 
             v = workers["eras"][era]
             lines.append(f"- {ERA_NAMES[era]}: two workers **{_num(v['figure'])}×** one worker ({v['figure_is']}; "
                          f"target ≥ {TARGETS['workers']}×): {_verdict(bool(v['met']))}; measured throughput ratio "
-                         f"{_num(v['measured_ratio'])}×, by CPU per call {_num(v['cpu_projected_ratio'])}×. "
-                         "Two processes sharing the port through SO_REUSEPORT (not the product; what per-worker "
-                         f"listening sockets would give): measured {_num(v.get('reuseport_measured_ratio'))}×, "
-                         f"by CPU per call {_num(v.get('reuseport_cpu_projected_ratio'))}×")
-        lines += ["", "What bounds it: gunicorn's workers share one listening socket, and each worker's event loop "
-                  "accepts every connection waiting when it wakes (asyncio accepts up to the backlog at once), so "
-                  "a client or reverse proxy that opens its keep-alive connections together can land all of them "
-                  "on one worker; the connections column shows where wrk's landed. With a listening socket per "
-                  "process (SO_REUSEPORT) the kernel spreads connections over the processes.", ""]
+                         f"{_num(v['measured_ratio'])}×, by CPU per call {_num(v['cpu_projected_ratio'])}×")
+        lines += ["", "Each worker listens on a socket of its own (gunicorn's `reuse_port`: SO_REUSEPORT), so the "
+                  "kernel spreads connections over the workers by their addresses; the connections column shows "
+                  "where wrk's landed. On one shared socket (before 2 December) the worker whose event loop woke "
+                  "first accepted every connection waiting, often all 64 of wrk's.", ""]
     return lines
 
 

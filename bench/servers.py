@@ -52,8 +52,6 @@ def main() -> int:
     parser.add_argument("--answer", help="bare/sdk/fastmcp: the answer file")
     parser.add_argument("--redis", help="besluitbron: the state store's Redis URL (default: this process's memory)")
     parser.add_argument("--profile", help="besluitbron: write a cProfile of the whole run here")
-    parser.add_argument("--reuse-port", action="store_true",
-                        help="listen with SO_REUSEPORT (processes share the port; the kernel spreads connections)")
     parser.add_argument("--ori-bucket", type=float, help="replicas: units in ORI's rate-limit bucket (refill 1/s)")
     args = parser.parse_args()
     if args.core is not None:
@@ -63,15 +61,15 @@ def main() -> int:
     from proxy.web.eventloop import run_loop
 
     app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare, "echo": _echo}[args.role](args)
-    run_loop(_serve(app, args.port, args.profile, reuse_port=args.reuse_port), args.loop)
+    run_loop(_serve(app, args.port, args.profile), args.loop)
     return 0
 
 
-async def _serve(app: web.Application, port: int, profile: str | None, *, reuse_port: bool = False) -> None:
+async def _serve(app: web.Application, port: int, profile: str | None) -> None:
     """Listen, say `ready` (only once the port accepts connections), run until SIGTERM."""
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    await web.TCPSite(runner, LOOPBACK, port, reuse_port=reuse_port or None).start()
+    await web.TCPSite(runner, LOOPBACK, port).start()
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     profiler = cProfile.Profile() if profile else None
