@@ -284,3 +284,10 @@ async def test_the_last_batch_of_call_records_is_written_at_close(redis_url: str
         assert _numbers((await other.calls("trace:last", 5))[0]) == [7]
     finally:
         await other.close()
+
+
+def test_redis_replies_are_parsed_by_hiredis() -> None:
+    """The pinned hiredis is what redis-py parses replies with (a round trip costs less CPU: bench/RESULTS.md)."""
+    from redis.utils import HIREDIS_AVAILABLE
+
+    assert HIREDIS_AVAILABLE
