@@ -63,6 +63,25 @@ async def test_call_logs_are_per_caller_and_capped(store: StateStore) -> None:
     assert total == CALLS_PER_CALLER and _numbers(calls) == [CALLS_PER_CALLER + 3, CALLS_PER_CALLER + 4]
 
 
+async def test_a_batch_of_records_lands_as_the_records_one_by_one(store: StateStore) -> None:
+    """`record_calls` (a reused result's records at once, or the Redis store's batch) keeps each caller's order
+    and cap exactly as one `record_call` per record does."""
+    await store.record_calls([("session:a", _call(1)), ("session:a", _call(2))])
+    await store.record_calls([("session:b", _call(3)), ("session:a", _call(4)), ("session:b", _call(5))])
+    await store.record_calls([("session:c", _call(n)) for n in range(CALLS_PER_CALLER + 2)])
+    logs = [await store.calls(caller, 3) for caller in ("session:a", "session:b", "session:c")]
+    assert [(_numbers(calls), total) for calls, total in logs] == [
+        ([1, 2, 4], 3), ([3, 5], 2), ([CALLS_PER_CALLER - 1, CALLS_PER_CALLER, CALLS_PER_CALLER + 1], CALLS_PER_CALLER)]
+
+
+async def test_memory_call_records_are_counted_through_batches() -> None:
+    """The memory bound counts records: a batch that pushes a full log's oldest out adds only what it kept."""
+    store = MemoryStore()
+    await store.record_calls([("session:c", _call(n)) for n in range(CALLS_PER_CALLER + 7)])
+    await store.record_calls([("session:c", _call(0)), ("session:c", _call(1))])
+    assert store._records == CALLS_PER_CALLER
+
+
 async def test_availability_and_load_status_roundtrip(store: StateStore) -> None:
     assert await store.availability("ori") is None
     await store.set_availability("ori", {"available": False, "last_error": "x"})

@@ -34,7 +34,7 @@ from proxy.core.errors import (
     UpstreamUnreachable,
 )
 from proxy.core.peer import current_peer
-from proxy.core.shapes import availability_record, call_record
+from proxy.core.shapes import CallRecord, availability_record, call_record
 from proxy.observe.jsonlog import REQUEST_ID
 from proxy.observe.metrics import Metrics, PlatformMetrics
 from proxy.observe.tracing import ACTIVE_TRACER, platform_span
@@ -211,11 +211,13 @@ class Upstream:
         cached = await self._store.cache_get(target.cache_key)
         return cached is not None and (cached is body or cached == body)
 
-    async def record_cache_hit(self, caller: Caller, tool: str | None, method: str, target: _Target,
-                               size: int) -> None:
-        """The call record a cache hit writes, for a result reused from `proxy.results.resultmemo`."""
+    def cache_hit_record(self, tool: str | None, method: str, target: _Target, size: int) -> CallRecord:
+        """The call record a cache hit writes, for a result reused from `proxy.results.resultmemo` (which writes
+        the records of all its fetches at once)."""
         self._metrics.cache_hits.inc()
-        await self._record(caller, tool, method, target, 200, time.perf_counter(), size, cache_hit=True)
+        return call_record(source=self.platform.key, tool=tool, method=method, url=target.public_url, status=200,
+                           started=time.perf_counter(), size=size, cache_hit=True, error=None,
+                           request_id=REQUEST_ID.get())
 
     async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
                     caller: Caller, tool: str | None, idempotent: bool, started: float,

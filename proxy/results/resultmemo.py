@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
 
-from proxy.core.caller import Caller
+from proxy.core.shapes import CallRecord
 
 __all__ = ["Fetch", "FetchSource", "Memo", "MemoKey", "ResultMemo", "collecting", "note_fetch"]
 
@@ -43,8 +43,7 @@ class FetchSource(Protocol):
 
     async def still_cached(self, target: Any, body: bytes) -> bool: ...
 
-    async def record_cache_hit(self, caller: Caller, tool: str | None, method: str, target: Any,
-                               size: int) -> None: ...
+    def cache_hit_record(self, tool: str | None, method: str, target: Any, size: int) -> CallRecord: ...
 
 
 @dataclass(frozen=True, slots=True)

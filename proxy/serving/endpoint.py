@@ -122,9 +122,9 @@ class ConnectorEndpoint:
             hit = self._memo.get(memo_key)
             if hit is not None:
                 if await _still_cached(hit.fetches):
-                    for fetch in hit.fetches:
-                        await fetch.upstream.record_cache_hit(caller, name, fetch.method, fetch.target,
-                                                              len(fetch.body))
+                    await self._store.record_calls([
+                        (caller.key, f.upstream.cache_hit_record(name, f.method, f.target, len(f.body)))
+                        for f in hit.fetches])
                     return EncodedResult(hit.encoded, text=self._text(hit.encoded, hit.source, tool.platform),
                                          meta=hit.meta)
                 self._memo.drop(memo_key)

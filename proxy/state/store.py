@@ -135,16 +135,26 @@ class MemoryStore:
             self._cache_bytes -= len(hit[1])
 
     async def record_call(self, caller: str, record: CallRecord) -> None:
+        self._append(caller, (record,))
+
+    async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
+        """A tool call's records (one per platform request) at once: usually one caller, so one log update."""
+        if len({caller for caller, _ in batch}) == 1:
+            self._append(batch[0][0], [record for _, record in batch])
+        else:
+            for caller, record in batch:
+                self._append(caller, (record,))
+
+    def _append(self, caller: str, records: Sequence[CallRecord]) -> None:
         now = self._clock()
         log = self._calls.pop(caller, None) or self._probation.pop(caller, None)
         if log is None or log.expires <= now:
             if log is not None:
                 self._records -= len(log.lines)
             log = _CallLog(first=now, expires=0.0, lines=deque(maxlen=CALLS_PER_CALLER))
-        if len(log.lines) == CALLS_PER_CALLER:
-            self._records -= 1  # the oldest falls off
-        log.lines.append(record)  # kept as given: the caller hands over a fresh dict and never touches it again
-        self._records += 1
+        before = len(log.lines)
+        log.lines.extend(records)  # kept as given: the caller hands over fresh dicts and never touches them again
+        self._records += len(log.lines) - before  # the oldest fall off a full log
         log.expires = now + CALL_LOG_TTL_SECONDS
         # Most recently active last. A caller is protected once it came back after a while: one-off
         # callers (a stateless client that never returns its trace handle gets a new one per call)
@@ -157,10 +167,6 @@ class MemoryStore:
             self._drop_log(self._calls)
         while self._records > CALL_RECORDS_MAX:  # the memory bound: least recently active first
             self._drop_log(self._probation if self._probation else self._calls)
-
-    async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
-        for caller, record in batch:
-            await self.record_call(caller, record)
 
     def _drop_log(self, segment: OrderedDict[str, _CallLog]) -> None:
         _, log = segment.popitem(last=False)
