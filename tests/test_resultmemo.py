@@ -90,3 +90,19 @@ def test_arguments_that_differ_only_in_type_are_different_keys() -> None:
     assert len(keys) == 4
     assert _arguments_key({"q": "a", "limit": 2}) == _arguments_key({"limit": 2, "q": "a"})
     assert _arguments_key({"q": ["a", "b"]}) != _arguments_key({"q": ["b", "a"]})
+
+
+async def test_a_reused_result_skips_the_checks_only_for_the_arguments_it_was_built_from(server: LiveServer) -> None:
+    """A remembered result answers before the argument checks (it was built from arguments that passed them);
+    the same names with a value of another type are checked and refused as ever."""
+    name, args = _example(server)
+    endpoint = server.runtime.endpoint(SLUG)
+    assert endpoint is not None
+    async with client(server.url(SLUG), "2026-07-28") as c:
+        assert not (await c.call_tool(name, args)).is_error
+        kept = endpoint.results_kept
+        assert kept >= 1 and not (await c.call_tool(name, args)).is_error
+        field, value = next((k, v) for k, v in args.items() if isinstance(v, str))
+        other = await c.call_tool(name, {**args, field: [value]})
+    assert other.is_error and other.content[0].text.startswith(f"Invalid arguments for {name}")
+    assert endpoint.results_kept == kept

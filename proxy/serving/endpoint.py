@@ -108,15 +108,8 @@ class ConnectorEndpoint:
             takes = ", ".join(tool.input_schema.get("properties", {})) or "no arguments"
             return _error(f"Invalid arguments for {name}: {len(arguments):,} fields (at most {MAX_ARGUMENTS}, "
                           f"names of at most {MAX_ARGUMENT_NAME} characters); {name} takes {takes}")
-        in_check, _ = self._checks[name]
-        problems = in_check.problems(dict(arguments))
-        if problems:
-            return _error(f"Invalid arguments for {name}: "
-                          + "; ".join(_argument_problem(e, tool) for e in problems))
-        broken = _unencodable(arguments)
-        if broken is not None:
-            return _error(f"Invalid arguments for {name}: {broken} holds text that is not valid Unicode "
-                          "(a lone surrogate); send it as UTF-8 text")
+        # A remembered result was built from these very arguments (the key tells types apart), which passed the
+        # checks below then and, in the same generation, would pass them again: a hit skips them.
         memo_key = self._memo_key(tool, arguments)
         if memo_key is not None:
             hit = self._memo.get(memo_key)
@@ -128,6 +121,15 @@ class ConnectorEndpoint:
                     return EncodedResult(hit.encoded, text=self._text(hit.encoded, hit.source, tool.platform),
                                          meta=hit.meta)
                 self._memo.drop(memo_key)
+        in_check, _ = self._checks[name]
+        problems = in_check.problems(dict(arguments))
+        if problems:
+            return _error(f"Invalid arguments for {name}: "
+                          + "; ".join(_argument_problem(e, tool) for e in problems))
+        broken = _unencodable(arguments)
+        if broken is not None:
+            return _error(f"Invalid arguments for {name}: {broken} holds text that is not valid Unicode "
+                          "(a lone surrogate); send it as UTF-8 text")
         with collecting() as fetches:
             outcome = await self._build(tool, arguments, caller)
         if isinstance(outcome, EncodedResult) and memo_key is not None and fetches and outcome.text is not None:
