@@ -310,3 +310,35 @@ def test_redis_replies_are_parsed_by_hiredis() -> None:
     from redis.utils import HIREDIS_AVAILABLE
 
     assert HIREDIS_AVAILABLE
+
+
+async def test_a_slow_redis_gets_one_batch_of_call_records_at_a_time(redis_url: str) -> None:
+    """While Redis is paused, records keep arriving: they wait for the batch on its way instead of each interval
+    sending one more (which would take one of the pool's connections each); none is lost, and a read of the log
+    under a steady stream of records still returns (it waits for the records taken before it, not for a quiet)."""
+    store = ResilientStore(RedisStore(redis_url, prefix="slowbatch:"), MemoryStore())
+    raw = aioredis.from_url(redis_url)
+    try:
+        batches = await _commands(raw, "exec")
+        await raw.client_pause(400, all=False)  # writes wait; reads (and this client's INFO) go on
+        for n in range(60):
+            await store.record_call("trace:slow", _call(n))
+            await asyncio.sleep(0.005)
+        _, total = await store.calls("trace:slow", 100)
+        assert total == 60
+        assert await _commands(raw, "exec") - batches <= 3
+
+        async def steady() -> None:
+            for n in range(1000):
+                await store.record_call("trace:steady", _call(n))
+                await asyncio.sleep(0.002)
+
+        stream = asyncio.create_task(steady())
+        await asyncio.sleep(0.1)
+        async with asyncio.timeout(10):
+            _, seen = await store.calls("trace:steady", 5)
+        stream.cancel()
+        assert seen > 0
+    finally:
+        await raw.aclose()
+        await store.close()

@@ -330,7 +330,9 @@ class ResilientStore:
         self._slow_median: float | None = None  # set while Redis is what is slow
         self._probe: asyncio.Task[None] | None = None
         self._records: list[tuple[str, CallRecord]] = []  # call records waiting for the next batch
-        self._writing: asyncio.Task[None] | None = None
+        self._writing: asyncio.Task[None] | None = None  # the one task writing batches, while there are any
+        self._taken = self._written = 0  # records handed over, and of those written (to Redis, or locally)
+        self._batch_written = asyncio.Event()  # set (and replaced) as each batch is written
 
     async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
         if self._down_since is None:
@@ -431,6 +433,7 @@ class ResilientStore:
 
     async def record_call(self, caller: str, record: CallRecord) -> None:
         self._records.append((caller, record))
+        self._taken += 1
         if self._writing is None:
             self._writing = asyncio.get_running_loop().create_task(self._write_records())
 
@@ -439,16 +442,33 @@ class ResilientStore:
             await self.record_call(caller, record)
 
     async def _write_records(self) -> None:
-        await asyncio.sleep(RECORD_BATCH_SECONDS)
-        batch, self._records, self._writing = self._records, [], None
+        """One batch at a time: records that arrive while a batch is on its way wait for the next one, so a slow
+        Redis holds one of the pool's connections for them, not one per batch interval."""
+        try:
+            while self._records:
+                await asyncio.sleep(RECORD_BATCH_SECONDS)
+                batch, self._records = self._records, []
+                await self._write_batch(batch)
+                self._written += len(batch)
+                self._wake_readers()
+        finally:
+            self._writing = None
+            self._wake_readers()
+
+    async def _write_batch(self, batch: list[tuple[str, CallRecord]]) -> None:
         await self._use(lambda s: s.record_calls(batch))  # Redis gone: kept on this process's own state
+
+    def _wake_readers(self) -> None:
+        self._batch_written.set()
+        self._batch_written = asyncio.Event()
 
     async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
         # Every record taken anywhere before this read (a tool call answered on another worker included) is in
-        # Redis by the time this wait ends, and this process's own last batch once it is written.
+        # Redis by the time this wait ends; this process's own are awaited until written.
+        taken = self._taken
         await asyncio.sleep(LOG_READ_WAIT_SECONDS)
-        if self._writing is not None:
-            await asyncio.shield(self._writing)
+        while self._written < taken and self._writing is not None:
+            await self._batch_written.wait()
         return await self._use(lambda s: s.calls(caller, limit))
 
     async def set_availability(self, platform: str, record: JsonDict) -> None:
@@ -491,8 +511,8 @@ class ResilientStore:
         return await self._use(lambda s: s.take_lease(name, owner, seconds))
 
     async def close(self) -> None:
-        if self._writing is not None:  # the last batch is written, not dropped
-            await asyncio.shield(self._writing)
+        while self._writing is not None:  # the last batches are written, not dropped
+            await self._batch_written.wait()
         for task in (self._probe, self._lag_watch):
             if task is not None:
                 task.cancel()
