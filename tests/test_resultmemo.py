@@ -13,7 +13,7 @@ from proxy.results.external import unfence
 from proxy.results.resultmemo import Memo, ResultMemo
 from proxy.serving.endpoint import _arguments_key
 from tests.conftest import LiveServer, Replicas, client, serve, write_registry
-from tests.conftest_mcp import meta_of
+from tests.conftest_mcp import meta_of, text_of
 
 SLUG = "wetten"
 
@@ -104,5 +104,5 @@ async def test_a_reused_result_skips_the_checks_only_for_the_arguments_it_was_bu
         assert kept >= 1 and not (await c.call_tool(name, args)).is_error
         field, value = next((k, v) for k, v in args.items() if isinstance(v, str))
         other = await c.call_tool(name, {**args, field: [value]})
-    assert other.is_error and other.content[0].text.startswith(f"Invalid arguments for {name}")
+    assert other.is_error and text_of(other).startswith(f"Invalid arguments for {name}")
     assert endpoint.results_kept == kept
