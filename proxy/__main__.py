@@ -273,7 +273,7 @@ def _serve_workers(args: argparse.Namespace) -> int:
     from proxy.results.sample import replica_sample
     from proxy.web.app import Config
     from proxy.web.sitebuild import build_site
-    from proxy.web.workers import serve_workers
+    from proxy.web.workers import serve_workers, unavailable
 
     if args.workers > 1 and not args.redis:
         raise BesluitBronError("--workers above 1 needs --redis (or BESLUITBRON_REDIS_URL): without it each worker "
@@ -281,6 +281,9 @@ def _serve_workers(args: argparse.Namespace) -> int:
     if args.replicas:
         raise BesluitBronError("--workers does not start the replicas: run `python -m proxy replicas` and pass "
                                "its address with --replica-url")
+    taken = unavailable(args.host, args.port)
+    if taken:
+        raise BesluitBronError(taken)
     registry = load_registry(args.registry)  # refuse a broken registry before any worker is forked
     _raise_file_limit()
     builtin = {k: p.base_url for k, p in registry.platforms.items() if p.remote is None}

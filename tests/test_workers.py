@@ -369,3 +369,24 @@ def test_connections_opened_together_are_spread_over_the_workers(replicas: Repli
             for conn in opened:
                 conn.close()
     assert min(held) >= 4, held  # 32 coins: fewer than 4 on either side has odds of about 1 in 400,000
+
+
+@pytest.mark.parametrize("reuse_port", [False, True], ids=["another program", "another service of this user"])
+def test_a_port_in_use_is_refused_once_and_clearly(tmp_path: Path, reuse_port: bool) -> None:
+    """The workers bind their own sockets with SO_REUSEPORT: on a port another program holds they would fail and be
+    replaced one after another, and beside another SO_REUSEPORT service of this user's they would silently share
+    its traffic. `serve --workers` finds out first and stops with one line."""
+    with socket.socket() as holder:
+        if reuse_port:
+            holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "proxy", "serve", "--workers", "2", "--port", str(port), "--registry",
+             str(write_registry(tmp_path)), "--replica-url", "http://127.0.0.1:9", "--redis", "redis://127.0.0.1:9/0"],
+            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines() == [
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use (is another program or service on it?)"]
+    assert "Booting worker" not in done.stdout + done.stderr

@@ -26,6 +26,7 @@ import math
 import os
 import shutil
 import signal
+import socket
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -71,6 +72,20 @@ def _ignore_hup_until_ready(worker: Any) -> None:
     """A SIGHUP that reaches a worker before its application installed its own handler must not kill it:
     the worker reads the registry when it starts anyway."""
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def unavailable(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on, or None. The workers bind it with SO_REUSEPORT, which would let them
+    share it with another service of this user's already there (and retry a port another program holds, worker
+    after worker): a plain bind tried first refuses both once, clearly."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a previous run's closing connections are fine
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc} (is another program or service on it?)"
+    return None
 
 
 def _metrics_directory() -> tuple[Path, bool]:
