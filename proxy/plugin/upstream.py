@@ -215,9 +215,7 @@ class Upstream:
         """The call record a cache hit writes, for a result reused from `proxy.results.resultmemo` (which writes
         the records of all its fetches at once)."""
         self._metrics.cache_hits.inc()
-        return call_record(source=self.platform.key, tool=tool, method=method, url=target.public_url, status=200,
-                           started=time.perf_counter(), size=size, cache_hit=True, error=None,
-                           request_id=REQUEST_ID.get())
+        return self._call_record(tool, method, target, 200, time.perf_counter(), size, cache_hit=True)
 
     async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
                     caller: Caller, tool: str | None, idempotent: bool, started: float,
@@ -424,9 +422,13 @@ class Upstream:
 
     async def _record(self, caller: Caller, tool: str | None, method: str, target: _Target, status: int | None,
                       started: float, size: int, *, cache_hit: bool, error: str | None = None) -> None:
-        await self._store.record_call(caller.key, call_record(
-            source=self.platform.key, tool=tool, method=method, url=target.public_url, status=status, started=started,
-            size=size, cache_hit=cache_hit, error=error, request_id=REQUEST_ID.get()))
+        await self._store.record_call(caller.key, self._call_record(tool, method, target, status, started, size,
+                                                                    cache_hit=cache_hit, error=error))
+
+    def _call_record(self, tool: str | None, method: str, target: _Target, status: int | None, started: float,
+                     size: int, *, cache_hit: bool, error: str | None = None) -> CallRecord:
+        return call_record(source=self.platform.key, tool=tool, method=method, url=target.public_url, status=status,
+                           started=started, size=size, cache_hit=cache_hit, error=error, request_id=REQUEST_ID.get())
 
     async def _set_available(self, available: bool, error: str | None) -> None:
         await self._store.set_availability(self.platform.key, availability_record(available, error))
