@@ -12,6 +12,7 @@ import pytest
 
 from proxy.catalog.build import build_catalog, load_plugins
 from proxy.core.errors import CatalogError, RegistryError
+from proxy.core.metaschema import meta_schema_problem
 from proxy.core.toolnames import META_TOOL_NAMES
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
 from proxy.registry.model import parse_registry
@@ -153,3 +154,18 @@ def test_invalid_json_schema_is_refused_by_name() -> None:
     with pytest.raises(CatalogError, match=r"proxy/platforms/wetten\.py: tool 'search_regulations': inputSchema is "
                                            r"not valid JSON Schema"):
         build_catalog(parse_registry(SHIPPED), _plugins(impls))
+
+
+@pytest.mark.parametrize(("schema", "problem"), [
+    ({"type": "object", "properties": {"q": {"type": "string", "maxLength": 200}}}, None),
+    ({"type": "object", "properties": {"title": {"type": "text"}}},
+     "'text' is not valid under any of the given schemas"),
+    ({"type": "object", "required": "q"}, "'q' is not of type 'array'"),
+    # jsonschema-rs would judge this one by draft-07 (where `items` may be a list); the check is 2020-12's.
+    ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+      "properties": {"ids": {"type": "array", "items": [{"type": "string"}]}}}, "is not of type 'object', 'boolean'"),
+    ({"$schema": "https://example.org/no-such-meta-schema", "type": "object"}, None),  # 2020-12 allows any URI
+])
+def test_the_meta_schema_check_names_what_jsonschema_names(schema: dict[str, Any], problem: str | None) -> None:
+    found = meta_schema_problem(schema)
+    assert found == problem if problem is None else problem in str(found)

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-import jsonschema
 import mcp_types
 
 from proxy.core.errors import CatalogError
+from proxy.core.metaschema import meta_schema_problem
 from proxy.core.toolnames import CROSS_TOOL_NAMES, META_TOOL_NAMES, aggregate_name, name_problem
 from proxy.plugin.toolkit import About, PlatformPlugin, ToolImpl
 from proxy.registry.model import Connector, Registry, Text, ToolWords
@@ -456,14 +456,10 @@ def _check_bounded(where: str, schema: Mapping[str, Any]) -> None:
                            "characters the platform can use (the argument check refuses more before any work)")
 
 
-_META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
-
-
 @functools.lru_cache(maxsize=4096)
 def _schema_problem(schema_json: str) -> str | None:
     """Check a schema against the 2020-12 meta-schema once per distinct schema (catalogs repeat them)."""
-    error = jsonschema.exceptions.best_match(_META_VALIDATOR.iter_errors(json.loads(schema_json)))
-    return error.message if error else None
+    return meta_schema_problem(json.loads(schema_json))
 
 
 def _aggregate_tools(registry: Registry, sources: Sequence[Connector],

@@ -16,11 +16,11 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import mcp_types
 
 from proxy.core.caller import SYSTEM_CALLER
 from proxy.core.errors import RemoteRefused, ToolInputError, UpstreamUnreachable
+from proxy.core.metaschema import meta_schema_problem
 from proxy.core.shapes import JsonDict
 from proxy.core.toolnames import name_problem
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, ToolCall, ToolImpl
@@ -46,7 +46,6 @@ MAX_DATA_DEPTH = 32
 _NOT_ALLOWED = "not on the registry's allow-list (remote.tools)"
 _URL = re.compile(r"https://[^\s<>\"'\])}]+")
 _DESCRIPTION_MAX = 1000
-_META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +125,8 @@ def _refusal(platform: Platform, tool: mcp_types.Tool) -> str | None:
             return f"its {kind} is not one BesluitBron compiles: {problem}"
         if schema.get("type") != "object":
             return f"its {kind} has no object root, which 2025-era clients cannot use"
-        error = jsonschema.exceptions.best_match(_META_VALIDATOR.iter_errors(schema))
-        if error is not None:
-            return f"its {kind} is not valid JSON Schema ({error.message[:120]})"
+        if (invalid := meta_schema_problem(schema)) is not None:
+            return f"its {kind} is not valid JSON Schema ({invalid[:120]})"
     return None
 
 
