@@ -26,6 +26,9 @@ demo_port=$((port + 2))
 $py -m tests.conftest_mcp --port "$demo_port" >/dev/null 2>&1 &
 demo=$!
 trap 'kill $server $demo 2>/dev/null; wait $server $demo 2>/dev/null || true' EXIT
+# Each suite version fetched by npx once for all three endpoints.
+read -r CONFORMANCE_STABLE_BIN CONFORMANCE_ALPHA_BIN < <(bash scripts/conformance.sh --resolve)
+export CONFORMANCE_STABLE_BIN CONFORMANCE_ALPHA_BIN
 # The three endpoints side by side (each suite run is mostly node starting), their reports in order.
 logs=$(mktemp -d)
 trap 'kill $server $demo 2>/dev/null; wait $server $demo 2>/dev/null || true; rm -rf "$logs"' EXIT

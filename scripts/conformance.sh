@@ -28,7 +28,7 @@
 #   logging, tasks, input-required: features a read-only tools server does not offer.
 set -euo pipefail
 
-url=${1:?usage: $0 URL   (e.g. http://127.0.0.1:8765/demo/mcp)}
+url=${1:?usage: $0 URL   (e.g. http://127.0.0.1:8765/demo/mcp), or $0 --resolve}
 stable=@modelcontextprotocol/conformance@0.1.16
 alpha=@modelcontextprotocol/conformance@0.2.0-alpha.12
 node=node@22
@@ -99,8 +99,13 @@ run() {
 
 # CONFORMANCE_SKIP: space-separated scenarios that do not apply to this endpoint (said by the caller).
 skip=" ${CONFORMANCE_SKIP:-} "
-stable_bin=$(bin_dir "$stable")
-alpha_bin=$(bin_dir "$alpha")
+# `--resolve` prints both folders; conformance-run.sh fetches them once for its three endpoints and hands them down.
+stable_bin=${CONFORMANCE_STABLE_BIN:-$(bin_dir "$stable")}
+alpha_bin=${CONFORMANCE_ALPHA_BIN:-$(bin_dir "$alpha")}
+if [[ $url == --resolve ]]; then
+  echo "$stable_bin $alpha_bin"
+  exit 0
+fi
 for scenario in "${stable_scenarios[@]}"; do
   [[ $skip == *" $scenario "* ]] || run stable "$stable_bin" "$scenario"
 done
