@@ -16,8 +16,6 @@ import jsonschema_rs
 __all__ = ["meta_schema_problem"]
 
 _META_VALIDATOR = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
-
-
 _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
