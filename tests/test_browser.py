@@ -620,7 +620,7 @@ async def _scan(env: Env, context: BrowserContext, lang: str, path: str, axe_at:
     """The layout (and at the widths in `axe_at`, axe-core's findings) of one page at each of WIDTHS, as a reader
     on that screen gets it. The page is loaded once, at the widest, and then narrowed: Material lays out by media
     queries and its scripts follow the viewport, so a narrowed page is the narrow page (a reload per width cost
-    half of this test's time)."""
+    a quarter of this test's time)."""
     page, watch = await new_page(context)
     try:
         await page.set_viewport_size({"width": WIDTHS[0], "height": 900})
