@@ -114,8 +114,17 @@ async def block_outside_world(context: BrowserContext) -> None:
     await context.route("**/*", route)
 
 
+# Every running CSS transition or animation that ends (an infinite spinner never would), played out.
+SETTLE_JS = """() => Promise.all(document.getAnimations()
+    .filter(a => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+    .map(a => a.finished.catch(() => null)))"""
+
+
 async def run_axe(page: Page) -> list[dict[str, Any]]:
-    """axe-core's WCAG 2.1 A/AA violations on the page as it is now (scripts already ran)."""
+    """axe-core's WCAG 2.1 A/AA violations on the page as it settles (scripts already ran). Finite transitions
+    are awaited first: axe measures contrast from computed colours, and a button fading in (Material's back-to-top
+    after a resize scrolls the page up) fails it half-way although it passes once shown."""
+    await page.evaluate(SETTLE_JS)
     if not await page.evaluate("() => typeof window.axe !== 'undefined'"):
         await page.add_script_tag(path=str(AXE_JS))
     result = await page.evaluate(
