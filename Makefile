@@ -35,10 +35,13 @@ run: install
 	$(PY) -m proxy serve --host $(HOST) --port $(PORT) --site --watch $(if $(filter replica,$(UPSTREAM)),--replicas,)
 
 # mypy checks what [tool.mypy] in pyproject.toml names (proxy/, site_hooks/ and tests/, strict), before any test runs.
+# The tests run in TEST_PROCESSES pytest-xdist processes, one per core of the 2-core machines this runs on; each
+# test starts its own servers on free ports under its own tmp_path, so none shares state with another.
+TEST_PROCESSES ?= 2
 test: install system-deps node_modules/.installed
 	$(PY) -m ruff check proxy site_hooks tests bench
 	$(PY) -m mypy
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_PROCESSES)
 
 lint: install
 	$(PY) -m ruff check proxy site_hooks tests bench

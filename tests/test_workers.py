@@ -78,10 +78,31 @@ class Service:
         return ssl.create_default_context(cafile=str(self.ca))
 
 
+def _sockets_on(port: int, state: str) -> set[str]:
+    """The inodes of the TCP sockets on local `port` in `state` ("0A" listening, "01" established; /proc/net)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[1].endswith(f":{port:04X}") and fields[3] == state:
+                    inodes.add(fields[9])
+    return inodes
+
+
+def _held_by(pid: int, inodes: set[str]) -> int:
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").glob("*"):
+        with contextlib.suppress(OSError):
+            held += os.readlink(fd)[8:-1] in inodes
+    return held
+
+
 @contextmanager
 def workers_process(registry: Path, replicas: Replicas, redis_url: str, tmp: Path, port: int = 0) -> Iterator[
         tuple[subprocess.Popen[bytes], int]]:
-    """`serve --workers 2` on `port` (a free one if 0), until both workers run; killed at the end if still up."""
+    """`serve --workers 2` on `port` (a free one if 0), until both workers listen; killed at the end if still up.
+    A worker that exists may not listen yet (under load, seconds later): the first to listen answers the port."""
     port = port or _free_port()
     log = tmp / "workers.log"
     with log.open("ab") as out:
@@ -93,7 +114,8 @@ def workers_process(registry: Path, replicas: Replicas, redis_url: str, tmp: Pat
         try:
             _wait_for_port(port, proc, log)
             deadline = time.monotonic() + 30
-            while len(children(proc.pid)) < 2:
+            while len(workers := children(proc.pid)) < 2 or not all(
+                    _held_by(pid, _sockets_on(port, "0A")) for pid in workers):
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.1)
             yield proc, port
@@ -327,26 +349,6 @@ async def test_sighup_reloads_every_worker_from_one_validated_registry(
     log = (tmp_path / "workers.log").read_text()
     assert "was not passed on to the workers" in log
 
-
-
-def _sockets_on(port: int, state: str) -> set[str]:
-    """The inodes of the TCP sockets on local `port` in `state` ("0A" listening, "01" established; /proc/net)."""
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with contextlib.suppress(OSError):
-            for line in Path(table).read_text().splitlines()[1:]:
-                fields = line.split()
-                if fields[1].endswith(f":{port:04X}") and fields[3] == state:
-                    inodes.add(fields[9])
-    return inodes
-
-
-def _held_by(pid: int, inodes: set[str]) -> int:
-    held = 0
-    for fd in Path(f"/proc/{pid}/fd").glob("*"):
-        with contextlib.suppress(OSError):
-            held += os.readlink(fd)[8:-1] in inodes
-    return held
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="per-worker listening sockets are Linux's (SO_REUSEPORT)")
