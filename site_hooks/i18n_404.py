@@ -52,6 +52,15 @@ def on_post_build(config: MkDocsConfig) -> None:
     _CAPTURED.clear()
 
 
+def hand_over(config: MkDocsConfig) -> dict[str, str]:
+    """A language built in its own process (site_hooks/parallel_languages.py) hands its 404 page over."""
+    return dict(_CAPTURED)
+
+
+def take_over(config: MkDocsConfig, handed: dict[str, str]) -> None:
+    _CAPTURED.update(handed)
+
+
 # ----------------------------------------------------------------------------- data
 
 _CAPTURED: dict[str, str] = {}

@@ -78,6 +78,11 @@ def on_post_build(config: MkDocsConfig) -> None:
     (site / "robots.txt").write_text(robots, encoding="utf-8")
 
 
+def hand_over(config: MkDocsConfig) -> None:
+    """A language built in its own process (site_hooks/parallel_languages.py) writes its own twins."""
+    _TWINS.finish(bridge.plugin_error)
+
+
 def on_build_error(error: Exception) -> None:
     _TWINS.close()
 

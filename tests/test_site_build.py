@@ -27,6 +27,7 @@ from proxy.maintain.registry_edit import Switch, set_switch
 from proxy.registry.model import load_registry, parse_registry
 from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
 from proxy.web.transport import TransportSettings
+from site_hooks.parallel_languages import SERIAL_ENV
 from site_hooks.site_data import CONNECTOR_DIR, PLATFORM_DIR
 from site_hooks.site_labels import label
 from site_hooks.site_lastmod import file_date
@@ -162,7 +163,9 @@ def _shown_addresses(node: Tag) -> set[str]:
 
 
 def test_two_builds_are_byte_identical(shipped: Path, tmp_path: Path) -> None:
-    again = run_mkdocs_build(REGISTRY, tmp_path / "b", extra_env={"PYTHONHASHSEED": "12345"})
+    """Also when the second builds its languages one after another in one process, as mkdocs-static-i18n does,
+    where the first built English in a process of its own (site_hooks/parallel_languages.py)."""
+    again = run_mkdocs_build(REGISTRY, tmp_path / "b", extra_env={"PYTHONHASHSEED": "12345", SERIAL_ENV: "1"})
     assert again.returncode == 0, again.stdout + again.stderr
     first, second = site_files(shipped), site_files(tmp_path / "b")
     assert first.keys() == second.keys()
@@ -469,6 +472,21 @@ def test_links_in_html_slots_are_validated_like_markdown_links(tmp_path: Path, h
     proc = run_mkdocs_build(REGISTRY, tmp_path / "site", config_file=project / "mkdocs.yml")
     assert proc.returncode != 0
     assert message in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def test_a_broken_english_page_fails_the_build_naming_its_language(tmp_path: Path) -> None:
+    """English is built in a process of its own; its strict-mode warning still fails the whole build."""
+    project = tmp_path / "project"
+    for part in ("docs", "overrides", "site_hooks"):
+        shutil.copytree(ROOT / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("mkdocs.yml", "registry.json"):
+        shutil.copy(ROOT / name, project / name)
+    page = project / "docs" / "keuzehulp.en.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n", encoding="utf-8")
+    proc = run_mkdocs_build(REGISTRY, tmp_path / "site", config_file=project / "mkdocs.yml")
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0, output
+    assert "no-such-page.md" in output and "the en build failed" in output, output
 
 
 def test_broken_registry_fails_the_build_naming_the_entry(tmp_path: Path) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -53,6 +55,7 @@ async def _run_mkdocs(target: Path, env: dict[str, str], timeout: float) -> None
         sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(MKDOCS_YML),
         "-d", str(target), cwd=str(ROOT), env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,  # its own process group: the languages it forks (site_hooks/parallel_languages.py)
     )
     try:
         output, _ = await asyncio.wait_for(proc.communicate(), timeout)
@@ -60,7 +63,8 @@ async def _run_mkdocs(target: Path, env: dict[str, str], timeout: float) -> None
         raise SiteBuildError(f"site build took longer than {timeout:g} s") from exc
     finally:
         if proc.returncode is None:  # timed out or cancelled (shutdown mid-reload): stop mkdocs too
-            proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # mkdocs and every process it started
             await proc.wait()
     if proc.returncode != 0:
         tail = "\n".join(output.decode(errors="replace").splitlines()[-15:])
