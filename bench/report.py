@@ -450,7 +450,10 @@ def _site_section(site: Mapping[str, Any]) -> list[str]:
         f"connectors ({largest['pages']:,} pages: a connection page and a source page per connector, in two "
         "languages). What bounds the build: every page pays mkdocs' Markdown conversion, Material's theme "
         "template, the search index's HTML parse and the hooks' own page; the build is that cost times the "
-        "number of pages (`bench/bench_site.py --profile FILE` shows where it goes).",
+        "number of pages (`bench/bench_site.py --profile FILE` shows where it goes). Dutch and English build "
+        "side by side in two processes (`site_hooks/parallel_languages.py`), so the wall time cannot drop below "
+        f"that CPU time over the {site.get('cores', 1)} core(s) the build had: "
+        f"{largest['cpu_seconds'] / max(site.get('cores', 1), 1):.1f} s here.",
         "",
     ]
     return lines

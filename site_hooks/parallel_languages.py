@@ -130,10 +130,12 @@ def _take_finished(config: MkDocsConfig, dirty: bool = False) -> None:
         assert _STATE.build is not None
         _STATE.build(config, dirty=dirty)
         return
-    if not _reap(fork):
-        raise PluginError(f"besluitbron: the {plugin.current_language} build failed (its messages are above)")
-    built = pickle.loads(fork.result.read_bytes())
-    fork.result.unlink()
+    try:
+        if not _reap(fork):
+            raise PluginError(f"besluitbron: the {plugin.current_language} build failed (its messages are above)")
+        built = pickle.loads(fork.result.read_bytes())
+    finally:
+        fork.result.unlink(missing_ok=True)
     plugin.search_entries.extend(built["search"])
     for name, handed in built["hooks"].items():
         take_over = getattr(config.plugins[name], "take_over", None)
@@ -146,12 +148,10 @@ def _reap(fork: _Fork, *, kill: bool = False) -> bool:
     try:
         if kill:
             os.kill(fork.pid, signal.SIGKILL)
+            fork.result.unlink(missing_ok=True)
         _, status = os.waitpid(fork.pid, 0)
     except (ChildProcessError, ProcessLookupError):
         return False
-    finally:
-        if kill:
-            fork.result.unlink(missing_ok=True)
     return os.waitstatus_to_exitcode(status) == 0
 
 
