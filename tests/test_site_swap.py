@@ -3,7 +3,10 @@ and a failed site build or an invalid registry changes nothing that is being ser
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import time
 from pathlib import Path
 
 import aiohttp
@@ -103,3 +106,39 @@ async def test_static_paths_that_are_not_files_under_the_site(replicas: Replicas
         for tail in ("%00", f"/{site}/index.html", "..%5c..%5cetc%5cpasswd"):
             async with http.get(f"{live.base}/{tail}", allow_redirects=False) as resp:
                 assert resp.status == 404, tail
+
+
+def _build_processes(marker: str) -> dict[int, tuple[int, int]]:
+    """pid → (process group, niceness) of every live process in the process group of a mkdocs build whose
+    command line names `marker` (its output folder), the forked language and the twin writer included."""
+    stats: dict[int, list[str]] = {}
+    groups: set[int] = set()
+    for proc in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            if fields[0] == "Z":
+                continue
+            stats[int(proc.name)] = fields
+            if marker in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                groups.add(int(fields[2]))
+    return {pid: (int(f[2]), int(f[16])) for pid, f in stats.items() if int(f[2]) in groups}
+
+
+async def test_a_cancelled_build_leaves_no_process_and_no_folder(tmp_path: Path) -> None:
+    """A build runs niced in a process group of its own; cancelling it (a shutdown mid-reload) ends every process
+    in it, the forked English build too, and removes its folder."""
+    root = tmp_path / "generations"
+    task = asyncio.create_task(build_site(write_registry(tmp_path), root))
+    deadline = time.monotonic() + 60
+    while len(found := _build_processes(str(root))) < 2:  # mkdocs and the language it forked
+        assert time.monotonic() < deadline and not task.done(), found
+        await asyncio.sleep(0.02)
+    assert {nice for _, nice in found.values()} == {sitebuild.BUILD_NICENESS}
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    deadline = time.monotonic() + 10
+    while any(_build_processes(str(root)).keys() & found.keys()):
+        assert time.monotonic() < deadline, _build_processes(str(root))
+        await asyncio.sleep(0.05)
+    assert list(root.iterdir()) == []
