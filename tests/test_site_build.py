@@ -441,12 +441,18 @@ def test_status_snapshot_is_rendered(variant: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------- failures
 
 
-def test_unknown_marker_fails_the_build(tmp_path: Path) -> None:
+def _project_copy(tmp_path: Path) -> Path:
+    """The site's sources (docs, overrides, hooks, mkdocs.yml, registry) copied, for a test to break one."""
     project = tmp_path / "project"
     for part in ("docs", "overrides", "site_hooks"):
         shutil.copytree(ROOT / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("mkdocs.yml", "registry.json"):
         shutil.copy(ROOT / name, project / name)
+    return project
+
+
+def test_unknown_marker_fails_the_build(tmp_path: Path) -> None:
+    project = _project_copy(tmp_path)
     page = project / "docs" / "keuzehulp.md"
     page.write_text(page.read_text(encoding="utf-8") + "\n<!-- besluitbron:no-such-marker -->\n", encoding="utf-8")
     proc = run_mkdocs_build(REGISTRY, tmp_path / "site", config_file=project / "mkdocs.yml")
@@ -459,11 +465,7 @@ def test_unknown_marker_fails_the_build(tmp_path: Path) -> None:
     ("zoekprecisie.md#nope", "contains a link '../zoekprecisie.md#nope', but the doc 'zoekprecisie"),
 ])
 def test_links_in_html_slots_are_validated_like_markdown_links(tmp_path: Path, href: str, message: str) -> None:
-    project = tmp_path / "project"
-    for part in ("docs", "overrides", "site_hooks"):
-        shutil.copytree(ROOT / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("mkdocs.yml", "registry.json"):
-        shutil.copy(ROOT / name, project / name)
+    project = _project_copy(tmp_path)
     template = project / "site_hooks" / "templates" / "platform.md.j2"
     text = template.read_text(encoding="utf-8")
     marker = '<p>{{ p.description[lang] | e }}</p>'
@@ -476,11 +478,7 @@ def test_links_in_html_slots_are_validated_like_markdown_links(tmp_path: Path, h
 
 def test_a_broken_english_page_fails_the_build_naming_its_language(tmp_path: Path) -> None:
     """English is built in a process of its own; its strict-mode warning still fails the whole build."""
-    project = tmp_path / "project"
-    for part in ("docs", "overrides", "site_hooks"):
-        shutil.copytree(ROOT / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("mkdocs.yml", "registry.json"):
-        shutil.copy(ROOT / name, project / name)
+    project = _project_copy(tmp_path)
     page = project / "docs" / "keuzehulp.en.md"
     page.write_text(page.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n", encoding="utf-8")
     proc = run_mkdocs_build(REGISTRY, tmp_path / "site", config_file=project / "mkdocs.yml")
