@@ -98,6 +98,7 @@ def _fork(config: MkDocsConfig, plugin: Any, lang: str, build: Callable[..., Non
     if pid:
         return _Fork(pid, Path(name))
     status = 1
+    _STATE.forks.clear()  # the languages forked before this one are its siblings, not its to end on an error
     try:
         # What i18n's on_post_build sets up around the builds of its other languages.
         plugin.building, plugin.current_language = True, lang
