@@ -25,7 +25,6 @@ import argparse
 import copy
 import dataclasses
 import json
-import os
 import pstats
 import resource
 import sys
@@ -39,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench._harness import pin  # noqa: E402
+from bench._harness import CORES, pin  # noqa: E402
 from proxy.catalog.build import _schema_problem, build_catalog, load_plugin  # noqa: E402
 from proxy.plugin.toolkit import PlatformPlugin  # noqa: E402
 from proxy.registry.model import Registry, load_registry, parse_registry  # noqa: E402
@@ -146,8 +145,7 @@ def run(*, sizes: Sequence[int] = (50, 200, 500), repeats: int = 2) -> dict[str,
     if len(synthetic) >= 2:
         first, last = synthetic[0], synthetic[-1]
         per = (last["seconds"] - first["seconds"]) / (last["connectors"] - first["connectors"])
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return {"repeats": repeats, "rows": rows, "seconds_per_connector": per, "cores": cores}
+    return {"repeats": repeats, "rows": rows, "seconds_per_connector": per, "cores": len(CORES) or 1}
 
 
 def profile(size: int, out: Path) -> None:

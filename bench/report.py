@@ -435,6 +435,7 @@ def _site_section(site: Mapping[str, Any]) -> list[str]:
                      f"{r['cpu_seconds']:.2f} | {r['x_shipped']:.2f} | {r['catalog_seconds']:.2f} | "
                      f"{r['largest_page_bytes'] / 1e6:.2f} MB (`{r['largest_page']}`) |")
     largest = rows[-1]
+    cores = site.get("cores") or 1  # results written before the languages built side by side do not say
     biggest_page = max(r["largest_page_bytes"] for r in rows)
     lines += [""]
     if site["seconds_per_connector"] is not None:
@@ -452,8 +453,7 @@ def _site_section(site: Mapping[str, Any]) -> list[str]:
         "template, the search index's HTML parse and the hooks' own page; the build is that cost times the "
         "number of pages (`bench/bench_site.py --profile FILE` shows where it goes). Dutch and English build "
         "side by side in two processes (`site_hooks/parallel_languages.py`), so the wall time cannot drop below "
-        f"that CPU time over the {site.get('cores', 1)} core(s) the build had: "
-        f"{largest['cpu_seconds'] / max(site.get('cores', 1), 1):.1f} s here.",
+        f"that CPU time over the {cores} core(s) the build had: {largest['cpu_seconds'] / cores:.1f} s here.",
         "",
     ]
     return lines
