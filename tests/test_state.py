@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -12,8 +14,15 @@ import pytest
 from redis import asyncio as aioredis
 
 from proxy.core.shapes import CallRecord, OrganStatus, SourceStatus, call_record
-from proxy.state.redis_store import REDIS_CONNECTIONS, RedisStore, ResilientStore
+from proxy.state.redis_store import (
+    POOL_WAIT_SECONDS,
+    REDIS_CONNECTIONS,
+    REDIS_TIMEOUT_SECONDS,
+    RedisStore,
+    ResilientStore,
+)
 from proxy.state.store import CALLS_PER_CALLER, MemoryStore, StateStore
+from tests.redis_server import redis_server
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -178,6 +187,27 @@ async def test_a_burst_beyond_the_redis_pool_waits_for_a_connection(redis_url: s
     finally:
         await store.close()
     assert all(touched)
+
+
+async def test_a_hung_redis_with_a_burst_waiting_answers_every_call_from_local_state(tmp_path: Path) -> None:
+    """Redis stops answering (SIGSTOP: connections are still accepted, nothing is replied) while twice as many
+    calls as the pool has connections are under way: each falls back to this process's own state once its
+    connection times out, or its wait for one ends; none raises, none hangs."""
+    with redis_server(tmp_path) as url:
+        raw = aioredis.from_url(url)
+        pid = int((await raw.info("server"))["process_id"])
+        await raw.aclose()
+        store = ResilientStore(RedisStore(url, prefix="hung:"), MemoryStore())
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            async with asyncio.timeout(POOL_WAIT_SECONDS + 3 * REDIS_TIMEOUT_SECONDS):
+                got = await asyncio.gather(*(store.cache_get(f"reply:{n}") for n in range(REDIS_CONNECTIONS * 2)))
+            state = store.describe()
+        finally:
+            os.kill(pid, signal.SIGCONT)
+            await store.close()
+    assert got == [None] * (REDIS_CONNECTIONS * 2)
+    assert state["degraded"] is True and "Redis cannot be reached" in state["reason"], state
 
 
 async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,6 +45,10 @@ T = TypeVar("T")
 REDIS_TIMEOUT_SECONDS = 2.0
 # Connections one process keeps to Redis (a worker's calls share them; each Redis call takes well under 1 ms).
 REDIS_CONNECTIONS = 64
+# How long a call may wait for one of those connections. The queue is this process's own (a burst beyond the pool,
+# or its loop running late under CPU load), not Redis failing, so it gets longer than REDIS_TIMEOUT_SECONDS: a
+# Redis that stops answering still fails each holder within that timeout on its socket, freeing its connection.
+POOL_WAIT_SECONDS = 10.0
 RETRY_REDIS_SECONDS = 2.0
 # Back only after this many probes in a row answered, each within SLOW_SECONDS: a Redis that has just restarted
 # (or drops every other connection) is not switched to and away from again and again.
@@ -150,10 +154,10 @@ class RedisStore:
 
     def __init__(self, url: str, *, prefix: str = "besluitbron:", max_sessions: int = SESSIONS_MAX) -> None:
         # A blocking pool: at a burst beyond REDIS_CONNECTIONS a call waits its turn for a connection (up to
-        # the same timeout) instead of failing at once, which would read as "Redis is gone" and send this
+        # POOL_WAIT_SECONDS) instead of failing at once, which would read as "Redis is gone" and send this
         # process onto its own state, losing every handshake-era session to 404s.
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT_SECONDS,
+            url, max_connections=REDIS_CONNECTIONS, timeout=POOL_WAIT_SECONDS,
             socket_timeout=REDIS_TIMEOUT_SECONDS, socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
         self._redis = aioredis.Redis.from_pool(pool)
         self._prefix = prefix
