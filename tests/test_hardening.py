@@ -166,11 +166,11 @@ async def test_gzip_within_the_limit_is_accepted(server: LiveServer, http: aioht
 
 @pytest.mark.parametrize(("encoding", "body", "status"), [
     ("gzip", b"this is not gzip", 400),
-    ("gzip", gzip.compress(b"{}")[:-6], 400),  # cut short
+    ("gzip", gzip.compress(b"{}", mtime=0)[:-6], 400),  # cut short
     ("deflate", zlib.compress(b"{}"), 415),
     ("br", b"\x0b\x00\x80{}\x03", 415),
     ("x-made-up", b"{}", 415),
-    ("gzip, gzip", gzip.compress(gzip.compress(b"{}")), 415),
+    ("gzip, gzip", gzip.compress(gzip.compress(b"{}", mtime=0), mtime=0), 415),
 ])
 async def test_other_or_broken_encodings_are_a_client_error(server: LiveServer, http: aiohttp.ClientSession,
                                                            caplog: pytest.LogCaptureFixture, encoding: str,
