@@ -27,6 +27,7 @@ from proxy.core.errors import BesluitBronError
 from site_hooks.site_data import DEFAULT_LANG, SiteData, load_site_data
 from site_hooks.site_render import PageRef, Renderer
 from site_hooks.site_status import StatusSnapshotError
+from site_hooks.site_stencil import Stencil
 
 __all__ = [
     "BuildRecord",
@@ -154,6 +155,7 @@ class BuildRecord:
     nav_order: list[str] = field(default_factory=list)  # norm src_uri of the nav's pages, in order
     pages: dict[str, PageRef] = field(default_factory=dict)  # norm src_uri → title/url/description
     slots: dict[str, dict[str, str]] = field(default_factory=dict)  # norm src_uri → HTML slots
+    stencils: dict[str, dict[str, Stencil]] = field(default_factory=dict)  # norm src_uri → its stencils' slots
     lookups: dict[str, File | None] = field(default_factory=dict)  # src_uri → page, for links in slots
     markdown: dict[str, str] = field(default_factory=dict)  # norm src_uri → absolute URL of its Markdown twin
     sources: dict[str, str] = field(default_factory=dict)  # norm src_uri → its Markdown, markers filled

@@ -55,7 +55,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
         return output
     _TWINS.submit(Path(config.site_dir) / markdown_path(page.file.dest_uri), src, record.sources.pop(src),
                   record.slots.get(src, {}), title=page.title or "", url=site + markdown_path(page.file.url),
-                  html_url=site + page.file.url)
+                  html_url=site + page.file.url, stencils=record.stencils.get(src, {}))
     record.markdown[src] = site + markdown_path(page.file.url)
     return output
 

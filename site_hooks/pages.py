@@ -48,6 +48,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         content = bridge.plugin_error(functools.partial(render.connector_page, connector.slug), src)
         bridge.add_generated_page(files, config, src, content)
         record.slots[src] = render.take_slots()
+        record.stencils[src] = render.take_stencils()
     for platform in data.platforms:
         src = platform_src(platform.key)
         content = bridge.plugin_error(functools.partial(render.platform_page, platform.key), src)

@@ -99,11 +99,12 @@ _NODE = ("client_fail_node", "client_fix_node")
 _CHECK: tuple[str, dict[str, str]] = ("client_check", {})
 
 
-def client_tabs(snippets: ClientSnippets, address: str, tool_count: int) -> list[ClientTab]:
+def client_tabs(snippets: ClientSnippets, address: str, tool_count: str) -> list[ClientTab]:
     """The client tabs of a connection page, in order: the assistants people use in a browser or on a phone first,
     then the ones on a computer. Each names what it needs (with the vendor's page), the steps, what works on a phone,
-    a question that checks the connection and its three most likely failures."""
-    count = {"count": str(tool_count)}
+    a question that checks the connection and its three most likely failures. `tool_count` is the number as the
+    page writes it (site_render renders the tabs once with a token in its place)."""
+    count = {"count": tool_count}
     every = ("p", "client_tools_all", count)
 
     def p(key: str, **values: str) -> Block:

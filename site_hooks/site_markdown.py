@@ -20,6 +20,7 @@ from markdownify import MarkdownConverter
 
 from site_hooks import site_markdownify
 from site_hooks.site_render import SLOT_RE, fill_slots
+from site_hooks.site_stencil import Stencil
 
 __all__ = ["markdown_path", "page_markdown", "render_robots_txt"]
 
@@ -39,9 +40,11 @@ def markdown_path(html_path: str) -> str:
     return re.sub(r"\.html$", ".md", html_path)
 
 
-def page_markdown(markdown: str, slots: Mapping[str, str], *, title: str, url: str, html_url: str) -> str:
-    """A page's Markdown with its slots filled, headed by its title and where its HTML lives."""
-    body = fill_slots(markdown, _slots_as_markdown(slots)) if slots else markdown
+def page_markdown(markdown: str, slots: Mapping[str, str], *, title: str, url: str, html_url: str,
+                  stencils: Mapping[str, Stencil] | None = None) -> str:
+    """A page's Markdown with its slots filled, headed by its title and where its HTML lives. `stencils` names
+    the slots that are a filled stencil (site_stencil), whose shared HTML is converted once for all pages."""
+    body = fill_slots(markdown, _slots_as_markdown(slots, stencils or {})) if slots else markdown
     if "{:" in body:
         body = _ATTR_LIST.sub("", body)
     body = _BLANK_LINES.sub("\n\n", body)
@@ -50,17 +53,28 @@ def page_markdown(markdown: str, slots: Mapping[str, str], *, title: str, url: s
     return f"<!-- {url} · HTML: {html_url} -->\n\n{body.strip()}\n"
 
 
-def _slots_as_markdown(slots: Mapping[str, str]) -> dict[str, str]:
+def _slots_as_markdown(slots: Mapping[str, str], stencils: Mapping[str, Stencil]) -> dict[str, str]:
     """The slots the page's Markdown names, each converted whole: an unindexed slot inside another (see
-    site_render) is put in first, so a converted slot never holds a placeholder."""
-    nested: set[str] = set()
+    site_render) is put in first, so a converted slot never holds a placeholder. A stencil's slot is put in as
+    its shared HTML and its strings are filled into the Markdown, where that gives the same text."""
+    shared = {key: stencil for key, stencil in stencils.items() if stencil.fills_markdown()}
+    inner = {key: SLOT_RE["u"].findall(value) for key, value in slots.items()}
+    nested = {name for found in inner.values() for _, name in found}
 
-    def put(match: re.Match[str]) -> str:
-        nested.add(match.group(2))
-        return slots[match.group(2)]
+    def html_of(key: str) -> str:
+        return shared[key].html if key in shared else slots[key]
 
-    whole = {key: SLOT_RE["u"].sub(put, value) for key, value in slots.items()}
-    return {key: "\n\n" + _markdown(value) + "\n\n" for key, value in whole.items() if key not in nested}
+    out: dict[str, str] = {}
+    for key in [key for key in slots if key not in nested]:
+        text = _markdown(SLOT_RE["u"].sub(lambda m: html_of(m.group(2)), html_of(key)))
+        held = [shared[k] for k in [key, *(name for _, name in inner[key])] if k in shared]
+        if len(held) > 1:  # their tokens would be the same
+            raise ValueError(f"slot {key} holds {len(held)} stencils; one at most")
+        filled = held[0].fill_markdown(text) if held else text
+        if filled is None:  # the stencil's Markdown cannot be filled here: the page's own HTML, converted
+            filled = _markdown(SLOT_RE["u"].sub(lambda m: slots[m.group(2)], slots[key]))
+        out[key] = "\n\n" + filled + "\n\n"
+    return out
 
 
 # Keyed by the slot's HTML alone, so a changed registry can never be served stale: most slots (a tool's

@@ -25,7 +25,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from proxy.catalog.build import CatalogConnector, CatalogTool
 from proxy.results.meta_schemas import LIST_PLATFORM_CALLS_OUTPUT, META_SCHEMAS
 from proxy.results.outputs import PRECISION_SCHEMA, TOTAL_RELATIONS
 from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER, SESSION_IDLE_SECONDS
-from site_hooks.site_clients import client_snippets, client_tabs, is_public_https
+from site_hooks.site_clients import ClientSnippets, client_snippets, client_tabs, is_public_https
 from site_hooks.site_data import (
     CONNECTOR_DIR,
     PLATFORM_DIR,
@@ -49,6 +49,7 @@ from site_hooks.site_data import (
 )
 from site_hooks.site_labels import FIELD_DOCS, LABELS, label
 from site_hooks.site_params import PageParam, page_params
+from site_hooks.site_stencil import Hole, Stencil, token
 
 __all__ = [
     "EXPLORER_TOOLS_DIR",
@@ -163,11 +164,18 @@ class Renderer:
         self.lang = lang
         self.env = _environment()
         self._slots: dict[str, str] = {}
+        self._stencils: dict[str, Stencil] = {}
+        self._clients_html: str | None = None  # the client tabs with tokens, rendered once (site_stencil)
 
     def take_slots(self) -> dict[str, str]:
         """The HTML slots of what was rendered since the last call (one page's worth)."""
         slots, self._slots = self._slots, {}
         return slots
+
+    def take_stencils(self) -> dict[str, Stencil]:
+        """Which of those slots are a filled stencil, by slot key: their twins convert the stencil's shared HTML."""
+        stencils, self._stencils = self._stencils, {}
+        return stencils
 
     # ----------------------------------------------------------------------- pages
 
@@ -177,7 +185,27 @@ class Renderer:
         here = connector_src(slug)
         url = self.data.url(slug)
         return self._render("connector.md.j2", here, c=connector, url=url, public=is_public_https(url),
-                            tabs=client_tabs(client_snippets(slug, url), url, len(connector.tools)))
+                            clients=self.client_stencil(connector, url))
+
+    def client_stencil(self, connector: CatalogConnector, url: str) -> Stencil:
+        """The client tabs of a connection page: rendered once with tokens, filled with this page's strings."""
+        lang = self.lang
+        names = [self.data.registry.platforms[key].title[lang] for key in connector.platforms]
+        strings = {"address": url, "count": str(len(connector.tools)), "title": connector.connector.title[lang],
+                   "sources": names[0] if len(names) == 1 else label("client_check_sources", lang, count=len(names)),
+                   **{f.name: getattr(client_snippets(connector.slug, url), f.name) for f in fields(ClientSnippets)}}
+        if self._clients_html is None:
+            self._clients_html = self.client_tabs_html({name: token(i) for i, name in enumerate(_CLIENT_STRINGS)})
+            if SLOT_LINK_RE.search(self._clients_html):  # slots.py rewrites those per page; a stencil is shared
+                raise MarkerError("clients.html.j2 links a page of the site: a stencil cannot hold such a link")
+        return Stencil(self._clients_html, {token(i): Hole(strings[name], code=in_code)
+                                            for i, (name, in_code) in enumerate(_CLIENT_STRINGS.items())})
+
+    def client_tabs_html(self, strings: Mapping[str, str]) -> str:
+        """clients.html.j2 for these strings (keys of _CLIENT_STRINGS), each escaped by the template."""
+        snippets = ClientSnippets(**{f.name: strings[f.name] for f in fields(ClientSnippets)})
+        return self._render("clients.html.j2", "", tabs=client_tabs(snippets, strings["address"], strings["count"]),
+                            title=strings["title"], sources=strings["sources"]).strip("\n")
 
     def platform_page(self, key: str) -> str:
         """The page of a source platform; names its connector's address only when that is enabled."""
@@ -225,8 +253,13 @@ class Renderer:
             self._slots[key] = content.strip("\n")
             return f"\n\n{SLOT_TOKEN}{key}\n\n" if search else f"\n\n<!--{SLOT_TOKEN}{key}-->\n\n"
 
+        def stencil(fragment: Stencil) -> str:
+            """An unindexed slot of a filled stencil."""
+            self._stencils[f"u{len(self._slots)}"] = fragment
+            return slot(fragment.filled(), search=False)
+
         return self.env.get_template(template).render(
-            data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot,
+            data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot, stencil=stencil,
             params=params, address=address, medium_name=medium_name, result_list=returns_result_list,
             fields=self._fields,
             tool_count=self.data.tool_count, privacy=privacy_facts(self.data),
@@ -245,6 +278,11 @@ class Renderer:
         required = set(schema.get("required", ()))
         return [Field(name=name, type=_schema_type(prop), required=name in required, meaning=docs[name][self.lang])
                 for name, prop in props.items()]
+
+
+# The strings of a connection page's client tabs (client_stencil), and whether each stands in a code block.
+_CLIENT_STRINGS = {"address": True, "count": False, "title": False, "sources": False,
+                   **{f.name: not f.name.endswith("_install") for f in fields(ClientSnippets)}}
 
 
 def fill_markers(markdown: str, here: str, renderer: Renderer) -> str:

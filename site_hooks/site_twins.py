@@ -15,6 +15,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from site_hooks.site_markdown import page_markdown
+from site_hooks.site_stencil import Stencil
 
 __all__ = ["TwinWriter"]
 
@@ -26,11 +27,12 @@ class TwinWriter:
         self._pending: list[tuple[Future[str], Path, str]] = []
 
     def submit(self, target: Path, where: str, markdown: str, slots: Mapping[str, str], *, title: str, url: str,
-               html_url: str) -> None:
+               html_url: str, stencils: Mapping[str, Stencil]) -> None:
         if self._pool is None:
             # spawn, not fork: `mkdocs serve` builds while its server threads run.
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        future = self._pool.submit(page_markdown, markdown, dict(slots), title=title, url=url, html_url=html_url)
+        future = self._pool.submit(page_markdown, markdown, dict(slots), title=title, url=url, html_url=html_url,
+                                   stencils=dict(stencils))
         self._pending.append((future, target, where))
 
     def finish(self, check: Callable[[Callable[[], str], str], str]) -> None:

@@ -178,7 +178,7 @@ def test_client_words_have_one_home_and_every_tab_word_exists() -> None:
     assert all(key.startswith(("client_", "phone_")) for key in CLIENT_WORDS)
     assert all(LABELS[key] is CLIENT_WORDS[key] for key in CLIENT_WORDS)
     address = "https://besluitbron.example/wetten/mcp"
-    for tab in client_tabs(client_snippets("wetten", address), address, 8):
+    for tab in client_tabs(client_snippets("wetten", address), address, "8"):
         keys = [tab.name, tab.needs, *(k for k, _ in tab.sources), *(k for k, _ in tab.checks),
                 *(k for pair in tab.troubles for k in pair),
                 *(b[1] for step in tab.steps for b in step if b[0] == "p")]
