@@ -191,9 +191,10 @@ class Renderer:
         """The client tabs of a connection page: rendered once with tokens, filled with this page's strings."""
         lang = self.lang
         names = [self.data.registry.platforms[key].title[lang] for key in connector.platforms]
+        snippets = client_snippets(connector.slug, url)
         strings = {"address": url, "count": str(len(connector.tools)), "title": connector.connector.title[lang],
                    "sources": names[0] if len(names) == 1 else label("client_check_sources", lang, count=len(names)),
-                   **{f.name: getattr(client_snippets(connector.slug, url), f.name) for f in fields(ClientSnippets)}}
+                   **{f.name: getattr(snippets, f.name) for f in fields(ClientSnippets)}}
         if self._clients_html is None:
             self._clients_html = self.client_tabs_html({name: token(i) for i, name in enumerate(_CLIENT_STRINGS)})
             if SLOT_LINK_RE.search(self._clients_html):  # slots.py rewrites those per page; a stencil is shared

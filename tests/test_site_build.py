@@ -172,6 +172,25 @@ def test_two_builds_are_byte_identical(shipped: Path, tmp_path: Path) -> None:
     assert [name for name in first if first[name] != second[name]] == []
 
 
+def test_pages_outside_the_nav_reuse_the_nav_material_renders_for_them(shipped: Path, tmp_path: Path) -> None:
+    """site_hooks/nav_once.py renders the nav once per folder for pages outside it: without that hook and its
+    template every page is the same, byte for byte."""
+    project = _project_copy(tmp_path)
+    (project / "overrides" / "partials" / "nav.html").unlink()
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "  - site_hooks/nav_once.py\n" in text
+    config.write_text(text.replace("  - site_hooks/nav_once.py\n", ""), encoding="utf-8")
+    plain = run_mkdocs_build(REGISTRY, tmp_path / "plain", config_file=config)
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    # The pages (a copy outside git dates its pages otherwise, so the sitemaps' lastmod differ).
+    first, second = ({name: data for name, data in site_files(site).items() if name.endswith(".html")}
+                     for site in (shipped, tmp_path / "plain"))
+    assert first.keys() == second.keys()
+    assert [name for name in first if first[name] != second[name]] == []
+    assert sum(name.startswith(("connectoren/", "en/connectoren/")) for name in first) > 2
+
+
 def test_every_page_exists_in_both_languages(shipped: Path, catalog: Catalog) -> None:
     expected = _expected_pages(catalog)
     built = {p.relative_to(shipped).as_posix() for p in shipped.rglob("*.html")}
