@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
@@ -23,6 +24,7 @@ _NAVS: dict[str, str] = {}  # "<language>:<folder>" → its nav's HTML, for the 
 
 def on_env(env: jinja2.Environment, config: MkDocsConfig, **_: Any) -> jinja2.Environment:
     theme = [folder for folder in config.theme.dirs if folder != config.theme.custom_dir]
+    assert env.loader is not None
     env.loader = jinja2.ChoiceLoader([env.loader, jinja2.PrefixLoader({"material": jinja2.FileSystemLoader(theme)})])
     return env
 
@@ -32,7 +34,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
-    outside = page.file.inclusion.is_not_in_nav()
+    outside = page.file.inclusion == InclusionLevel.NOT_IN_NAV
     context["bb_nav_key"] = f"{config.theme.locale}:{posixpath.dirname(page.url)}" if outside else None
     context["bb_navs"] = _NAVS
     return context
