@@ -43,7 +43,7 @@ FULL: dict[str, dict[str, Any]] = {
     "profile": {"seconds": 8, "calls": 5},
     "upstream": {"calls": 200, "fanout": 100, "wrk_seconds": 5, "wrk_rounds": 2},
     "search": {"rounds": 20},
-    "site": {"sizes": (50, 200, 500), "repeats": 1},
+    "site": {"sizes": (50, 200, 500), "repeats": 2},
     "memory": {"sessions": 10_000},
 }
 QUICK: dict[str, dict[str, Any]] = {

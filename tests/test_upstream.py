@@ -35,6 +35,7 @@ class Counting:
     url: str
     hits: dict[str, int] = field(default_factory=dict)
     mode: str = "ok"
+    cookies: list[str | None] = field(default_factory=list)  # the Cookie header of each request (mode "cookie")
 
 
 @pytest.fixture
@@ -54,6 +55,11 @@ async def upstream_server() -> AsyncIterator[Counting]:
             return web.Response(body=b"{not json", content_type="application/json")
         if state.mode == "oversize":
             return web.Response(body=b"x" * 50_000, content_type="application/json")
+        if state.mode == "cookie":
+            state.cookies.append(request.headers.get("Cookie"))
+            response = web.json_response({"path": request.path})
+            response.set_cookie("visitor", request.path_qs, path="/")
+            return response
         return web.json_response({"path": request.path, "query": dict(request.query)})
 
     app = web.Application()
@@ -86,6 +92,17 @@ async def test_fifty_identical_concurrent_calls_go_upstream_once(upstream_server
     records = [(await store.calls(c.key, 10))[0][0] for c in callers]
     assert sum(not r["cache_hit"] for r in records) == 1
     assert sum(r["cache_hit"] for r in records) == 49
+
+
+async def test_a_cookie_a_platform_sets_never_travels_with_a_later_call(upstream_server: Counting) -> None:
+    """One client sends everyone's calls: what a platform set for one person's call stays out of the next one."""
+    upstream_server.mode = "cookie"
+    # By name: a cookie jar keeps no cookie of a bare IP address, so 127.0.0.1 would show nothing.
+    up = Upstream(_platform(upstream_server.url.replace("127.0.0.1", "localhost")), store=MemoryStore())
+    for path, who in (("/first", "alice"), ("/second", "bob")):
+        await up.get(path, as_json, caller=Caller.session(who))
+    await up.close()
+    assert upstream_server.cookies == [None, None]
 
 
 async def test_cache_hit_is_listed_and_does_not_change_availability(upstream_server: Counting) -> None:

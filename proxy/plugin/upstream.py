@@ -398,6 +398,9 @@ class Upstream:
         if self._conn.session is None or self._conn.session.closed:
             self._conn.session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=0, limit_per_host=0),  # our own slots bound it
+                # One client serves everyone's calls: a cookie a platform set in answer to one person's call
+                # must not travel with the next person's (the APIs need none; keeping none is also cheaper).
+                cookie_jar=aiohttp.DummyCookieJar(),
             )
         return self._conn.session
 
