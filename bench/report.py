@@ -6,8 +6,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from proxy.state.redis_store import SESSION_RECHECK_SECONDS
-
 __all__ = ["TARGETS", "plot", "write_results"]
 
 TARGETS = {
@@ -308,9 +306,8 @@ def _profile_section(profile: Mapping[str, Any]) -> list[str]:
                   "needs are read from this process's near copy of the cache (kept until their Redis TTL runs "
                   "out), so they cost no round trip; the call records of the calls one process answers within "
                   "10 ms travel in one MULTI…EXEC, so under load that round trip is shared"
-                  + (f"; a 2025-11-25 session found alive is checked in Redis again after "
-                     f"{SESSION_RECHECK_SECONDS:g} s (`SESSION_RECHECK_SECONDS`), not on each request"
-                     if era == "legacy" else "") + ".", "",
+                  + (", and the 2025-11-25 session check is one round trip of each request" if era == "legacy"
+                     else "") + ".", "",
                   "| # | commands | key | what for |", "|---:|---|---|---|"]
         lines += [f"| {i} | {t['commands']} | `{', '.join(t['keys'])}` | {t['for']} |"
                   for i, t in enumerate(trips["per_call"], 1)]

@@ -14,7 +14,6 @@ import pytest
 from redis import asyncio as aioredis
 
 from proxy.core.shapes import CallRecord, OrganStatus, SourceStatus, call_record
-from proxy.state import redis_store
 from proxy.state.redis_store import (
     POOL_WAIT_SECONDS,
     REDIS_CONNECTIONS,
@@ -298,38 +297,6 @@ async def test_a_cached_reply_is_read_from_redis_once_per_process_until_its_ttl(
         assert await _commands(raw, "get") == reads + 1  # the other process asked once
         await asyncio.sleep(0.4)  # past the TTL the first process set: gone for both, near copies included
         assert await one.cache_get("k") is None and await two.cache_get("k") is None
-    finally:
-        await raw.aclose()
-        await one.close()
-        await two.close()
-
-
-async def test_a_session_found_alive_is_checked_in_redis_once_per_recheck_time(redis_url: str,
-                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each request of a 2025-11-25 session checks it; a process that found it alive asks Redis again only after
-    SESSION_RECHECK_SECONDS (or a tenth of its idle time). A DELETE it answers ends the session here at once; one
-    another process answered, after that time at most."""
-    monkeypatch.setattr(redis_store, "SESSION_RECHECK_SECONDS", 0.3)
-    one, two = RedisStore(redis_url, prefix="alive:"), RedisStore(redis_url, prefix="alive:")
-    raw = aioredis.from_url(redis_url)
-    try:
-        sid = await one.create_session("ori", 60)
-        assert await one.touch_session(sid, "ori", 60)  # asks Redis (and loads the script there)
-        checks = await _commands(raw, "evalsha")
-        assert [await one.touch_session(sid, "ori", 60) for _ in range(20)] == [True] * 20
-        assert await _commands(raw, "evalsha") == checks  # found alive a moment ago: not asked again
-        assert not await one.touch_session(sid, "wetten", 60)  # another connector's address: asked, and refused
-        assert await two.touch_session(sid, "ori", 60) and await two.delete_session(sid, "ori")
-        assert await one.touch_session(sid, "ori", 60)  # ended elsewhere: still alive here, for the recheck time
-        await asyncio.sleep(0.35)
-        assert not await one.touch_session(sid, "ori", 60)
-        other = await one.create_session("ori", 60)
-        assert await one.touch_session(other, "ori", 60) and await one.delete_session(other, "ori")
-        assert not await one.touch_session(other, "ori", 60)  # ended here: at once
-        short = await one.create_session("ori", 0.5)
-        assert await one.touch_session(short, "ori", 0.5)
-        await asyncio.sleep(0.6)  # idle past its 0.5 s: rechecked after 0.05 s, so found gone
-        assert not await one.touch_session(short, "ori", 0.5)
     finally:
         await raw.aclose()
         await one.close()

@@ -16,7 +16,7 @@ import logging
 import secrets
 import statistics
 import time
-from collections import Counter, OrderedDict, deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
@@ -65,13 +65,6 @@ SLOW_SECONDS = 0.25
 RECORD_BATCH_SECONDS = 0.01
 LOG_READ_WAIT_SECONDS = 10 * RECORD_BATCH_SECONDS
 LATENCY_WINDOW = 32
-# A 2025-11-25 session this process found alive in Redis counts as alive, without asking again, for this long (or a
-# tenth of its idle time, if that is shorter): every request of such a session checked it, a round trip that cost a
-# cached call about as much CPU as the rest of the call (bench/RESULTS.md). The price: a session ended elsewhere (a
-# DELETE another process answered, the cap on sessions) still answers here for up to this long; a DELETE this
-# process answers ends it here at once. Its idle time runs from the last check, so it ends at most this much early.
-SESSION_RECHECK_SECONDS = 1.0
-SESSIONS_NEARBY_MAX = 4096
 LAG_TICK_SECONDS = 0.1
 
 # KEYS[1] bucket; ARGV: capacity, refill per second, now, max wait. Returns "granted wait": a reservation
@@ -177,8 +170,6 @@ class RedisStore:
         # after a miss, so until it expires Redis holds these bytes or bytes fetched as freshly (another process
         # missing at the same moment); either is within the TTL the platform's entry promises.
         self._near = MemoryStore()
-        # Sessions found alive in Redis: id → (slug, when to ask Redis again), oldest check first.
-        self._alive: OrderedDict[str, tuple[str, float]] = OrderedDict()
 
     def _k(self, *parts: str) -> str:
         return self._prefix + ":".join(parts)
@@ -271,26 +262,11 @@ class RedisStore:
         return session_id
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
-        if self.alive_nearby(session_id, slug):
-            return True
-        touched = bool(await self._touch_session(keys=[self._k("session", session_id), self._k("sessions")],
-                                                 args=[slug, int(idle_seconds * 1000), _now_ms()]))
-        if touched:
-            self._alive[session_id] = (slug, time.monotonic() + min(SESSION_RECHECK_SECONDS, idle_seconds / 10))
-            self._alive.move_to_end(session_id)
-            if len(self._alive) > SESSIONS_NEARBY_MAX:
-                self._alive.popitem(last=False)
-        elif self._alive.get(session_id, ("",))[0] == slug:  # gone (another connector's address says nothing)
-            del self._alive[session_id]
-        return touched
-
-    def alive_nearby(self, session_id: str, slug: str) -> bool:
-        """Whether this process found the session alive, for `slug`, recently enough not to ask Redis again."""
-        found = self._alive.get(session_id)
-        return found is not None and found[0] == slug and time.monotonic() < found[1]
+        touched = await self._touch_session(keys=[self._k("session", session_id), self._k("sessions")],
+                                            args=[slug, int(idle_seconds * 1000), _now_ms()])
+        return bool(touched)
 
     async def delete_session(self, session_id: str, slug: str) -> bool:
-        self._alive.pop(session_id, None)
         key = self._k("session", session_id)
         owner = await self._redis.get(key)
         if owner is None or _text(owner) != slug:
@@ -527,8 +503,6 @@ class ResilientStore:
         return await self._use(lambda s: s.create_session(slug, idle_seconds, client))
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
-        if self._down_since is None and self._primary.alive_nearby(session_id, slug):
-            return True  # no round trip: nothing for the latency watch to count
         return await self._use(lambda s: s.touch_session(session_id, slug, idle_seconds))
 
     async def delete_session(self, session_id: str, slug: str) -> bool:
