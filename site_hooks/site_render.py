@@ -249,15 +249,22 @@ class Renderer:
             """A kind of material (a gazette code, an organisation type) in words; the code if we have none."""
             return label(f"medium_{code}", lang) if f"medium_{code}" in LABELS else code
 
-        def slot(content: str, search: bool = True) -> str:
+        def add_slot(content: str, search: bool) -> str:
             key = f"{'s' if search else 'u'}{len(self._slots)}"
             self._slots[key] = content.strip("\n")
-            return f"\n\n{SLOT_TOKEN}{key}\n\n" if search else f"\n\n<!--{SLOT_TOKEN}{key}-->\n\n"
+            return key
+
+        def placeholder(key: str) -> str:
+            return f"\n\n{SLOT_TOKEN}{key}\n\n" if key[0] == "s" else f"\n\n<!--{SLOT_TOKEN}{key}-->\n\n"
+
+        def slot(content: str, search: bool = True) -> str:
+            return placeholder(add_slot(content, search))
 
         def stencil(fragment: Stencil) -> str:
             """An unindexed slot of a filled stencil."""
-            self._stencils[f"u{len(self._slots)}"] = fragment
-            return slot(fragment.filled(), search=False)
+            key = add_slot(fragment.filled(), search=False)
+            self._stencils[key] = fragment
+            return placeholder(key)
 
         return self.env.get_template(template).render(
             data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot, stencil=stencil,
