@@ -9,6 +9,7 @@ pages are added after it, at -110, and appended to its per-language sitemap snap
 
 from __future__ import annotations
 
+import logging
 import os
 import posixpath
 import re
@@ -21,10 +22,12 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
 
 from proxy.catalog.site_input import SITE_INPUT_ENV, SiteInput
 from proxy.core.errors import BesluitBronError
 from site_hooks.site_data import DEFAULT_LANG, SiteData, load_site_data
+from site_hooks.site_headings import convert, fits
 from site_hooks.site_render import PageRef, Renderer
 from site_hooks.site_status import StatusSnapshotError
 from site_hooks.site_stencil import Stencil
@@ -39,6 +42,7 @@ __all__ = [
     "page_src",
     "record",
     "register_slot_anchors",
+    "render_headings_only",
     "renderer",
     "site_data",
     "site_input",
@@ -212,6 +216,36 @@ def plugin_error(action: Callable[[], T], where: str) -> T:
         return action()
     except (BesluitBronError, StatusSnapshotError, ValueError, KeyError) as exc:
         raise PluginError(f"besluitbron: {where}: {exc}") from exc
+
+
+# --------------------------------------------------------------------------- generated pages without Markdown
+
+
+def render_headings_only(page: Page, config: MkDocsConfig) -> None:
+    """Let a generated page skip Python-Markdown: mkdocs' `Page.render`, with site_headings' conversion
+    of its headings and placeholders in place of the `Markdown` instance; the page renders as before when
+    that conversion does not apply (other extensions, or Markdown it does not write)."""
+    if not fits(config.markdown_extensions, config.mdx_configs):
+        return
+    markdown_render = page.render
+
+    def render(config: MkDocsConfig, files: Files) -> None:
+        converted = convert(page.markdown) if page.markdown is not None else None
+        if converted is None:
+            markdown_render(config, files)
+            return
+        page.content = converted.html
+        page.toc = get_toc(converted.toc_tokens)
+        page._title_from_render = converted.title
+        page.present_anchor_ids = set(converted.ids)
+        if _PAGES_LOG.getEffectiveLevel() > logging.DEBUG:  # as Page.render, which collects them unless debugging
+            links = {anchor: f"#{anchor}" for anchor in converted.permalinks}
+            page.links_to_anchors = {page.file: links} if links else {}
+
+    page.render = render  # type: ignore[method-assign]
+
+
+_PAGES_LOG = logging.getLogger("mkdocs.structure.pages")
 
 
 # --------------------------------------------------------------------------- links in HTML slots

@@ -11,6 +11,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
 
 _ROOT = str(Path(__file__).resolve().parents[1])
 if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only while importing a hook
@@ -55,3 +56,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         bridge.add_generated_page(files, config, src, content)
         record.slots[src] = render.take_slots()
     return files
+
+
+def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
+    """A generated page is headings and placeholders: it skips Python-Markdown (site_headings)."""
+    if bridge.page_src(page.file) in bridge.record(bridge.current_language(config)).generated:
+        bridge.render_headings_only(page, config)
+    return page
