@@ -127,8 +127,8 @@ LABELS: Mapping[str, Text] = {
     "question": _t("Vraag", "Question"),
     "meta_tools": _t("Meta-tools", "Meta tools"),
     "meta_tools_intro": _t(
-        "Deze drie tools heeft elke connector, welke bron er ook achter zit.",
-        "Every connector has these three tools, whatever source is behind it.",
+        "Deze tools heeft elke connector, welke bron er ook achter zit.",
+        "Every connector has these tools, whatever source is behind it.",
     ),
     "read_only": _t("alleen-lezen", "read-only"),
     "result_list": _t("geeft een resultatenlijst met Zoekprecisie", "returns a result list with search precision"),

@@ -284,6 +284,30 @@ def test_footer_names_only_in_footer_connectors(shipped: Path, catalog: Catalog)
         assert _addresses(str(footer)) == {catalog.connectors[s].path for s in promoted}, name
 
 
+def test_search_has_what_each_connection_page_says_of_its_own_and_what_every_page_repeats_once(
+        shipped: Path, catalog: Catalog) -> None:
+    docs = json.loads((shipped / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    locations = {doc["location"] for doc in docs}
+    meta = [t.name for t in next(iter(catalog.connectors.values())).tools if t.impl is None]
+    assert meta
+    for c in catalog.connectors.values():
+        for prefix in ("", "en/"):
+            page = f"{prefix}{CONNECTOR_DIR}/{c.slug}.html"
+            assert {page, f"{page}#address"} <= locations, page
+            if not c.connector.aggregate:
+                assert {f"{page}#tool-{t.name}" for t in c.tools if t.impl is not None} <= locations, page
+            shared = {f"{page}#connect", f"{page}#tools", f"{page}#meta-tools", *(f"{page}#tool-{n}" for n in meta)}
+            assert not shared & locations, page
+            assert "data-search-exclude" not in (shipped / page).read_text(encoding="utf-8"), page
+    for prefix in ("", "en/"):
+        # The meta tools' one hit: the connector list says what every connector has.
+        hits = [d for d in docs if d["location"].startswith(f"{prefix}connectoren.html#") and
+                all(f"<code>{name}</code>" in d["text"] for name in meta)]
+        assert len(hits) == 1, prefix
+        assert not [d for d in docs if d["location"].startswith(f"{prefix}{CONNECTOR_DIR}/") and
+                    f"<code>{meta[-1]}</code>" in d["text"]]
+
+
 def test_hidden_connectors_are_listed_everywhere_but_the_footer(shipped: Path, catalog: Catalog) -> None:
     hidden = [c for c in catalog.connectors.values() if not c.connector.in_footer]
     assert hidden

@@ -194,6 +194,8 @@ def test_connector_page_names_its_address_and_tools(data: SiteData) -> None:
         for tool in c.tools:
             if c.connector.aggregate and tool.impl is not None:  # a row of its source's table, not a section
                 assert f'<tr id="tool-{tool.name}" data-tool="{tool.name}">' in slots
+            elif tool.impl is None:  # a meta tool: the same on every address, so its section is not indexed here
+                assert f'{{: #tool-{tool.name} data-tool="{tool.name}" data-search-exclude="1" }}' in page
             else:
                 assert f"{{: #tool-{tool.name} data-tool=\"{tool.name}\" }}" in page
 
