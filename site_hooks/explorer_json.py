@@ -1,6 +1,6 @@
 """Hook: `explorer.json` per language, the catalog the explorer page points to (`data-catalog`)
 for the live explorer script: connectors and addresses; and per connector `explorer/<slug>.json`,
-its tools with titles, descriptions and schemas, which the script fetches when that connector is chosen."""
+its tools with titles, descriptions and input schemas, which the script fetches when that connector is chosen."""
 
 from __future__ import annotations
 

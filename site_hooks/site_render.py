@@ -426,7 +426,7 @@ def render_explorer_json(data: SiteData, lang: str, *, connection_pages: Mapping
 
 
 def render_explorer_tools(c: CatalogConnector, lang: str) -> str:
-    """One connector's tools for the explorer: titles, words, input and output schemas."""
+    """One connector's tools for the explorer: titles, words and input schemas."""
     return _compact({"slug": c.slug, "language": lang, "tools": [_tool_json(t, lang) for t in c.tools]})
 
 
@@ -461,8 +461,9 @@ def _tool_json(tool: CatalogTool, lang: str) -> dict[str, Any]:
         "meta": tool.meta,
         "read_only": True,
         "result_list": returns_result_list(tool),
+        # No output schema: the explorer shows what a call returns and never reads it, and at 500 sources it
+        # made the all-sources file 7.7 MB for a phone to fetch when that address is chosen.
         "input_schema": tool.input_schema,
-        "output_schema": tool.output_schema,
         # Per parameter the registry's words in this language, where given (else the schema's own text).
         "parameter_words": tool.param_words(lang),
     }

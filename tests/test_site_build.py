@@ -400,6 +400,7 @@ def test_explorer_lists_connectors_and_each_connector_has_its_tools_file(shipped
             assert [t["title"] for t in tools["tools"]] == [t.title[lang] for t in c.tools]
             assert [t["input_schema"] for t in tools["tools"]] == [json.loads(json.dumps(t.input_schema))
                                                                    for t in c.tools]
+            assert not [t for t in tools["tools"] if "output_schema" in t]  # the explorer never reads it
 
 
 def test_the_public_site_has_no_sample_banner(shipped: Path) -> None:
