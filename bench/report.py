@@ -449,9 +449,11 @@ def _site_section(site: Mapping[str, Any]) -> list[str]:
         f"{_verdict(biggest_page <= TARGETS['page_bytes'])}",
         f"- {largest['cpu_seconds'] / largest['pages'] * 1000:.1f} ms of CPU per page at {largest['connectors']} "
         f"connectors ({largest['pages']:,} pages: a connection page and a source page per connector, in two "
-        "languages). What bounds the build: every page pays mkdocs' Markdown conversion, Material's theme "
-        "template, the search index's HTML parse and the hooks' own page; the build is that cost times the "
-        "number of pages (`bench/bench_site.py --profile FILE` shows where it goes). Dutch and English build "
+        "languages). What bounds the build: every page pays Material's theme template, the search index's HTML "
+        "parse of its indexed part, the hooks' own page, writing its file and its Markdown twin (converted by a "
+        "worker process per language); hand-written pages also pay Python-Markdown, which generated pages skip "
+        "(`site_hooks/site_headings.py`). The build is that cost times the number of pages "
+        "(`bench/bench_site.py --profile FILE` shows where it goes). Dutch and English build "
         "side by side in two processes (`site_hooks/parallel_languages.py`), so the wall time cannot drop below "
         f"that CPU time over the {cores} core(s) the build had: {largest['cpu_seconds'] / cores:.1f} s here.",
         "",
