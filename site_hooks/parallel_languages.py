@@ -90,6 +90,10 @@ def on_post_build(config: MkDocsConfig) -> None:
 
 
 def on_build_error(error: Exception) -> None:
+    if _STATE.cleaned is not None and not _outer_build_cleaned():
+        # A fork that failed before the outer build cleaned the folder, and the outer build has ended: it failed
+        # too, on the same registry or configuration, and has said why; one report of the cause is enough.
+        os._exit(1)
     for fork in _STATE.forks.values():
         _reap(fork, kill=True)
     _restore()
@@ -137,12 +141,17 @@ def _fork(config: MkDocsConfig, plugin: Any, lang: str, build: Callable[..., Non
 def _keep_directory(directory: str) -> None:
     """mkdocs' clean_directory, as i18n replaces it for its other languages: the outer build cleans it. A fork
     waits here until it has (mkdocs cleans before it reads a file), and gives up if the outer build ended."""
-    if _STATE.cleaned is not None:
-        cleaned, _STATE.cleaned = _STATE.cleaned, None
-        said = os.read(cleaned, 1)
-        os.close(cleaned)
-        if not said:
-            raise PluginError("besluitbron: the outer build ended before it cleaned the site folder")
+    if _STATE.cleaned is not None and not _outer_build_cleaned():
+        raise PluginError("besluitbron: the outer build ended before it cleaned the site folder")
+
+
+def _outer_build_cleaned() -> bool:
+    """In a fork: wait until the outer build has cleaned the site folder (True) or has ended (False)."""
+    assert _STATE.cleaned is not None
+    cleaned, _STATE.cleaned = _STATE.cleaned, None
+    said = os.read(cleaned, 1)
+    os.close(cleaned)
+    return bool(said)
 
 
 def _signal_cleaned(fork: _Fork) -> None:
