@@ -117,8 +117,9 @@ def _fork(config: MkDocsConfig, plugin: Any, lang: str, build: Callable[..., Non
         os.close(cleaned_read)
         return _Fork(pid, Path(name), cleaned_write)
     status = 1
-    for sibling in _STATE.forks.values():
-        os.close(sibling.cleaned)
+    for sibling in _STATE.forks.values():  # the outer build's ends of the pipes to the languages forked before
+        if sibling.cleaned >= 0:
+            os.close(sibling.cleaned)
     _STATE.forks.clear()  # the languages forked before this one are its siblings, not its to end on an error
     os.close(cleaned_write)  # so the pipe ends when the outer build does
     try:
