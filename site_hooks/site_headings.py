@@ -31,7 +31,8 @@ CHECKED_TOC = {"permalink": True}
 
 _HEADING_RE = re.compile(r"(#{1,6})[ ]+(.+?)(?:[ ]+\{:[ ]*(.*?)[ ]*\})?[ ]*")
 _SPECIAL = r"\\`*_\[\]<>{}&#"  # Markdown's inline markup, escapes, HTML, entities, attribute lists, closing hashes
-_PLAIN_RE = re.compile(rf"[^\s{_SPECIAL}](?:[^\t\n\r\f\v{_SPECIAL}]*[^\s{_SPECIAL}])?")
+# White space inside only as plain spaces: Markdown and str.split may not agree on other kinds (U+2028, say).
+_PLAIN_RE = re.compile(rf"[^\s{_SPECIAL}](?:(?:[^\s{_SPECIAL}]| )*[^\s{_SPECIAL}])?")
 _ATTR_RE = re.compile(r'#([A-Za-z][\w-]*)|([A-Za-z][\w-]*)="([^"&<>\\]*)"')
 _LEADING_BLANK_LINES_RE = re.compile(r"\A(?:[ \t]*\n)+")
 _BLANK_LINES_RE = re.compile(r"\n(?:[ \t]*\n)+")
@@ -77,19 +78,21 @@ def convert(markdown_text: str) -> HeadingsPage | None:
     out: list[str] = []
     tokens: list[Any] = []
     first = blocks[0] if blocks else None
-    title = first[1] if isinstance(first, tuple) and first[0] == 1 else None  # mkdocs: a page that opens with h1
+    # mkdocs takes the title from a page that opens with h1; it and the toc collapse runs of white space.
+    title = " ".join(first[1].split()) if isinstance(first, tuple) and first[0] == 1 else None
     for block in blocks:
         if isinstance(block, str):
             out.append(block)
             continue
         level, text, attrs = block
+        name = " ".join(text.split())  # as the toc extension names it
         if "id" not in attrs:
-            attrs = {**attrs, "id": unique(slugify(text, "-"), used)}
+            attrs = {**attrs, "id": unique(slugify(name, "-"), used)}
         anchor = attrs["id"]
         shown = "".join(f' {name}="{value}"' for name, value in sorted(attrs.items()))  # values need no escape
         out.append(f'<h{level}{shown}>{text}<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a>'
                    f"</h{level}>")
-        tokens.append({"level": level, "id": anchor, "name": text, "html": text, "data-toc-label": ""})
+        tokens.append({"level": level, "id": anchor, "name": name, "html": text, "data-toc-label": ""})
     permalinks = tuple(token["id"] for token in tokens)  # before nest_toc_tokens, which empties the list
     return HeadingsPage(html="\n".join(out).strip(), toc_tokens=nest_toc_tokens(tokens), title=title,
                         ids=frozenset(used), permalinks=permalinks)

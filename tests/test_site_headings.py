@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
@@ -96,7 +96,7 @@ def test_anything_but_headings_and_placeholders_goes_through_python_markdown(con
 
 
 PLAIN = st.text(st.sampled_from("abcXYZéëüß019 -–.,?!/()'\":;%+=|~^$@"), min_size=1, max_size=30)
-ANY = st.text(st.sampled_from("ab Z1 -_*`[]()<>{}&#!:\\\t'\"é"), min_size=1, max_size=20)
+ANY = st.text(st.sampled_from("ab Z1 -_*`[]()<>{}&#!:\\\t'\"é\u00a0\u2028"), min_size=1, max_size=20)
 ATTRS = st.sampled_from(["", " {: #tools }", ' {: #tool-a_b data-tool="a_b" }', " {: #address }",
                          ' {: data-x="1" #x-1 }', " {:#bare}", " {: .cls }"])
 
@@ -111,6 +111,8 @@ def _page(headings: list[tuple[int, str, str]]) -> str:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(1, 6), PLAIN, ATTRS), min_size=1, max_size=6))
+@example([(1, "0  0", "")])  # the toc and the title collapse runs of white space; the heading keeps them
+@example([(2, "a b", ""), (1, "Titel", " {: #x }")])
 def test_plain_headings_convert_as_python_markdown_converts_them(config: MkDocsConfig,
                                                                  headings: list[tuple[int, str, str]]) -> None:
     markdown_text = _page(headings)
@@ -121,6 +123,7 @@ def test_plain_headings_convert_as_python_markdown_converts_them(config: MkDocsC
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(1, 6), ANY, ATTRS), min_size=1, max_size=4))
+@example([(2, "a\u00a0b", ""), (1, "Titel", " {: #x }")])  # other white space: Python-Markdown's way
 def test_any_heading_either_converts_as_python_markdown_does_or_goes_through_it(
         config: MkDocsConfig, headings: list[tuple[int, str, str]]) -> None:
     _assert_same_page(config, _page(headings))
