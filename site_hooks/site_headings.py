@@ -110,6 +110,8 @@ def _attributes(spec: str | None) -> dict[str, str] | None:
         end = match.end()
         if match.group(1):
             attrs["id"] = match.group(1)
+        elif match.group(2) == match.group(3):  # `hidden="hidden"`: Markdown may write a boolean attribute bare
+            return None
         else:
             attrs[match.group(2)] = match.group(3)
     return attrs if not spec[end:].strip() else None

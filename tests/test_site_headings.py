@@ -90,7 +90,7 @@ def test_anything_but_headings_and_placeholders_goes_through_python_markdown(con
     assert convert("# Title\n\nbesluitbron-slot-s0\n\n<!--besluitbron-slot-u1-->\n") is not None
     for other in ("A paragraph.", "* a list item", "## Title {: .class }", "## *Emphasis*", "## a_b_c",
                   "## Tom & Jerry", "## Issue #", "<div>html</div>", "## Title {: #id key='single' }",
-                  "  ## Indented", "## Title\nbesluitbron-slot-s1"):
+                  '## Title {: hidden="hidden" }', "  ## Indented", "## Title\nbesluitbron-slot-s1"):
         assert convert(f"# Title\n\n{other}\n") is None, other
         _assert_same_page(config, f"# Title\n\n{other}\n")
 
