@@ -39,6 +39,7 @@ __all__ = [
     "current_language",
     "lang_prefix",
     "languages",
+    "outer_build",
     "page_src",
     "record",
     "register_slot_anchors",
@@ -79,10 +80,16 @@ def lang_prefix(config: MkDocsConfig, lang: str) -> str:
     return "" if lang == default_language(config) else f"{lang}/"
 
 
-def all_languages_done(config: MkDocsConfig) -> bool:
-    """True in the outer build's late on_post_build, after i18n built every other language."""
+def outer_build(config: MkDocsConfig) -> bool:
+    """True in the build mkdocs was asked for (the default language's); False in the build of another language,
+    which i18n runs inside the outer build's on_post_build (-100), or a fork runs (parallel_languages)."""
     plugin = _i18n(config)
     return plugin is None or not plugin.building
+
+
+def all_languages_done(config: MkDocsConfig) -> bool:
+    """True in the outer build's late on_post_build (below -100), after i18n built every other language."""
+    return outer_build(config)
 
 
 # --------------------------------------------------------------------------- data

@@ -60,11 +60,13 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     return output
 
 
-@event_priority(-110)  # after i18n's on_post_build (-100) has built the other languages
+@event_priority(0)  # before i18n's on_post_build (-100), where the outer build waits for the other languages
 def on_post_build(config: MkDocsConfig) -> None:
-    if not bridge.all_languages_done(config):
-        return
+    # Each language's build writes its own twins, and the outer one the files every language shares, while the
+    # other languages still build: after them, that writing (thousands of new files) was the build's serial end.
     _TWINS.finish(bridge.plugin_error)
+    if not bridge.outer_build(config):
+        return
     data = bridge.site_data(config)
     site = Path(config.site_dir)
     # The connection page links its server.json relatively, so every language folder has the same files.
@@ -76,11 +78,6 @@ def on_post_build(config: MkDocsConfig) -> None:
             target.write_text(text, encoding="utf-8")
     robots = render_robots_txt(bridge.site_url(config), [c.path for c in data.connectors])
     (site / "robots.txt").write_text(robots, encoding="utf-8")
-
-
-def hand_over(config: MkDocsConfig) -> None:
-    """A language built in its own process (site_hooks/parallel_languages.py) writes its own twins."""
-    _TWINS.finish(bridge.plugin_error)
 
 
 def on_build_error(error: Exception) -> None:

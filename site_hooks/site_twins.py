@@ -2,7 +2,7 @@
 
 Converting a page's slots to Markdown (site_markdown, markdownify) costs about as much CPU as mkdocs
 spends on the page itself, and nothing in the build reads a twin: so one worker process converts them
-beside the build, and the files are written once every language is built (bench/bench_site.py). The
+beside the build, and the files are written at the end of their language's build (bench/bench_site.py). The
 worker keeps its conversion caches for the whole build. The text is site_markdown.page_markdown's, as
 when it ran in the build process.
 
