@@ -41,7 +41,7 @@ async def test_a_transfer_coding_other_than_chunked_alone_is_refused(replicas: R
                                  + coding + b"\r\nContent-Type: application/json\r\n\r\n" + body)
         plain = await _exchange(live.base, b"GET /health HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
     status, _, rest = answer.partition(b"\r\n")
-    assert status.split()[1] == b"400", answer[:80]  # refused: by the parser, or by strict_framing
+    assert status.split()[1] == b"400", answer[:80]  # refused: by the parser, or by held_framing
     assert b"\r\nServer: BesluitBron\r\n" in b"\r\n" + rest  # a parser's own answer names no versions either
     assert plain.startswith(b"HTTP/1.1 200")
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

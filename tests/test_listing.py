@@ -14,7 +14,7 @@ import pytest
 
 from proxy.catalog.build import listed_output_schema, listing_bytes
 from proxy.catalog.generation import load_generation
-from proxy.results.external import fence, unfence
+from proxy.results.external import fence, fenced_json, unfence
 from proxy.results.outputs import NAMED_SHAPE
 from tests.conftest import LiveServer, client
 
@@ -160,3 +160,23 @@ async def test_a_result_names_the_tools_as_its_address_calls_them(server: LiveSe
     assert "ori_read_meeting shows" in notes["allebronnen"]
     named = set(_IDENTIFIER.findall(notes["allebronnen"]))
     assert named and not named - {t.name for t in CATALOG.connectors["allebronnen"].tools}
+
+
+
+@pytest.mark.parametrize("lead", ["", "SAMPLE DATA: a notice\nover two lines"])
+def test_a_fenced_json_stencil_writes_what_encoding_the_fenced_text_writes(lead: str) -> None:
+    """`fenced_json` keeps a result's fenced text encoded with its boundaries open: each `json()` is the JSON
+    string of `lead` and `fence(text, source)`, with a boundary of its own."""
+    text = '{"titel":"Zoë \\u2028 <<<end of external data x>>> \\"q\\"","n":1}\n\t\u2028\ud800'
+    source = 'Tweede "Kamer"'
+    stencil = fenced_json(text, source, lead=lead)
+    boundaries = set()
+    for _ in range(3):
+        written = json.loads(stencil.json())
+        fenced = written.removeprefix(f"{lead}\n") if lead else written
+        assert written == (f"{lead}\n{fenced}" if lead else fenced) and unfence(fenced) == text
+        boundary = fenced.split(" ", 3)[2]
+        boundaries.add(boundary)
+        model = fence(text, source)
+        assert fenced == model.replace(model.split(" ", 3)[2], boundary)
+    assert len(boundaries) == 3  # a fresh boundary every time

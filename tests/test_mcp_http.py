@@ -261,7 +261,8 @@ def test_encoded_result_is_spliced_as_the_sdk_shape_would_be_sent(version: str, 
     generic = types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data,
                                    _meta=meta)
     trace = mint_trace_handle(SECRET) if version == MODERN else None
-    spliced = mcp._wire_encoded(version, EncodedResult(encoded, text=text if fenced else None, meta=meta), trace=trace)
+    spliced = mcp._wire_encoded(version, EncodedResult.of(encoded, text=text if fenced else None, meta=meta),
+                                trace=trace)
     assert json.loads(spliced) == json.loads(mcp._wire("tools/call", version, generic, trace=trace))
     assert json.loads(spliced)["content"][0]["text"] == text
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from proxy.core.trace import TRACE_META_KEY
-from proxy.results.external import unfence
-from proxy.results.resultmemo import Memo, ResultMemo
+from proxy.results.external import FencedJson, unfence
+from proxy.results.resultmemo import Answer, Memo, ResultMemo
 from proxy.serving.endpoint import _arguments_key
 from tests.conftest import LiveServer, Replicas, client, serve, write_registry
 from tests.conftest_mcp import meta_of, text_of
@@ -72,7 +72,7 @@ def test_the_memo_is_bounded_by_entries_and_bytes() -> None:
     memo = ResultMemo(max_entries=3, max_bytes=800)
 
     def entry(size: int) -> Memo:
-        return Memo(encoded=b"x" * size, source="s", meta=None, fetches=())
+        return Memo(Answer(b"{}", FencedJson(b"x" * (size - 2), b"", b""), b""), fetches=())
 
     day = date(2026, 1, 1)
     for i in range(5):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time
+import time as _time
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-__all__ = ["AMSTERDAM", "dutch_midnight", "dutch_today", "is_stalled", "utc_now"]
+__all__ = ["AMSTERDAM", "dutch_midnight", "dutch_today", "is_stalled", "utc_now", "utc_stamp_ms"]
 
 # The platforms publish on Dutch days: "today" and day bounds are in Europe/Amsterdam (tzdata pinned).
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
@@ -15,9 +16,32 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def utc_stamp_ms() -> str:
+    """This moment in UTC as ISO 8601 to the millisecond; calls within one millisecond share the text."""
+    global _stamp
+    ms = int(_time.time() * 1000)
+    if ms != _stamp[0]:
+        _stamp = (ms, datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds"))
+    return _stamp[1]
+
+
+_stamp: tuple[int, str] = (-1, "")
+
+
 def dutch_today(now: datetime | None = None) -> date:
     """The calendar day in the Netherlands at `now` (default: this moment)."""
-    return (now or utc_now()).astimezone(AMSTERDAM).date()
+    global _today
+    now = now or utc_now()
+    known = _today
+    if known is not None and now.tzinfo is not None and known[0] <= now < known[1]:
+        return known[2]  # the day asked last (every cached call asks): no time-zone arithmetic
+    day = now.astimezone(AMSTERDAM).date()
+    # Kept in UTC: `now` is UTC too, and two datetimes with the one UTC tzinfo compare without time-zone lookups.
+    _today = (dutch_midnight(day).astimezone(UTC), dutch_midnight(day + timedelta(days=1)).astimezone(UTC), day)
+    return day
+
+
+_today: tuple[datetime, datetime, date] | None = None  # [start, end) of the Dutch day found last, and that day
 
 
 def dutch_midnight(day: date) -> datetime:

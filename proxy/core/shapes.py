@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic needs this one on Python < 3.12
 
+from proxy.core.clock import utc_stamp_ms
+
 # A decoded JSON object (a tool's answer, a stored record) where no TypedDict names its fields.
 JsonDict = dict[str, Any]
 
@@ -106,7 +108,7 @@ def call_record(*, source: str, tool: str | None, method: str, url: str, status:
     """The record of one platform call (HTTP or a remote server's MCP), as list_platform_calls shows it; `started` is
     the call's `time.perf_counter()` at its start."""
     return {
-        "at_utc": datetime.now(UTC).isoformat(timespec="milliseconds"),
+        "at_utc": utc_stamp_ms(),
         "source": source, "tool": tool, "method": method, "url": url, "status": status,
         "duration_ms": round((time.perf_counter() - started) * 1000, 2),
         "bytes": size, "cache_hit": cache_hit, "error": error, "request_id": request_id,

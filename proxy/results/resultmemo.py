@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import contextvars
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
 
 from proxy.core.shapes import CallRecord
+from proxy.results.encoding import EncodedResult
+from proxy.results.external import FencedJson
 
-__all__ = ["Fetch", "FetchSource", "Memo", "MemoKey", "ResultMemo", "collecting", "note_fetch"]
+__all__ = ["Answer", "Fetch", "FetchSource", "Memo", "MemoKey", "ResultMemo", "collecting", "note_fetch"]
 
 # Per endpoint: results kept, and their total size; the least recently used go first.
 MEMO_MAX_ENTRIES = 512
@@ -43,7 +45,7 @@ class FetchSource(Protocol):
 
     async def still_cached(self, target: Any, body: bytes) -> bool: ...
 
-    def cache_hit_record(self, tool: str | None, method: str, target: Any, size: int) -> CallRecord: ...
+    def cache_hit_records(self, tool: str | None, fetches: Sequence[Fetch]) -> list[CallRecord]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +59,37 @@ class Fetch:
 
 
 @dataclass(frozen=True, slots=True)
-class Memo:
-    """A finished result: its encoded structured content, the source its text is fenced as (afresh per
-    call: the fence's boundary is random), its `_meta`, and its fetches."""
+class Answer:
+    """A platform tool's finished result, every part encoded: its structured content, its text (that JSON,
+    fenced as external data, with a fresh boundary per call) and the members of its `_meta`."""
 
-    encoded: bytes
-    source: str
-    meta: Any
+    structured: bytes
+    text: FencedJson
+    meta: bytes
+
+    def result(self) -> EncodedResult:
+        return EncodedResult(self.structured, self.text.json(), self.meta)
+
+    @property
+    def size(self) -> int:
+        text = self.text
+        return len(self.structured) + len(text.head) + len(text.middle) + len(text.tail) + len(self.meta)
+
+
+@dataclass(frozen=True, slots=True)
+class Memo:
+    """A finished result and the fetches it was built from."""
+
+    answer: Answer
     fetches: tuple[Fetch, ...]
+
+    def hit_records(self, tool: str) -> list[CallRecord]:
+        """The records of this result's fetches as cache hits, each made by the source that made the fetch."""
+        fetches = self.fetches
+        source = fetches[0].upstream
+        if all(f.upstream is source for f in fetches):  # one platform's tool: its fetches all come from it
+            return source.cache_hit_records(tool, fetches)
+        return [record for f in fetches for record in f.upstream.cache_hit_records(tool, (f,))]
 
 
 _collector: contextvars.ContextVar[list[Fetch] | None] = contextvars.ContextVar("besluitbron_fetches", default=None)
@@ -123,4 +148,4 @@ class ResultMemo:
 
 
 def _size(memo: Memo) -> int:
-    return len(memo.encoded) + sum(len(f.body) for f in memo.fetches)
+    return memo.answer.size + sum(len(f.body) for f in memo.fetches)

@@ -30,10 +30,10 @@ from proxy.plugin.toolkit import ToolCall, ToolImpl
 from proxy.results.citing import cite_chunks
 from proxy.results.domainpolicy import apply_policy
 from proxy.results.emptied import SourceState, explain_empty
-from proxy.results.encoding import EncodedResult, encode_json
-from proxy.results.external import external_meta, fence
+from proxy.results.encoding import EncodedResult, encode_json, json_members
+from proxy.results.external import external_meta, fenced_json
 from proxy.results.outputs import localised
-from proxy.results.resultmemo import Fetch, Memo, MemoKey, ResultMemo, collecting
+from proxy.results.resultmemo import Answer, Fetch, Memo, MemoKey, ResultMemo, collecting
 from proxy.results.sample import SampleData
 from proxy.serving import crosssearch, meta
 from proxy.state.store import StateStore
@@ -115,11 +115,9 @@ class ConnectorEndpoint:
             hit = self._memo.get(memo_key)
             if hit is not None:
                 if await _still_cached(hit.fetches):
-                    await self._store.record_calls([
-                        (caller.key, f.upstream.cache_hit_record(name, f.method, f.target, len(f.body)))
-                        for f in hit.fetches])
-                    return EncodedResult(hit.encoded, text=self._text(hit.encoded, hit.source, tool.platform),
-                                         meta=hit.meta)
+                    key = caller.key
+                    await self._store.record_calls([(key, record) for record in hit.hit_records(name)])
+                    return hit.answer.result()
                 self._memo.drop(memo_key)
         in_check, _ = self._checks[name]
         problems = in_check.problems(dict(arguments))
@@ -132,11 +130,11 @@ class ConnectorEndpoint:
                           "(a lone surrogate); send it as UTF-8 text")
         with collecting() as fetches:
             outcome = await self._build(tool, arguments, caller)
-        if isinstance(outcome, EncodedResult) and memo_key is not None and fetches and outcome.text is not None:
-            assert tool.platform is not None
-            self._memo.put(memo_key, Memo(outcome.structured, self._source(tool.platform), outcome.meta,
-                                          tuple(fetches)))
-        return outcome
+        if not isinstance(outcome, Answer):
+            return outcome
+        if memo_key is not None and fetches:
+            self._memo.put(memo_key, Memo(outcome, tuple(fetches)))
+        return outcome.result()
 
     def _memo_key(self, tool: CatalogTool, arguments: Mapping[str, Any]) -> MemoKey | None:
         """What a platform tool's result depends on besides its fetches: name, arguments, Dutch date."""
@@ -182,8 +180,9 @@ class ConnectorEndpoint:
                            last_error=availability.get("last_error") if availability else None)
 
     async def _build(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller
-                     ) -> mcp_types.CallToolResult | EncodedResult:
-        """Run the tool, then shape, check and encode its result."""
+                     ) -> mcp_types.CallToolResult | EncodedResult | Answer:
+        """Run the tool, then shape, check and encode its result: a platform tool's as an `Answer`, which a
+        later call may use again."""
         name = tool.name
         _, out_check = self._checks[name]
         try:
@@ -220,16 +219,14 @@ class ConnectorEndpoint:
             conforming.add(encoded)
         if tool.meta:  # about this installation: ours, not external data
             return EncodedResult(encoded)
-        source = self._source(tool.platform) if tool.platform else self.slug
-        meta_ = external_meta([tool.platform or self.slug])
+        platform = tool.platform
+        meta_ = external_meta([platform or self.slug])
         if self._sample:
-            meta_ = {**meta_, **self._sample.meta(tool.platform)}
-        return EncodedResult(encoded, text=self._text(encoded, source, tool.platform), meta=meta_)
-
-    def _text(self, encoded: bytes, source: str, platform: str | None) -> str:
-        """The fenced JSON, led by the sample notice when the platform is an offline replica."""
-        text = fence(encoded.decode(), source)
-        return f"{self._sample.note(platform)}\n{text}" if self._sample else text
+            meta_ = {**meta_, **self._sample.meta(platform)}
+        # The JSON fenced as external data, led by the sample notice when the platform is an offline replica.
+        text = fenced_json(encoded.decode(), self._source(platform) if platform else self.slug,
+                           lead=self._sample.note(platform) if self._sample else "")
+        return Answer(encoded, text, json_members(meta_))
 
     async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
         generation = self.generation

@@ -35,7 +35,7 @@ from proxy.serving.runtime import Runtime
 from proxy.state.store import MemoryStore, StateStore
 from proxy.web.cors import cors_middleware
 from proxy.web.discovery_routes import add_discovery_routes, browser_redirect, served_elsewhere
-from proxy.web.framing import WRITE_SECONDS, strict_framing, write_deadline
+from proxy.web.framing import WRITE_SECONDS, held_framing
 from proxy.web.headers import SITE_HEADERS, name_the_server
 from proxy.web.sitebuild import SiteBuildError, build_site
 from proxy.web.transport import McpHttp, ServerIdentity, TransportSettings, handler_args
@@ -106,7 +106,7 @@ def create_app(config: Config) -> web.Application:
     app = web.Application(
         client_max_size=server.max_body_bytes,
         handler_args=handler_args(idle_timeout_seconds=config.idle_timeout_seconds),
-        middlewares=[write_deadline(config.write_timeout_seconds), strict_framing,
+        middlewares=[held_framing(config.write_timeout_seconds),
                      cors_middleware(lambda: runtime.generation.server.cors_origins)],
     )
     app[RUNTIME] = runtime

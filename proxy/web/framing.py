@@ -12,51 +12,59 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
-__all__ = ["WRITE_SECONDS", "strict_framing", "write_deadline"]
+__all__ = ["WRITE_SECONDS", "held_framing"]
 
 WRITE_SECONDS = 30.0
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-@web.middleware
-async def strict_framing(request: web.Request, handler: Handler) -> web.StreamResponse:
-    codings = request.headers.getall("Transfer-Encoding", [])
+def held_framing(write_seconds: float = WRITE_SECONDS) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """The middleware that refuses loosely framed requests and gives each finished response `write_seconds` to
+    reach its reader (one middleware, not two: every request passes it).
+
+    aiohttp writes a finished response (sendfile for the site's files) in the handler's task once the handler
+    returns, so a timer that ends with that task drops the connection of a reader slower than that. A stream the
+    handler writes itself (already prepared) is held to the same deadline per event, in the transport."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        refusal = _framing_refusal(request)
+        response = await handler(request) if refusal is None else web.Response(status=400, text=refusal)
+        task, transport = asyncio.current_task(), request.transport
+        if response.prepared or task is None or transport is None:
+            return response
+        timer = asyncio.get_running_loop().call_later(write_seconds, _too_slow, task, transport)
+        task.add_done_callback(partial(_written, timer))  # written (or failed) in time
+        return response
+
+    return middleware
+
+
+def _framing_refusal(request: web.Request) -> str | None:
+    codings = request.headers.getall("Transfer-Encoding", ())
     if codings and [c.strip().lower() for c in ",".join(codings).split(",")] != ["chunked"]:
-        return web.Response(status=400, text="Bad Request: the only transfer coding accepted is chunked, alone")
+        return "Bad Request: the only transfer coding accepted is chunked, alone"
     if not request.raw_path.startswith("/"):
         target = urlsplit(request.raw_path)
         given = request.headers.get("Host", "")
         if not target.netloc or target.netloc.lower() != given.lower():
-            return web.Response(status=400, text="Bad Request: an absolute-form target names another host than "
-                                                 "Host; this server is not a proxy")
-    return await handler(request)
+            return "Bad Request: an absolute-form target names another host than Host; this server is not a proxy"
+    return None
 
 
-def write_deadline(write_seconds: float = WRITE_SECONDS) -> Callable[..., Awaitable[web.StreamResponse]]:
-    """A middleware that gives each finished response `write_seconds` to reach its reader: aiohttp writes it
-    (sendfile for the site's files) in the same task once the handler returns, so a timer that ends with that
-    task drops the connection of a reader slower than that. A stream the handler writes itself (already
-    prepared) is held to the same deadline per event, in the transport."""
+def _too_slow(task: asyncio.Task[Any], transport: asyncio.Transport) -> None:
+    # The task first: a sendfile waiting on the socket unwinds (its watch on the socket removed), and only then
+    # the connection goes, with its buffers; the other way round the loop kept watching a closed socket's number,
+    # which the next connection may get.
+    task.cancel()
+    asyncio.get_running_loop().call_soon(transport.abort)
 
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        response = await handler(request)
-        task, transport = asyncio.current_task(), request.transport
-        if response.prepared or task is None or transport is None:
-            return response
-        def too_slow() -> None:
-            # The task first: a sendfile waiting on the socket unwinds (its watch on the socket removed), and
-            # only then the connection goes, with its buffers; the other way round the loop kept watching a
-            # closed socket's number, which the next connection may get.
-            task.cancel()
-            asyncio.get_running_loop().call_soon(transport.abort)
 
-        timer = asyncio.get_running_loop().call_later(write_seconds, too_slow)
-        task.add_done_callback(lambda _: timer.cancel())  # written (or failed) in time
-        return response
-
-    return middleware
+def _written(timer: asyncio.TimerHandle, _: object) -> None:
+    timer.cancel()

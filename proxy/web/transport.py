@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 import mcp_types as types
+import orjson
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from mcp.shared.exceptions import MCPError
@@ -224,6 +226,22 @@ _SHAPE_MESSAGE: Final = "Body must be a single JSON-RPC request or notification 
 # instead of on every turn. A connector switched off answers 404 at once, whatever a client cached.
 LISTING_TTL_MS: Final = 300_000
 LISTING_CACHE_SCOPE: Final = "public"
+
+
+# A run of 19 digits may be an integer past 64 bits, which orjson reads as a float where the stdlib keeps it exact.
+_LONG_NUMBER: Final = re.compile(rb"[0-9]{19}")
+
+
+def _loads(body: bytes) -> Any:
+    """`json.loads(body)`, value for value, parsed in C where that is the same: orjson first (a fifth of the
+    stdlib's cost on a request), the stdlib for whatever orjson refuses (NaN, a lone surrogate, UTF-16, depth) or
+    might read otherwise (long numbers). Raises ValueError or RecursionError as `json.loads` does."""
+    if _LONG_NUMBER.search(body) is None:
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            pass  # the stdlib has the last word on what is JSON
+    return json.loads(body)
 
 
 def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> bytes:
@@ -515,7 +533,7 @@ class McpHttp:
         if isinstance(body, web.Response):
             return body
         try:
-            decoded = json.loads(body)
+            decoded = _loads(body)
         except (ValueError, RecursionError):  # bad UTF-8 and huge int literals are ValueErrors too
             return _respond(400, _error_body(None, PARSE_ERROR, "Parse error"))
         if isinstance(decoded, dict) and "id" not in decoded:
@@ -580,8 +598,8 @@ class McpHttp:
         params = params or {}
         name = params.get("name")
         arguments = params.get("arguments")
-        if not isinstance(name, str) or (arguments is not None and not isinstance(arguments, Mapping)):
-            return None  # the params validation that follows rejects these
+        if not isinstance(name, str) or (arguments is not None and not isinstance(arguments, dict)):
+            return None  # the params validation that follows rejects these (decoded JSON: an object is a dict)
         cache = self._cache(endpoint)
         annotated = cache.header_tools.get(name)
         if annotated is False:
@@ -606,7 +624,7 @@ class McpHttp:
 
     def _trace_handle(self, meta: Any) -> str:
         """The client's handle if we signed it, else a fresh one."""
-        if isinstance(meta, Mapping):
+        if isinstance(meta, dict):  # decoded JSON: an object is a dict
             offered = meta.get(TRACE_META_KEY)
             if isinstance(offered, str) and self._signer.verify(offered):
                 return offered
@@ -626,7 +644,7 @@ class McpHttp:
         if isinstance(body, web.Response):
             return body
         try:
-            decoded = json.loads(body)
+            decoded = _loads(body)
         except (ValueError, RecursionError):
             return _respond(400, _error_body(None, PARSE_ERROR, "Parse error"))
         kind = _legacy_kind(decoded)
@@ -865,9 +883,9 @@ class McpHttp:
         structured = result.structured
         if not structured.startswith(b"{"):
             raise TypeError("EncodedResult.structured must be a JSON object")
-        text = encode_json(structured.decode() if result.text is None else result.text)
+        text = encode_json(structured.decode()) if result.text is None else result.text
         wire = b'{"content":[{"type":"text","text":' + text + b'}],"structuredContent":' + structured
-        meta = encode_json(dict(result.meta))[1:-1] if result.meta else b""  # the object's members, braces off
+        meta = result.meta
         if version not in MODERN_PROTOCOL_VERSIONS:
             return wire + (b',"isError":false,"_meta":{' + meta + b"}}" if meta else b',"isError":false}')
         stamp = self._server_info_stamp
