@@ -189,6 +189,49 @@ async def test_a_burst_beyond_the_redis_pool_waits_for_a_connection(redis_url: s
     assert all(touched)
 
 
+async def test_session_checks_asked_together_share_one_round_trip_and_each_gets_its_own_answer(redis_url: str) -> None:
+    """Requests that arrive together have their sessions checked in one script (RedisStore.touch_session): each
+    answer is that request's own (alive, ended, another connector's, never made), in any mix, and the script is
+    sent once per batch, not once per check; a check asked alone still goes at once."""
+    store = RedisStore(redis_url, prefix="together:")
+    raw = aioredis.from_url(redis_url)
+    try:
+        alive = [await store.create_session("ori", 60) for _ in range(5)]
+        ended = await store.create_session("ori", 60)
+        assert await store.delete_session(ended, "ori")
+        asks = [(sid, "ori") for sid in alive] + [(ended, "ori"), (alive[0], "wetten"), ("never-made", "ori")]
+        asks = asks * 40  # 320 checks: more than one script's worth
+        before = await _evalsha_calls(raw)
+        answers = await asyncio.gather(*(store.touch_session(sid, slug, 60) for sid, slug in asks))
+        scripts = await _evalsha_calls(raw) - before
+        assert answers == [sid in alive and slug == "ori" for sid, slug in asks]
+        assert 1 <= scripts <= 4, scripts  # ceil(320 / TOUCHES_PER_SCRIPT) = 3, not 320
+        assert await raw.pttl(f"together:session:{alive[1]}") > 59_000  # refreshed
+        assert await store.touch_session(alive[2], "ori", 60) and not await store.touch_session(ended, "ori", 60)
+    finally:
+        await raw.aclose()
+        await store.close()
+
+
+async def _evalsha_calls(raw: aioredis.Redis) -> int:
+    stats = await raw.info("commandstats")
+    return int(stats.get("cmdstat_evalsha", {}).get("calls", 0)) + int(stats.get("cmdstat_eval", {}).get("calls", 0))
+
+
+async def test_a_batch_of_session_checks_against_a_stopped_redis_falls_back_for_each(tmp_path: Path) -> None:
+    """Redis gone while checks wait together: each check fails over to this process's own state (where those
+    sessions do not exist), none hangs, none raises."""
+    with redis_server(tmp_path) as url:
+        store = ResilientStore(RedisStore(url, prefix="gone:"), MemoryStore())
+        sid = await store.create_session("ori", 60)
+    try:
+        async with asyncio.timeout(3 * REDIS_TIMEOUT_SECONDS):
+            answers = await asyncio.gather(*(store.touch_session(sid, "ori", 60) for _ in range(50)))
+        assert answers == [False] * 50 and store.describe()["degraded"] is True
+    finally:
+        await store.close()
+
+
 async def test_a_hung_redis_with_a_burst_waiting_answers_every_call_from_local_state(tmp_path: Path) -> None:
     """Redis stops answering (SIGSTOP: connections are still accepted, nothing is replied) while twice as many
     calls as the pool has connections are under way: each falls back to this process's own state once its
