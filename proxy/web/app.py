@@ -36,7 +36,7 @@ from proxy.state.store import MemoryStore, StateStore
 from proxy.web.cors import cors_middleware
 from proxy.web.discovery_routes import add_discovery_routes, browser_redirect, served_elsewhere
 from proxy.web.framing import WRITE_SECONDS, held_framing
-from proxy.web.headers import SITE_HEADERS, name_the_server
+from proxy.web.headers import SITE_HEADERS
 from proxy.web.sitebuild import SiteBuildError, build_site
 from proxy.web.transport import McpHttp, ServerIdentity, TransportSettings, handler_args
 
@@ -132,7 +132,6 @@ def create_app(config: Config) -> web.Application:
     add_discovery_routes(app, lambda: runtime.generation.catalog)
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)
-    app.on_response_prepare.append(name_the_server)
     app.on_shutdown.append(_end_streams)
     if traced:
         provider = traced[1]

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from aiohttp import web, web_response
+from aiohttp import web_response
 
-__all__ = ["SERVER", "SITE_HEADERS", "name_the_server"]
+__all__ = ["SERVER", "SITE_HEADERS"]
 
 SERVER = "BesluitBron"
-# The answers aiohttp's parser gives itself (a malformed request's 400) run no application signal, so they would
-# still say "Python/3.x aiohttp/3.y": the default it sets is replaced at the source, for every response.
+# aiohttp writes `Server: Python/3.x aiohttp/3.y` on every response a handler leaves it to (`_prepare_headers`), the
+# answers its parser gives itself (a malformed request's 400) included: the default is replaced at the source, once,
+# rather than by a signal on every response. tests/test_observe.py asks the site, the API and /metrics.
 web_response.SERVER_SOFTWARE = SERVER  # type: ignore[attr-defined]  # a module global, not in its __all__
 SITE_HEADERS: Mapping[str, str] = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' "
@@ -27,7 +28,3 @@ SITE_HEADERS: Mapping[str, str] = {
     "X-Frame-Options": "DENY",
 }
 
-
-async def name_the_server(request: web.Request, response: web.StreamResponse) -> None:
-    """`Server: BesluitBron` instead of aiohttp's and Python's versions (which only help an attacker)."""
-    response.headers["Server"] = SERVER
