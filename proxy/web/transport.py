@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -229,14 +228,16 @@ LISTING_CACHE_SCOPE: Final = "public"
 
 
 # A run of 19 digits may be an integer past 64 bits, which orjson reads as a float where the stdlib keeps it exact.
-_LONG_NUMBER: Final = re.compile(rb"[0-9]{19}")
+# Found as 19 zeros in the body with every digit written as a zero: a third of a regular expression's cost.
+_DIGITS_AS_ZEROS: Final = bytes(ord("0") if chr(i) in "0123456789" else ord(" ") for i in range(256))
+_LONG_NUMBER: Final = b"0" * 19
 
 
 def _loads(body: bytes) -> Any:
     """`json.loads(body)`, value for value, parsed in C where that is the same: orjson first (a fifth of the
     stdlib's cost on a request), the stdlib for whatever orjson refuses (NaN, a lone surrogate, UTF-16, depth) or
     might read otherwise (long numbers). Raises ValueError or RecursionError as `json.loads` does."""
-    if _LONG_NUMBER.search(body) is None:
+    if _LONG_NUMBER not in body.translate(_DIGITS_AS_ZEROS):
         try:
             return orjson.loads(body)
         except orjson.JSONDecodeError:
