@@ -25,6 +25,7 @@ from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
 from proxy.core.shapes import JsonDict
+from proxy.results.encoding import encode_json
 from proxy.state.store import (
     CALL_LOG_TTL_SECONDS,
     CALLS_PER_CALLER,
@@ -142,6 +143,23 @@ for i = 2, #KEYS do
 end
 return found
 """
+# A batch of call records in one command: each caller's log appended to, trimmed to its newest and kept a day from
+# its last record. KEYS: the logs. ARGV: 1 records kept per log, 2 seconds kept, then per log its count of records
+# and the records.
+_APPEND_LOGS = """
+local keep, ttl = tonumber(ARGV[1]), tonumber(ARGV[2])
+local at = 3
+for i = 1, #KEYS do
+  local n = tonumber(ARGV[at])
+  redis.call('RPUSH', KEYS[i], unpack(ARGV, at + 1, at + n))
+  redis.call('LTRIM', KEYS[i], -keep, -1)
+  redis.call('EXPIRE', KEYS[i], ttl)
+  at = at + 1 + n
+end
+return #KEYS
+"""
+# Logs written by one script, at most (a script holds Redis for its length).
+LOGS_PER_SCRIPT = 256
 # Session checks asked for in one turn of the event loop travel in one script, at most this many to a script (a
 # script holds Redis for its length: a few hundred microseconds at this size).
 TOUCHES_PER_SCRIPT = 128
@@ -177,6 +195,7 @@ class RedisStore:
         self._take = self._redis.register_script(_TAKE_TOKEN)
         self._create_session = self._redis.register_script(_CREATE_SESSION)
         self._touch_sessions = self._redis.register_script(_TOUCH_SESSIONS)
+        self._append_logs = self._redis.register_script(_APPEND_LOGS)
         # Session checks waiting for their script (the session key, slug, idle ms and the answer's future), and the
         # tasks sending them (held here: the loop keeps only weak references to tasks).
         self._touches: list[tuple[str, str, int, asyncio.Future[bool]]] = []
@@ -216,17 +235,20 @@ class RedisStore:
         await self.record_calls([(caller, record)])
 
     async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
-        """Every record in one round trip: each caller's log appended to, trimmed to its newest and kept a day
-        from its last record."""
-        lines: dict[str, list[str]] = {}
+        """Every record in one command (`_APPEND_LOGS`, one per LOGS_PER_SCRIPT callers): each caller's log
+        appended to, trimmed to its newest and kept a day from its last record."""
+        lines: dict[str, list[bytes]] = {}
         for caller, record in batch:
-            lines.setdefault(self._k("calls", caller), []).append(json.dumps(record))
-        async with self._redis.pipeline(transaction=True) as pipe:
-            for key, records in lines.items():
-                pipe.rpush(key, *records)
-                pipe.ltrim(key, -CALLS_PER_CALLER, -1)
-                pipe.expire(key, CALL_LOG_TTL_SECONDS)
-            await pipe.execute()
+            lines.setdefault(caller, []).append(encode_json(record))
+        logs = list(lines.items())
+        for start in range(0, len(logs), LOGS_PER_SCRIPT):
+            keys: list[str] = []
+            args: list[bytes | int] = [CALLS_PER_CALLER, CALL_LOG_TTL_SECONDS]
+            for caller, records in logs[start:start + LOGS_PER_SCRIPT]:
+                kept = records[-CALLS_PER_CALLER:]  # the log keeps no more (and Lua unpacks a few thousand at most)
+                keys.append(self._k("calls", caller))
+                args += [len(kept), *kept]
+            await self._append_logs(keys=keys, args=args)
 
     async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
         key = self._k("calls", caller)
