@@ -197,9 +197,9 @@ class RedisStore:
         self._touch_sessions = self._redis.register_script(_TOUCH_SESSIONS)
         self._append_logs = self._redis.register_script(_APPEND_LOGS)
         # Session checks waiting for their script (the session key, slug, idle ms and the answer's future), and the
-        # tasks sending them (held here: the loop keeps only weak references to tasks).
+        # one task sending them while there are any.
         self._touches: list[tuple[str, str, int, asyncio.Future[bool]]] = []
-        self._sending: set[asyncio.Task[None]] = set()
+        self._toucher: asyncio.Task[None] | None = None
         # The cache's replies, as this process last read or wrote them, until their Redis TTL runs out: a cached
         # call costs no round trip for them (two per call here; the bench's profile). A reply is only ever written
         # after a miss, so until it expires Redis holds these bytes or bytes fetched as freshly (another process
@@ -300,22 +300,28 @@ class RedisStore:
         return session_id
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
-        """Checked in Redis, as every request of a session is. The checks asked for in the same turn of the event
-        loop (requests that arrived together) share one round trip: sent once the requests before them in that
-        turn have run, so a check waits for no timer, and each still reads Redis after its request arrived."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[bool] = loop.create_future()
+        """Checked in Redis, as every request of a session is, and the checks asked for meanwhile travel together:
+        the first goes once the requests that arrived with it have asked too (the sender starts in the loop's
+        next turn), and those asked while a script is on its way go in one script as soon as it returns. So a
+        check waits for no timer, at most for one round trip under load, and each reads Redis after its request
+        arrived."""
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._touches.append((self._k("session", session_id), slug, int(idle_seconds * 1000), answer))
-        if len(self._touches) == 1:
-            loop.call_soon(self._send_touches)
+        if self._toucher is None:
+            self._toucher = asyncio.get_running_loop().create_task(self._send_touches())
         return await answer
 
-    def _send_touches(self) -> None:
-        touches, self._touches = self._touches, []
-        for start in range(0, len(touches), TOUCHES_PER_SCRIPT):
-            task = asyncio.get_running_loop().create_task(self._touch(touches[start:start + TOUCHES_PER_SCRIPT]))
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+    async def _send_touches(self) -> None:
+        try:
+            while self._touches:
+                touches, self._touches = self._touches, []
+                await asyncio.gather(*(self._touch(touches[start:start + TOUCHES_PER_SCRIPT])
+                                       for start in range(0, len(touches), TOUCHES_PER_SCRIPT)))
+        finally:
+            self._toucher = None
+            for *_, answer in self._touches:  # stopped (the loop ending): none waits for an answer that never comes
+                answer.cancel()
+            self._touches = []
 
     async def _touch(self, touches: list[tuple[str, str, int, asyncio.Future[bool]]]) -> None:
         args: list[str | int] = [_now_ms()]
