@@ -222,8 +222,8 @@ def _scaleout_section(scale: Mapping[str, Any], trips: Mapping[str, Any] | None 
         bounds = []
         for era in ("modern", "legacy"):
             rows = {r["store"]: r for r in store["rows"] if r["era"] == era}
-            # Round trips per call under load: each batch of call records is one MULTI…EXEC, each session check
-            # one EVALSHA (cache reads come from the near copy; a miss would be one MULTI…EXEC too).
+            # Round trips per call under load: each batch of call records is one EVALSHA, and so is each batch of
+            # session checks (cache reads come from the near copy; a miss would be one MULTI…EXEC).
             per = store["eras"][era]["commands_per_call"]
             n = per.get("exec", 0.0) + per.get("evalsha", 0.0)
             extra = rows["redis"]["cpu_us_per_call"] - rows["memory"]["cpu_us_per_call"]
@@ -234,8 +234,8 @@ def _scaleout_section(scale: Mapping[str, Any], trips: Mapping[str, Any] | None 
             elif extra > 0 and rows["memory"]["cpu_us_per_call"]:
                 budget = (TARGETS["redis_cpu"] - 1) * rows["memory"]["cpu_us_per_call"]
                 bounds.append(f"{ERA_NAMES[era]}: {extra:,.0f} µs more per call for {n:.2f} round trips per call "
-                              f"under load (EXEC {per.get('exec', 0.0):.2f}: batches of call records; EVALSHA "
-                              f"{per.get('evalsha', 0.0):.2f}: session checks), about {extra / n:,.0f} µs of the "
+                              f"under load (EVALSHA {per.get('evalsha', 0.0):.2f}: batches of session checks "
+                              f"and of call records), about {extra / n:,.0f} µs of the "
                               f"server's CPU each (redis-py and the event loop); the target leaves {budget:,.0f} µs, "
                               f"room for {budget / (extra / n):.1f} such round trip(s) per call")
         if bounds:
@@ -305,8 +305,9 @@ def _profile_section(profile: Mapping[str, Any]) -> list[str]:
                   "at a time, each given time for its own batch of call records). The platform replies the call "
                   "needs are read from this process's near copy of the cache (kept until their Redis TTL runs "
                   "out), so they cost no round trip; the call records of the calls one process answers within "
-                  "10 ms travel in one MULTI…EXEC, so under load that round trip is shared"
-                  + (", and the 2025-11-25 session check is one round trip of each request" if era == "legacy"
+                  "10 ms travel in one script, so under load that round trip is shared"
+                  + (", and each request's 2025-11-25 session check is one script, shared by the checks of the "
+                     "requests that arrived together or while the one before was on its way" if era == "legacy"
                      else "") + ".", "",
                   "| # | commands | key | what for |", "|---:|---|---|---|"]
         lines += [f"| {i} | {t['commands']} | `{', '.join(t['keys'])}` | {t['for']} |"
