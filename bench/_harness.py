@@ -124,14 +124,17 @@ def stop_process(proc: subprocess.Popen[Any], *, grace: float = 10) -> None:
 class Child:
     """One `bench/servers.py ROLE` subprocess on a free loopback port; started, then stopped on exit."""
 
-    def __init__(self, role: str, *args: str, core: int | None = 0, port: int | None = None) -> None:
+    def __init__(self, role: str, *args: str, core: int | None = 0, port: int | None = None,
+                 wrapper: Sequence[str] = (), root: Path = ROOT) -> None:
+        """`wrapper`: a command the server runs under (valgrind, say); `root`: the checkout whose code it runs (another
+        commit's worktree, for an A/B), with this interpreter and its packages."""
         self.role = role
         self.port = port or free_port()
-        cmd = [sys.executable, str(ROOT / "bench" / "servers.py"), role, "--port", str(self.port), "--loop", LOOP,
-               *args]
+        cmd = [*wrapper, sys.executable, str(root / "bench" / "servers.py"), role, "--port", str(self.port), "--loop",
+               LOOP, *args]
         if core is not None:
             cmd += ["--core", str(core)]
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
         # Pinned from the start (and again by the role's own --core): never the core of whoever started it.
         self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, preexec_fn=affinity(core))
         assert self._proc.stdout is not None
