@@ -40,6 +40,7 @@ from bench.bench_calls import SLUG, capture_answer, open_sessions, wrk_spec  # n
 __all__ = ["count", "run"]
 
 CONNECTIONS = 4
+CALLGRIND = ("valgrind", "-q", "--tool=callgrind", "--instr-atstart=no")  # counting starts switched off
 WARMUP_SECONDS = 3  # under callgrind a server runs some 50 times slower: its first calls warm caches and code
 
 
@@ -104,7 +105,7 @@ def run(*, eras: tuple[str, ...] = ("modern", "legacy"), seconds: int = 10, agai
             for era in eras:
                 for label, root, args in servers:
                     out = tmp / f"callgrind-{label.replace('@', '-')}-{era}"
-                    wrapper = ["valgrind", "-q", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
+                    wrapper = [*CALLGRIND, f"--callgrind-out-file={out}"]
                     role = "bare" if label == "bare" else "besluitbron"
                     with Child(role, *args, wrapper=wrapper, root=root) as child:
                         counted = count(child, out, era, seconds=seconds, tmp=tmp,
