@@ -241,15 +241,20 @@ async def test_a_hung_redis_with_a_burst_waiting_answers_every_call_from_local_s
         pid = int((await raw.info("server"))["process_id"])
         await raw.aclose()
         store = ResilientStore(RedisStore(url, prefix="hung:"), MemoryStore())
+        session = await store.create_session("ori", 60)
         os.kill(pid, signal.SIGSTOP)
         try:
             async with asyncio.timeout(POOL_WAIT_SECONDS + 3 * REDIS_TIMEOUT_SECONDS):
-                got = await asyncio.gather(*(store.cache_get(f"reply:{n}") for n in range(REDIS_CONNECTIONS * 2)))
+                # Session checks sent together in one script, to the same hung Redis at the same time, fall back too.
+                got, checked = await asyncio.gather(
+                    asyncio.gather(*(store.cache_get(f"reply:{n}") for n in range(REDIS_CONNECTIONS * 2))),
+                    asyncio.gather(*(store.touch_session(session, "ori", 60) for _ in range(50))))
             state = store.describe()
         finally:
             os.kill(pid, signal.SIGCONT)
             await store.close()
     assert got == [None] * (REDIS_CONNECTIONS * 2)
+    assert checked == [False] * 50  # this process's own state has no such session
     assert state["degraded"] is True and "Redis cannot be reached" in state["reason"], state
 
 
