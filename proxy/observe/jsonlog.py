@@ -8,10 +8,8 @@ from a user's call record to the log lines of that very request.
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
-import os
 import re
 import secrets
 from contextvars import ContextVar
@@ -25,23 +23,10 @@ _PLAIN_ID = re.compile(r"[A-Za-z0-9._:-]{8,64}")
 
 
 def request_id_for(offered: str | None) -> str:
-    """The front proxy's `X-Request-Id` when it is a plain token, else a new id: 16 hex digits, this process's
-    random half and a count (an id only needs to be unique, and drawing random bytes costs a system call)."""
+    """The front proxy's `X-Request-Id` when it is a plain token, else a new random id."""
     if offered is not None and _PLAIN_ID.fullmatch(offered):
         return offered
-    return f"{_process_id}{next(_count) & 0xFFFFFFFF:08x}"
-
-
-def _new_process() -> None:
-    """A fresh random half and count for this process (at import and in each forked worker)."""
-    global _process_id, _count
-    _process_id, _count = secrets.token_hex(4), itertools.count()
-
-
-_process_id = ""
-_count = itertools.count()
-_new_process()
-os.register_at_fork(after_in_child=_new_process)
+    return secrets.token_hex(8)
 
 
 class JsonLines(logging.Formatter):
