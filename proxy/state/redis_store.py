@@ -158,8 +158,8 @@ for i = 1, #KEYS do
 end
 return #KEYS
 """
-# Session checks asked for in one turn of the event loop travel in one script, at most this many to a script (a
-# script holds Redis for its length: a few hundred microseconds at this size).
+# Session checks that travel together (`RedisStore.touch_session`) go in scripts of at most this many, sent at once
+# (a script holds Redis for its length: a few hundred microseconds at this size).
 TOUCHES_PER_SCRIPT = 128
 
 
