@@ -99,3 +99,14 @@ def test_wrk_parts_say_they_are_skipped_without_wrk() -> None:
                               text=True, timeout=120, env=env)
         assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
         assert "wrk is not installed" in proc.stdout and "skipped" in proc.stdout
+
+
+def test_instruction_counts_run_under_callgrind() -> None:
+    """bench/bench_instructions.py: BesluitBron and the bare handler under valgrind's callgrind (make test installs
+    valgrind), counting switched on for wrk's load only; the count per call is read from callgrind's dump."""
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_instructions.py"), "--eras", "modern",
+                           "--seconds", "1"], cwd=ROOT, capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    rows = [line.split() for line in proc.stdout.splitlines() if line.startswith("modern ")]
+    assert [row[1] for row in rows] == ["besluitbron", "bare"], proc.stdout
+    assert all(float(row[2].replace(",", "")) > 10 for row in rows), proc.stdout  # thousands of instructions a call
