@@ -1,6 +1,6 @@
 """Trace handles: how a stateless (2026-07-28) client finds its own platform calls again.
 
-A handle is `<random>.<mac>`, HMAC-signed with a secret every process on one state store shares, so
+A handle is `<random>.<mac>`, signed (keyed BLAKE2b) with a secret every process on one state store shares, so
 it works on any instance and cannot be forged to read another client's calls.
 """
 
