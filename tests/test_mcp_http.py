@@ -14,8 +14,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from proxy.core.caller import Caller
+from proxy.core.jsonwire import encode_json
 from proxy.core.trace import TRACE_META_KEY, TraceSigner
-from proxy.results.encoding import EncodedResult, encode_json
+from proxy.results.encoding import EncodedResult, json_members
 from proxy.state.store import MemoryStore
 from proxy.web.transport import LISTING_TTL_MS, Endpoint, TransportSettings
 from tests.conftest_mcp import (
@@ -261,8 +262,8 @@ def test_encoded_result_is_spliced_as_the_sdk_shape_would_be_sent(version: str, 
     generic = types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data,
                                    _meta=meta)
     trace = mint_trace_handle(SECRET) if version == MODERN else None
-    spliced = mcp._wire_encoded(version, EncodedResult.of(encoded, text=text if fenced else None, meta=meta),
-                                trace=trace)
+    spliced = mcp._wire_encoded(version, EncodedResult(encoded, encode_json(text) if fenced else None,
+                                                         json_members(meta)), trace=trace)
     assert json.loads(spliced) == json.loads(mcp._wire("tools/call", version, generic, trace=trace))
     assert json.loads(spliced)["content"][0]["text"] == text
 

@@ -10,7 +10,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from proxy.results.encoding import encode_json
+from proxy.core.jsonwire import encode_json
 
 __all__ = ["EXTERNAL_META_KEY", "FencedJson", "external_meta", "fence", "fenced_json", "unfence"]
 

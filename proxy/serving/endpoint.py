@@ -23,6 +23,7 @@ import mcp_types
 from proxy.catalog.build import CatalogConnector, CatalogTool
 from proxy.core.caller import Caller
 from proxy.core.errors import ToolInputError, UnknownToolError, UpstreamError
+from proxy.core.jsonwire import encode_json
 from proxy.core.schemacheck import SchemaCheck
 from proxy.core.trace import TraceSigner
 from proxy.observe.metrics import Metrics
@@ -30,7 +31,7 @@ from proxy.plugin.toolkit import ToolCall, ToolImpl
 from proxy.results.citing import cite_chunks
 from proxy.results.domainpolicy import apply_policy
 from proxy.results.emptied import SourceState, explain_empty
-from proxy.results.encoding import EncodedResult, encode_json, json_members
+from proxy.results.encoding import EncodedResult, json_members
 from proxy.results.external import external_meta, fenced_json
 from proxy.results.outputs import localised
 from proxy.results.resultmemo import Answer, Fetch, Memo, MemoKey, ResultMemo, collecting

@@ -21,10 +21,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
-import orjson
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
+from proxy.core.jsonwire import encode_json
 from proxy.core.shapes import JsonDict
 from proxy.state.store import (
     CALL_LOG_TTL_SECONDS,
@@ -163,14 +163,6 @@ return #KEYS
 TOUCHES_PER_SCRIPT = 128
 
 
-def _record_json(record: CallRecord) -> bytes:
-    """A call record as JSON, by orjson (a tenth of the stdlib's cost; records are written on every call)."""
-    try:
-        return orjson.dumps(record)
-    except orjson.JSONEncodeError:  # a lone surrogate in a text: the stdlib keeps it escaped
-        return json.dumps(record).encode()
-
-
 def _bytes(value: bytes | str | None) -> bytes | None:
     """A value as the client answers it: bytes, since it does not decode responses (a str only if it did)."""
     return value.encode() if isinstance(value, str) else value
@@ -246,7 +238,7 @@ class RedisStore:
         last record."""
         lines: dict[str, list[bytes]] = {}
         for caller, record in batch:
-            lines.setdefault(caller, []).append(_record_json(record))
+            lines.setdefault(caller, []).append(encode_json(record))
         keys: list[str] = []
         args: list[bytes | int] = [CALLS_PER_CALLER, CALL_LOG_TTL_SECONDS]
         for caller, records in lines.items():
