@@ -9,6 +9,8 @@ cache (the replica is asked once, in the warm-up), in both protocol eras: 2026-0
 
   besluitbron  the real application
   bare         a plain aiohttp handler answering the very same result bytes (the ceiling)
+  checked      the bare handler plus the SDK's own checks of each request (the floor any server keeping them
+               stands on: how near the ceiling those checks alone let a server come)
   sdk          the `mcp` SDK's own Streamable HTTP server (stateless, JSON) with the same tool
   fastmcp      FastMCP (stateless, JSON) with the same tool
 
@@ -56,7 +58,7 @@ __all__ = ["ARGUMENTS", "EXPECT", "REJECT", "SERVERS", "TOOL", "open_sessions", 
 SLUG = "tweedekamer"
 TOOL = "search_members"
 ARGUMENTS = {"party": "VVD", "limit": 2}
-SERVERS = ("besluitbron", "bare", "sdk", "fastmcp")
+SERVERS = ("besluitbron", "bare", "checked", "sdk", "fastmcp")
 ERAS = ("modern", "legacy")
 _META = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {},
          "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"}}

@@ -8,6 +8,9 @@
                keeps its state in that Redis instead of this process's memory
   bare         the ceiling: a plain aiohttp handler that answers the very same result bytes
                BesluitBron answered (read from `--answer FILE`), with the request's id spliced in
+  checked      the bare handler plus the `mcp` SDK's own checks of every request (the JSON-RPC envelope, the
+               2026-07-28 envelope and header ladder, the method's params at the era's schema): what any
+               server that keeps those checks spends at least, on aiohttp (the floor under the ceiling)
   sdk          the `mcp` SDK's own Streamable HTTP server (low-level `Server`, stateless, JSON
                responses) on uvicorn, one tool with the same schemas and the same answer
   fastmcp      FastMCP (the `fastmcp` package) on uvicorn, the same tool and answer
@@ -43,13 +46,13 @@ from bench._harness import LOOPBACK, MODERN, pin  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("role", choices=("replicas", "besluitbron", "bare", "sdk", "fastmcp", "echo"))
+    parser.add_argument("role", choices=("replicas", "besluitbron", "bare", "checked", "sdk", "fastmcp", "echo"))
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--core", type=int)
     parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop")
     parser.add_argument("--replicas", help="besluitbron: the replicas' root URL")
     parser.add_argument("--registry", default=str(ROOT / "registry.json"))
-    parser.add_argument("--answer", help="bare/sdk/fastmcp: the answer file")
+    parser.add_argument("--answer", help="bare/checked/sdk/fastmcp: the answer file")
     parser.add_argument("--redis", help="besluitbron: the state store's Redis URL (default: this process's memory)")
     parser.add_argument("--profile", help="besluitbron: write a cProfile of the whole run here")
     parser.add_argument("--ori-bucket", type=float, help="replicas: units in ORI's rate-limit bucket (refill 1/s)")
@@ -60,7 +63,8 @@ def main() -> int:
         return _uvicorn(args.role, args.port, json.loads(Path(args.answer).read_text()), args.loop)
     from proxy.web.eventloop import run_loop
 
-    app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare, "echo": _echo}[args.role](args)
+    app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare, "checked": _checked,
+           "echo": _echo}[args.role](args)
     run_loop(_serve(app, args.port, args.profile), args.loop)
     return 0
 
@@ -144,6 +148,47 @@ def _bare(args: argparse.Namespace) -> web.Application:
     async def handle(request: web.Request) -> web.Response:
         message = json.loads(await request.read())
         era = "modern" if request.headers.get("MCP-Protocol-Version") == MODERN else "legacy"
+        body = b'{"jsonrpc":"2.0","id":' + json.dumps(message["id"]).encode() + b',"result":' + results[era] + b"}"
+        return web.Response(body=body, content_type="application/json")
+
+    app = web.Application()
+    app.router.add_post("/{slug}/mcp", handle)
+    return app
+
+
+def _checked(args: argparse.Namespace) -> web.Application:
+    """The bare handler plus the SDK's own checks of every request, as `proxy.web.transport` runs them: the
+    envelope (`JSONRPCRequest`), on 2026-07-28 the routing headers and the `_meta` ladder
+    (`mcp.shared.inbound`), and the method's params against the era's schema (`validate_client_request`).
+    No host check, session, cache, call record or result work: only what the protocol asks of everyone."""
+    import mcp_types as types
+    from mcp.shared.inbound import (
+        MCP_METHOD_HEADER,
+        MCP_NAME_HEADER,
+        MCP_PROTOCOL_VERSION_HEADER,
+        InboundLadderRejection,
+        classify_inbound_request,
+        find_duplicated_routing_header,
+    )
+    from mcp_types import methods
+
+    results = {era: text.encode() for era, text in json.loads(Path(args.answer).read_text())["results"].items()}
+    routing_headers = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
+
+    async def handle(request: web.Request) -> web.Response:
+        message = json.loads(await request.read())
+        rpc = types.JSONRPCRequest.model_validate(message)
+        headers = request.headers
+        version = headers.get("MCP-Protocol-Version", "")
+        era = "modern" if version == MODERN else "legacy"
+        if era == "modern":
+            if find_duplicated_routing_header(headers.items()) is not None:
+                raise web.HTTPBadRequest(text="routing header twice")
+            routing = {name: value for name in routing_headers if (value := headers.get(name)) is not None}
+            verdict = classify_inbound_request(message, headers=routing)
+            if isinstance(verdict, InboundLadderRejection):
+                raise web.HTTPBadRequest(text=verdict.message)
+        methods.validate_client_request(rpc.method, version, rpc.params)
         body = b'{"jsonrpc":"2.0","id":' + json.dumps(message["id"]).encode() + b',"result":' + results[era] + b"}"
         return web.Response(body=body, content_type="application/json")
 
