@@ -36,8 +36,10 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
         assert results["environment"]["generator"].startswith("wrk")
         rows = results["calls"]["rows"]
         assert {(r["server"], r["era"]) for r in rows} == {
-            (s, e) for s in ("besluitbron", "bare", "sdk", "fastmcp") for e in ("modern", "legacy")}
+            (s, e) for s in ("besluitbron", "bare", "checked", "sdk", "fastmcp") for e in ("modern", "legacy")}
         assert all(r["calls_per_s"] > 0 and r["x_bare"] > 0 and r["errors"] == 0 for r in rows)
+        # The floor: wrk checked every reply of the checked handler too, and the report names what it bounds.
+        assert "floor under the three rows above" in text and "above that floor" in text
         store, workers = results["scaleout"]["store"], results["scaleout"]["workers"]
         assert {(r["era"], r["store"]) for r in store["rows"]} == {
             (e, s) for e in ("modern", "legacy") for s in ("memory", "redis")}
