@@ -14,6 +14,9 @@
   With wrk installed, the same pair is measured again with wrk (`-c1`, one request at a time, the two
   alternating in rounds): the p50s without the Python client's own time per request, the figure the target
   is judged by. The Python figures stay: one call at a time is what this measures, not throughput.
+  In the same rounds wrk measures the floor: `bench/servers.py relay`, a plain aiohttp handler that makes the
+  same platform request with aiohttp's client and answers its reply unread, on BesluitBron's core. What it
+  adds is what any aiohttp proxy adds here; BesluitBron's figure above it is its own work.
 * **Single-flight**: the replica answers after 200 ms; `--fanout` identical searches (not yet
   cached) are sent at once. Reported: how often each distinct platform request reached the replica
   (it counts them; `upstream_calls` is the most any one was sent, the target 1), how many distinct
@@ -173,23 +176,30 @@ def _added_latency_wrk(tmp: Path, ours: str, pid: int, replicas: str, *, seconds
     headers, body = request("modern", "tools/call", {"name": TOOL, "arguments": ONE_REQUEST})
     proxied = wrk_load.write_spec(tmp, url, headers, body, expect=EXPECT[:2], reject=REJECT)
     direct = wrk_load.write_spec(tmp, direct_url, {"Accept": "application/json"}, None)
-    p50: dict[str, list[float]] = {"direct": [], "proxied": []}
-    cpu: list[float] = []
+    p50: dict[str, list[float]] = {"direct": [], "proxied": [], "relay": []}
+    cpu: dict[str, list[float]] = {"proxied": [], "relay": []}
     try:
-        for _ in range(rounds):
-            p50["direct"].append(wrk_load.measure(direct_url, direct, connections=1, seconds=seconds).p50_ms)
-            m = wrk_load.measure(url, proxied, connections=1, seconds=seconds, pids=[pid])
-            p50["proxied"].append(m.p50_ms)
-            cpu.append(m.cpu_us_per_call)
+        # The floor beside them, on BesluitBron's core: the least any aiohttp proxy does (servers.py relay).
+        with Child("relay", "--upstream", direct_url) as relay:
+            relay_url = f"{relay.base}/{SLUG}/mcp"
+            relayed = wrk_load.write_spec(tmp, relay_url, headers, body, expect=EXPECT[:2], reject=REJECT)
+            for _ in range(rounds):
+                p50["direct"].append(wrk_load.measure(direct_url, direct, connections=1, seconds=seconds).p50_ms)
+                for name, target, spec, server in (("proxied", url, proxied, pid),
+                                                   ("relay", relay_url, relayed, relay.pid)):
+                    m = wrk_load.measure(target, spec, connections=1, seconds=seconds, pids=[server])
+                    p50[name].append(m.p50_ms)
+                    cpu[name].append(m.cpu_us_per_call)
     finally:
         async def reset() -> None:
             async with aiohttp.ClientSession() as http:
                 await _set_latency(http, replicas, 0)
 
         asyncio.run(reset())
-    d, p = median(p50["direct"]), median(p50["proxied"])
+    d, p, r = median(p50["direct"]), median(p50["proxied"]), median(p50["relay"])
     return {"direct_p50_ms": d, "proxied_p50_ms": p, "added_p50_ms": p - d, "seconds": seconds, "rounds": rounds,
-            "proxy_cpu_ms_per_call": median(cpu) / 1000}
+            "proxy_cpu_ms_per_call": median(cpu["proxied"]) / 1000,
+            "relay_p50_ms": r, "relay_added_p50_ms": r - d, "relay_cpu_ms_per_call": median(cpu["relay"]) / 1000}
 
 
 def run(*, calls: int = 200, fanout: int = 100, wrk_seconds: int = 5, wrk_rounds: int = 2) -> dict[str, Any]:

@@ -11,6 +11,9 @@
   checked      the bare handler plus the `mcp` SDK's own checks of every request (the JSON-RPC envelope, the
                2026-07-28 envelope and header ladder, the method's params at the era's schema): what any
                server that keeps those checks spends at least, on aiohttp (the floor under the ceiling)
+  relay        the floor of added latency: a plain aiohttp handler that fetches `--upstream URL` with aiohttp's
+               client for each request it gets and answers that reply as the structured content of a result; the
+               least any aiohttp proxy does per call
   sdk          the `mcp` SDK's own Streamable HTTP server (low-level `Server`, stateless, JSON
                responses) on uvicorn, one tool with the same schemas and the same answer
   fastmcp      FastMCP (the `fastmcp` package) on uvicorn, the same tool and answer
@@ -31,6 +34,7 @@ import cProfile
 import json
 import signal
 import sys
+from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -46,13 +50,15 @@ from bench._harness import LOOPBACK, MODERN, pin  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("role", choices=("replicas", "besluitbron", "bare", "checked", "sdk", "fastmcp", "echo"))
+    parser.add_argument("role", choices=("replicas", "besluitbron", "bare", "checked", "relay", "sdk", "fastmcp",
+                                         "echo"))
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--core", type=int)
     parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop")
     parser.add_argument("--replicas", help="besluitbron: the replicas' root URL")
     parser.add_argument("--registry", default=str(ROOT / "registry.json"))
     parser.add_argument("--answer", help="bare/checked/sdk/fastmcp: the answer file")
+    parser.add_argument("--upstream", help="relay: the platform URL fetched for every request")
     parser.add_argument("--redis", help="besluitbron: the state store's Redis URL (default: this process's memory)")
     parser.add_argument("--profile", help="besluitbron: write a cProfile of the whole run here")
     parser.add_argument("--ori-bucket", type=float, help="replicas: units in ORI's rate-limit bucket (refill 1/s)")
@@ -64,7 +70,7 @@ def main() -> int:
     from proxy.web.eventloop import run_loop
 
     app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare, "checked": _checked,
-           "echo": _echo}[args.role](args)
+           "relay": _relay, "echo": _echo}[args.role](args)
     run_loop(_serve(app, args.port, args.profile), args.loop)
     return 0
 
@@ -193,6 +199,33 @@ def _checked(args: argparse.Namespace) -> web.Application:
         return web.Response(body=body, content_type="application/json")
 
     app = web.Application()
+    app.router.add_post("/{slug}/mcp", handle)
+    return app
+
+
+def _relay(args: argparse.Namespace) -> web.Application:
+    """The floor of added latency: one aiohttp client exchange per request (a kept-alive connection, as
+    BesluitBron's), its reply spliced into a result unread. No MCP checks, no parsing of the reply."""
+    import aiohttp
+
+    upstream = args.upstream
+    client = web.AppKey("client", aiohttp.ClientSession)
+
+    async def session(app: web.Application) -> AsyncIterator[None]:
+        async with aiohttp.ClientSession() as http:
+            app[client] = http
+            yield
+
+    async def handle(request: web.Request) -> web.Response:
+        message = json.loads(await request.read())
+        async with request.app[client].get(upstream, headers={"Accept": "application/json"}) as reply:
+            data = await reply.read()
+        body = (b'{"jsonrpc":"2.0","id":' + json.dumps(message["id"]).encode()
+                + b',"result":{"content":[],"structuredContent":' + data + b"}}")
+        return web.Response(body=body, content_type="application/json")
+
+    app = web.Application()
+    app.cleanup_ctx.append(session)
     app.router.add_post("/{slug}/mcp", handle)
     return app
 

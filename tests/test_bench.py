@@ -40,6 +40,8 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
         assert all(r["calls_per_s"] > 0 and r["x_bare"] > 0 and r["errors"] == 0 for r in rows)
         # The floor: wrk checked every reply of the checked handler too, and the report names what it bounds.
         assert "floor under the three rows above" in text and "above that floor" in text
+        relay = results["upstream"]["added_latency"]["wrk"]  # the latency floor: a plain aiohttp relay, by wrk
+        assert relay["relay_p50_ms"] > 0 and relay["relay_cpu_ms_per_call"] > 0 and "adds **" in text
         store, workers = results["scaleout"]["store"], results["scaleout"]["workers"]
         assert {(r["era"], r["store"]) for r in store["rows"]} == {
             (e, s) for e in ("modern", "legacy") for s in ("memory", "redis")}
