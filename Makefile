@@ -55,7 +55,8 @@ conformance: install
 	bash scripts/conformance-run.sh
 
 # Every figure of issues 14 and 26 side by side in one run: writes bench/RESULTS.md, its plots and
-# bench/profile.txt (about 15 minutes). wrk drives the servers; py-spy (the bench extra) profiles the cached call.
+# bench/profile.txt (about 20 minutes). wrk drives the servers; py-spy (the bench extra) profiles the cached call;
+# valgrind's callgrind counts its instructions.
 bench: install system-deps
 	$(PY) bench/run.py
 

@@ -10,8 +10,10 @@ So this measures bench/bench_calls.py's cached call (`search_members` on `/tweed
 Each server (`bench/servers.py`) runs under `valgrind --tool=callgrind` with counting off. wrk warms it up
 (BesluitBron's cache and result memo included), counting is switched on for `--seconds` of wrk's load
 (`callgrind_control -i on/off`), and the count is divided by the calls wrk saw. The bare handler (the same
-answer bytes, no MCP work) is the floor. The kernel's work is not counted (a system call is one instruction
-here), so ratios to the bare handler come out higher than by CPU per call. `--against REV` also measures
+answer bytes, no MCP work) is the ceiling, and the bare handler plus only the SDK's request checks
+(`bench/servers.py checked`) the floor under it: what those checks alone cost. The kernel's work is not
+counted (a system call is one instruction here), so ratios to the bare handler come out higher than by CPU
+per call. `--against REV` also measures
 BesluitBron at that commit, from a temporary git worktree run with this interpreter: the A/B of a change.
 valgrind is the Debian package `valgrind`; without it, or without wrk, this says so and exits 1.
 """
@@ -101,12 +103,12 @@ def run(*, eras: tuple[str, ...] = ("modern", "legacy"), seconds: int = 10, agai
             answer_file.write_text(json.dumps(answer, ensure_ascii=False))
             servers: list[tuple[str, Path, list[str]]] = [
                 *((label, root, ["--replicas", replicas.base]) for label, root in trees.items()),
-                ("bare", ROOT, ["--answer", str(answer_file)])]
+                *((role, ROOT, ["--answer", str(answer_file)]) for role in ("bare", "checked"))]
             for era in eras:
                 for label, root, args in servers:
                     out = tmp / f"callgrind-{label.replace('@', '-')}-{era}"
                     wrapper = [*CALLGRIND, f"--callgrind-out-file={out}"]
-                    role = "bare" if label == "bare" else "besluitbron"
+                    role = label if label in ("bare", "checked") else "besluitbron"
                     with Child(role, *args, wrapper=wrapper, root=root) as child:
                         counted = count(child, out, era, seconds=seconds, tmp=tmp,
                                         sessions=era == "legacy" and role == "besluitbron")

@@ -51,11 +51,12 @@ def write_results(results: Mapping[str, Any], out: Path, *, quick: bool) -> Path
         "do protocol work or where one call at a time is the point: opening 2025-11-25 sessions before wrk "
         "runs, checking a sample reply, the added-latency and single-flight figures, the search comparison, "
         "the memory of sessions, and the Redis round trips.",
-        "Reproduce with `make bench` (about 15 minutes), or one part with `.venv/bin/python bench/<file>.py`.",
+        "Reproduce with `make bench` (about 20 minutes), or one part with `.venv/bin/python bench/<file>.py`.",
         "",
     ]
     lines += _targets_section(results)
     lines += _calls_section(results["calls"])
+    lines += _instructions_section(results.get("instructions"))
     lines += _upstream_section(results["upstream"])
     if "scaleout" in results:
         lines += _scaleout_section(results["scaleout"], results.get("profile", {}).get("redis"))
@@ -217,6 +218,31 @@ def _calls_bound(rows: list[Mapping[str, Any]]) -> list[str]:
                  "work (Host and Origin checks, trace handle, session, cache lookup, call record, fence, metrics; the "
                  "profile below says where).")
     return [text]
+
+
+def _instructions_section(counted: Mapping[str, Any] | None) -> list[str]:
+    """Instructions per cached call (callgrind): the same ratios as above, free of the machine's load."""
+    if not counted:
+        return []
+    if "skipped" in counted:
+        return _skipped("### Instructions per cached call", counted)
+    rows = counted["rows"]
+    lines = [
+        "### Instructions per cached call",
+        "",
+        f"The same call under valgrind's callgrind (`bench/bench_instructions.py`): wrk with "
+        f"{counted['connections']} connections, counting on for {counted['seconds']} s after a warm-up, divided by "
+        "the calls wrk saw. The count does not move with the machine's load (the same code gives the same figure "
+        "within about 1 %), so it shows a change of a few percent that calls/s hides; it leaves out the kernel's "
+        "work, which every server here pays alike, so its ratios come out above those by CPU.",
+        "",
+        "| era | server | k instructions per call | bare ÷ this |",
+        "|---|---|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(f"| {ERA_NAMES[r['era']]} | {SERVER_NAMES.get(r['server'], r['server'])} | "
+                     f"{r['instructions_per_call'] / 1000:,.0f} | {r['x_bare']:.2f} |")
+    return [*lines, ""]
 
 
 def _scaleout_section(scale: Mapping[str, Any], trips: Mapping[str, Any] | None = None) -> list[str]:

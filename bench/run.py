@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:
 
 from bench import (  # noqa: E402
     bench_calls,
+    bench_instructions,
     bench_memory,
     bench_profile,
     bench_scaleout,
@@ -39,6 +40,7 @@ from bench.report import plot, write_results  # noqa: E402
 
 FULL: dict[str, dict[str, Any]] = {
     "calls": {"seconds": 3, "warmup": 1, "rounds": 3, "clients": (1, 8, 64)},
+    "instructions": {"seconds": 5},
     "scaleout": {"seconds": 3, "warmup": 1, "rounds": 3},
     "profile": {"seconds": 8, "calls": 5},
     "upstream": {"calls": 200, "fanout": 100, "wrk_seconds": 5, "wrk_rounds": 2},
@@ -76,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
 
     say("cached real tool call with wrk: BesluitBron, bare aiohttp, SDK server, FastMCP")
     results["calls"] = bench_calls.run(**plan["calls"], progress=say)
+    if "instructions" in plan:  # the smoke run leaves it to tests/test_bench.py's own callgrind run
+        say("instructions per cached call under callgrind: BesluitBron, bare aiohttp, the SDK's checks alone")
+        results["instructions"] = bench_instructions.run(**plan["instructions"])
     say("added latency and single-flight")
     results["upstream"] = bench_upstream.run(**plan["upstream"])
     say("scale-out: the Redis store against memory, two workers against one")

@@ -112,5 +112,5 @@ def test_instruction_counts_run_under_callgrind() -> None:
                            "--seconds", "1"], cwd=ROOT, capture_output=True, text=True, timeout=400)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     rows = [line.split() for line in proc.stdout.splitlines() if line.startswith("modern ")]
-    assert [row[1] for row in rows] == ["besluitbron", "bare"], proc.stdout
+    assert [row[1] for row in rows] == ["besluitbron", "bare", "checked"], proc.stdout
     assert all(float(row[2].replace(",", "")) > 10 for row in rows), proc.stdout  # thousands of instructions a call
