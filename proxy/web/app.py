@@ -128,7 +128,9 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/ready", ready)
     app.router.add_get("/metrics", metrics_page)
     app.router.add_get("/status", status)
-    app.router.add_route("*", "/{slug}/mcp", browser_redirect(mcp.handle, lambda: runtime.generation.catalog))
+    # Only a GET can be a browser opening an address; every other method goes straight to the transport.
+    app.router.add_route("GET", "/{slug}/mcp", browser_redirect(mcp.handle, lambda: runtime.generation.catalog))
+    app.router.add_route("*", "/{slug}/mcp", mcp.handle)
     add_discovery_routes(app, lambda: runtime.generation.catalog)
     app.router.add_get("/{tail:.*}", site)
     app.cleanup_ctx.append(_background)

@@ -37,13 +37,27 @@ def held_framing(write_seconds: float = WRITE_SECONDS) -> Callable[..., Awaitabl
         refusal = _framing_refusal(request)
         response = await handler(request) if refusal is None else web.Response(status=400, text=refusal)
         task, transport = asyncio.current_task(), request.transport
-        if response.prepared or task is None or transport is None:
+        if response.prepared or task is None or transport is None or _written_at_once(response, transport):
             return response
         timer = asyncio.get_running_loop().call_later(write_seconds, _too_slow, task, transport)
         task.add_done_callback(partial(_written, timer))  # written (or failed) in time
         return response
 
     return middleware
+
+
+def _written_at_once(response: web.StreamResponse, transport: asyncio.Transport) -> bool:
+    """Whether aiohttp will write `response` without waiting on its reader: a body of a few KB into a connection
+    with nothing left to send. aiohttp waits only once the transport's buffer passes its high-water mark (64 KiB),
+    so such a response's task ends at once, and a timer for it would be set and cancelled for nothing (an MCP
+    answer is one; the timer cost more than all of the rest of this middleware)."""
+    if not isinstance(response, web.Response):
+        return False  # a file (sendfile) or a stream: written while the reader takes it
+    body = response.body
+    return isinstance(body, bytes) and len(body) <= _AT_ONCE_BYTES and transport.get_write_buffer_size() == 0
+
+
+_AT_ONCE_BYTES = 16 * 1024  # well under any transport's high-water mark, headers included
 
 
 def _framing_refusal(request: web.Request) -> str | None:
