@@ -58,8 +58,8 @@ class PlatformContext:
                    stalled_after_days=registry.load_status.stalled_after_days)
 
     def today(self) -> date:
-        """Today in the Netherlands, by this context's clock."""
-        return dutch_today(self.now())
+        """Today in the Netherlands, by this context's clock (the real one asks without making a datetime)."""
+        return dutch_today(None if self.now is utc_now else self.now())
 
     def is_stalled(self, newest: date | None) -> bool:
         """The installation's one rule for a source or organ that stands still."""
