@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -629,6 +630,15 @@ def test_verify_trace_handle_rejects_garbage() -> None:
     assert not verify_trace_handle("", SECRET)
     assert not verify_trace_handle(".", SECRET)
     assert not verify_trace_handle(123, SECRET)
+
+
+def test_a_trace_handle_is_its_token_and_the_tokens_keyed_blake2b() -> None:
+    """The handle's form is a contract between every process (and version) sharing one state store: the MAC is
+    BLAKE2b of the token, keyed with the secret (hashed down to 64 bytes when longer), personalised `trace`."""
+    for secret in (SECRET, bytes(range(100))):
+        token, _, mac = mint_trace_handle(secret).rpartition(".")
+        key = secret if len(secret) <= 64 else hashlib.blake2b(secret).digest()
+        assert mac == hashlib.blake2b(token.encode(), key=key, digest_size=16, person=b"trace").hexdigest()
 
 
 async def test_settings_are_honoured(registry: Registry, http: aiohttp.ClientSession) -> None:
