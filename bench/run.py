@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     def say(message: str) -> None:
         print(f"[{time.perf_counter() - step:6.1f} s] {message}", flush=True)
 
-    say("cached real tool call with wrk: BesluitBron, bare aiohttp, SDK server, FastMCP")
+    say("cached real tool call with wrk: BesluitBron, bare aiohttp, the SDK's checks alone, SDK server, FastMCP")
     results["calls"] = bench_calls.run(**plan["calls"], progress=say)
     if "instructions" in plan:  # the smoke run leaves it to tests/test_bench.py's own callgrind run
         say("instructions per cached call under callgrind: BesluitBron, bare aiohttp, the SDK's checks alone")
