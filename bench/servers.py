@@ -34,7 +34,7 @@ import cProfile
 import json
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -149,17 +149,7 @@ def _besluitbron(args: argparse.Namespace) -> web.Application:
 
 def _bare(args: argparse.Namespace) -> web.Application:
     """The ceiling: read the body, find the id, answer the stored bytes. No MCP checks at all."""
-    results = {era: text.encode() for era, text in json.loads(Path(args.answer).read_text())["results"].items()}
-
-    async def handle(request: web.Request) -> web.Response:
-        message = json.loads(await request.read())
-        era = "modern" if request.headers.get("MCP-Protocol-Version") == MODERN else "legacy"
-        body = b'{"jsonrpc":"2.0","id":' + json.dumps(message["id"]).encode() + b',"result":' + results[era] + b"}"
-        return web.Response(body=body, content_type="application/json")
-
-    app = web.Application()
-    app.router.add_post("/{slug}/mcp", handle)
-    return app
+    return _answering(args, lambda message, headers, version: None)
 
 
 def _checked(args: argparse.Namespace) -> web.Application:
@@ -178,16 +168,11 @@ def _checked(args: argparse.Namespace) -> web.Application:
     )
     from mcp_types import methods
 
-    results = {era: text.encode() for era, text in json.loads(Path(args.answer).read_text())["results"].items()}
     routing_headers = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
 
-    async def handle(request: web.Request) -> web.Response:
-        message = json.loads(await request.read())
+    def check(message: Any, headers: Any, version: str) -> None:
         rpc = types.JSONRPCRequest.model_validate(message)
-        headers = request.headers
-        version = headers.get("MCP-Protocol-Version", "")
-        era = "modern" if version == MODERN else "legacy"
-        if era == "modern":
+        if version == MODERN:
             if find_duplicated_routing_header(headers.items()) is not None:
                 raise web.HTTPBadRequest(text="routing header twice")
             routing = {name: value for name in routing_headers if (value := headers.get(name)) is not None}
@@ -195,6 +180,20 @@ def _checked(args: argparse.Namespace) -> web.Application:
             if isinstance(verdict, InboundLadderRejection):
                 raise web.HTTPBadRequest(text=verdict.message)
         methods.validate_client_request(rpc.method, version, rpc.params)
+
+    return _answering(args, check)
+
+
+def _answering(args: argparse.Namespace, check: Callable[[Any, Any, str], None]) -> web.Application:
+    """A handler that reads the body, runs `check` (message, headers, protocol version) and answers the stored
+    bytes of the era with the request's id spliced in."""
+    results = {era: text.encode() for era, text in json.loads(Path(args.answer).read_text())["results"].items()}
+
+    async def handle(request: web.Request) -> web.Response:
+        message = json.loads(await request.read())
+        version = request.headers.get("MCP-Protocol-Version", "")
+        check(message, request.headers, version)
+        era = "modern" if version == MODERN else "legacy"
         body = b'{"jsonrpc":"2.0","id":' + json.dumps(message["id"]).encode() + b',"result":' + results[era] + b"}"
         return web.Response(body=body, content_type="application/json")
 
