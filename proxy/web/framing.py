@@ -50,7 +50,7 @@ def _written_at_once(response: web.StreamResponse, transport: asyncio.Transport)
     """Whether aiohttp will write `response` without waiting on its reader: a body of a few KB into a connection
     with nothing left to send. aiohttp waits only once the transport's buffer passes its high-water mark (64 KiB),
     so such a response's task ends at once, and a timer for it would be set and cancelled for nothing (an MCP
-    answer is one; the timer cost more than all of the rest of this middleware)."""
+    answer is one; its timer was about 2 % of a cached call's instructions)."""
     if not isinstance(response, web.Response):
         return False  # a file (sendfile) or a stream: written while the reader takes it
     body = response.body
