@@ -71,13 +71,25 @@ def main() -> int:
 
     app = {"replicas": _replicas, "besluitbron": _besluitbron, "bare": _bare, "checked": _checked,
            "relay": _relay, "echo": _echo}[args.role](args)
-    run_loop(_serve(app, args.port, args.profile), args.loop)
+    runner = _as_served(app) if args.role == "besluitbron" else web.AppRunner(app, access_log=None)
+    run_loop(_serve(runner, args.port, args.profile), args.loop)
     return 0
 
 
-async def _serve(app: web.Application, port: int, profile: str | None) -> None:
+def _as_served(app: web.Application) -> web.AppRunner:
+    """BesluitBron as `python -m proxy serve` serves it: its runner, and its log at INFO with one access line per
+    request, written to a file (an unlinked temporary one), as a service's log goes to a file or a journal."""
+    import tempfile
+
+    from proxy.observe.accesslog import use_text_logs
+    from proxy.web.app import app_runner
+
+    use_text_logs(tempfile.TemporaryFile("w"))  # noqa: SIM115 (open as long as the process: its log)
+    return app_runner(app, grace=1.0)
+
+
+async def _serve(runner: web.AppRunner, port: int, profile: str | None) -> None:
     """Listen, say `ready` (only once the port accepts connections), run until SIGTERM."""
-    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, LOOPBACK, port).start()
     stop = asyncio.Event()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from proxy.core.errors import BesluitBronError
+from proxy.observe.accesslog import use_text_logs
 
 if TYPE_CHECKING:
     from proxy.maintain.registry_edit import Switch
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="write every reply the canaries read to DIR/<platform>/ with a SOURCES.md (replica data)")
 
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    use_text_logs()
     if getattr(args, "log_format", "text") == "json":
         from proxy.observe.jsonlog import use_json_logs
 
@@ -215,7 +216,7 @@ async def _serve(args: argparse.Namespace) -> None:
     from proxy.registry.model import load_registry
     from proxy.replica import create_replicas_app, replica_base_urls
     from proxy.results.sample import replica_sample
-    from proxy.web.app import RUNTIME, Config, create_app
+    from proxy.web.app import RUNTIME, Config, app_runner, create_app
     from proxy.web.discovery_routes import served_elsewhere
     from proxy.web.sitebuild import build_site
 
@@ -248,7 +249,7 @@ async def _serve(args: argparse.Namespace) -> None:
                                 trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")),
                                 sample=sample, otlp_endpoint=args.otlp))
         # Graceful stop (aiohttp's own): the listener closes, handlers get `grace` seconds, then cleanup.
-        runner = web.AppRunner(app, shutdown_timeout=args.grace)  # the same grace the app answers within
+        runner = app_runner(app, grace=args.grace)  # the same grace the app answers within
         runners.append(runner)
         await runner.setup()
         await web.TCPSite(runner, args.host, args.port).start()

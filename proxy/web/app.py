@@ -25,6 +25,7 @@ from opentelemetry.sdk.trace.export import SpanExporter
 from proxy import __version__
 from proxy.catalog.discovery import icons
 from proxy.core.trace import TraceSigner
+from proxy.observe.accesslog import AccessLine
 from proxy.observe.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import make_tracer
@@ -40,7 +41,7 @@ from proxy.web.headers import SITE_HEADERS
 from proxy.web.sitebuild import SiteBuildError, build_site
 from proxy.web.transport import McpHttp, ServerIdentity, TransportSettings, handler_args
 
-__all__ = ["RUNTIME", "Config", "create_app"]
+__all__ = ["RUNTIME", "Config", "app_runner", "create_app"]
 
 log = logging.getLogger(__name__)
 RUNTIME = web.AppKey("runtime", Runtime)
@@ -143,6 +144,12 @@ def create_app(config: Config) -> web.Application:
 
         app.on_cleanup.append(_flush_spans)
     return app
+
+
+def app_runner(app: web.Application, *, grace: float) -> web.AppRunner:
+    """How every BesluitBron process serves `app` (one process, each worker, the benchmark): one access-log line per
+    request (`AccessLine`), and calls in flight given `grace` seconds at a stop."""
+    return web.AppRunner(app, shutdown_timeout=grace, access_log_class=AccessLine)
 
 
 def server_identity(server: ServerSettings, sample: SampleData | None = None) -> ServerIdentity:

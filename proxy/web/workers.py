@@ -37,7 +37,7 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 
 from proxy.observe import metrics
-from proxy.web.app import Config, create_app
+from proxy.web.app import Config, app_runner, create_app
 from proxy.web.eventloop import Loop, worker_class
 
 log = logging.getLogger("proxy")
@@ -133,7 +133,7 @@ class Workers(BaseApplication):
         config, grace = self.config, self.grace
 
         async def runner() -> web.AppRunner:
-            return web.AppRunner(create_app(config), shutdown_timeout=grace, access_log=None)
+            return app_runner(create_app(config), grace=grace)
 
         return runner
 
