@@ -5,7 +5,8 @@
   replicas     the offline platform replicas (`proxy/replica/`), latency switchable over HTTP; `--ori-bucket N`
                gives Open Raadsinformatie's rate-limit bucket N units instead of the platform's 60
   besluitbron  the real application (`proxy.web.app.create_app`) pointed at `--replicas URL`; `--redis URL`
-               keeps its state in that Redis instead of this process's memory
+               keeps its state in that Redis instead of this process's memory. Served as `python -m proxy serve`
+               serves it (`app_runner`), its log at INFO with an access line per request, into a file
   bare         the ceiling: a plain aiohttp handler that answers the very same result bytes
                BesluitBron answered (read from `--answer FILE`), with the request's id spliced in
   checked      the bare handler plus the `mcp` SDK's own checks of every request (the JSON-RPC envelope, the
