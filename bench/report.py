@@ -217,7 +217,8 @@ def _calls_bound(rows: list[Mapping[str, Any]]) -> list[str]:
                  f"{'within reach' if reachable else 'out of reach while the checks stay'}. BesluitBron spends "
                  f"{ours['cpu_us_per_call'] - floor['cpu_us_per_call']:.0f} µs per call above that floor: its own "
                  f"work (the Host and Origin checks, {'the trace handle' if era == 'modern' else 'the session check'}, "
-                 "the cache lookup, the call record, the fence, metrics; the profile below says where).")
+                 "the cache lookup, the call record, the fence, metrics, the access-log line; the profile below says "
+                 "where).")
     return [text]
 
 
