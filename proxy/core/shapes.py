@@ -103,14 +103,16 @@ class CallRecord(TypedDict):
                                                               "the server's log lines for it carry the same id.")]]
 
 
-def call_record(*, source: str, tool: str | None, method: str, url: str, status: int | None, started: float,
-                size: int, cache_hit: bool, error: str | None, request_id: str | None) -> CallRecord:
+def call_record(*, source: str, tool: str | None, method: str, url: str, status: int | None, started: float | None,
+                size: int, cache_hit: bool, error: str | None, request_id: str | None,
+                at_utc: str | None = None) -> CallRecord:
     """The record of one platform call (HTTP or a remote server's MCP), as list_platform_calls shows it; `started` is
-    the call's `time.perf_counter()` at its start."""
+    the call's `time.perf_counter()` at its start (None: it took no time, a reply reused from the cache), `at_utc`
+    its stamp when the records of one moment share it (default: now)."""
     return {
-        "at_utc": utc_stamp_ms(),
+        "at_utc": at_utc or utc_stamp_ms(),
         "source": source, "tool": tool, "method": method, "url": url, "status": status,
-        "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+        "duration_ms": 0.0 if started is None else round((time.perf_counter() - started) * 1000, 2),
         "bytes": size, "cache_hit": cache_hit, "error": error, "request_id": request_id,
     }
 

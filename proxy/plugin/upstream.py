@@ -217,9 +217,9 @@ class Upstream:
         (which writes the records of all its fetches at once): what `_call` records for a hit, taking no time."""
         self._metrics.cache_hits.inc(len(fetches))
         at, source, request_id = utc_stamp_ms(), self.platform.key, REQUEST_ID.get()
-        return [{"at_utc": at, "source": source, "tool": tool, "method": f.method, "url": f.target.public_url,
-                 "status": 200, "duration_ms": 0.0, "bytes": len(f.body), "cache_hit": True, "error": None,
-                 "request_id": request_id} for f in fetches]
+        return [call_record(source=source, tool=tool, method=f.method, url=f.target.public_url, status=200,
+                            started=None, size=len(f.body), cache_hit=True, error=None, request_id=request_id,
+                            at_utc=at) for f in fetches]
 
     async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
                     caller: Caller, tool: str | None, idempotent: bool, started: float,
