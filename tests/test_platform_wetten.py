@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from proxy.core.caller import SYSTEM_CALLER, Caller
-from proxy.core.errors import ToolInputError
+from proxy.core.errors import NotHeld, ToolInputError
 from proxy.platforms import wetten
 from proxy.platforms._sru import reply_parser
 from proxy.platforms.wetten import REGULATIONS, bwb_params, newest_per_regulation, record_fields
@@ -115,8 +115,12 @@ async def test_read_article_of_the_recorded_toestand(env: PlatformHarness) -> No
 async def test_clear_errors_for_unknown_articles_dates_and_ids(env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match=r"has no article '999'.*its articles are 1, "):
         await env.call("read_article", identifier=OB, article="999")
-    with pytest.raises(ToolInputError, match="no version in force on 2026-10-05"):
-        await env.call("read_regulation", identifier=WOO)  # only its first version (to 2022-07-31) is recorded
+    # Its manifest lists the version in force today (from 2023-04-01); only the first one's text is recorded.
+    with pytest.raises(NotHeld, match=r"no text of BWBR0045754 \(Wet open overheid\) in force on 2026-10-05") as held:
+        await env.call("read_regulation", identifier=WOO)
+    assert "in force from 2023-04-01" in held.value.sample_advice
+    with pytest.raises(NotHeld, match=r"no version of BWBR0045754 .* in force on 2020-01-01; it was not yet in force"):
+        await env.call("read_regulation", identifier=WOO, date="2020-01-01")
     with pytest.raises(ToolInputError, match="no regulation BWBR9999999"):
         await env.call("read_regulation", identifier="BWBR9999999")
     with pytest.raises(ToolInputError, match="'CVDR123' is not a known regulation"):
@@ -142,7 +146,8 @@ async def test_diagnostics_become_input_errors(env: PlatformHarness) -> None:
                                    caller=Caller.session("test"))
     versions = await env.ctx.upstream.get("", parse, params=bwb_params(f"dcterms.identifier=={OB}", start=1,
                                                                        maximum=10), caller=Caller.session("test"))
-    assert versions.total == 4 and versions.relation == "exact"  # one record per version and generation
+    # One record per version and generation: the four recorded toestanden and the rest of the manifest's list.
+    assert versions.total == len([v for v in VERSIONS if v.bwb == OB]) == 61 and versions.relation == "exact"
 
 
 # --------------------------------------------------------------------------- load status
@@ -150,10 +155,11 @@ async def test_diagnostics_become_input_errors(env: PlatformHarness) -> None:
 
 async def test_measure_load_finds_the_newest_recorded_version_however_old(env: PlatformHarness) -> None:
     report = await wetten.measure_load(env.ctx)
-    assert max(v.modified for v in VERSIONS) == "2023-02-01"  # the Woo expression's last change, as recorded
+    # The Woo's newest expression (2023-04-01) and its last change, as its manifest records them.
+    assert max(v.modified for v in VERSIONS) == "2023-04-01"
     # Widening windows back from today; the last (4096 days) reaches the sample's newest change, so the source
     # reads as standing still since then rather than as unmeasured.
-    assert report.current_through == date(2023, 2, 1) and env.ctx.is_stalled(report.current_through)
+    assert report.current_through == date(2023, 4, 1) and env.ctx.is_stalled(report.current_through)
     assert env.requests[0].query["query"] == "dcterms.modified>=2026-10-05"
     _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 50)
     assert count == len(env.requests) == len(wetten._LOAD_WINDOWS)
@@ -268,11 +274,12 @@ async def test_real_regulations_through_the_sdk(server: LiveServer, mode: str) -
 
 
 async def test_a_regulation_not_in_force_on_the_date_says_so_not_spelling(env: PlatformHarness) -> None:
-    """Issue 21: 'Woo' is the Wet open overheid, whose only recorded version ran 2022-05-01 to 2022-07-31; asked
-    for today, the hint names that period (the real cause) instead of the words."""
-    result = await env.call("search_regulations", title="Woo")
+    """Issue 21: 'Woo' is the Wet open overheid, in force since 2022-05-01; asked for a date before that, the hint
+    names when it was in force (the real cause) instead of the words. Today it is found (issue 39: the versions
+    its manifest lists are known versions, their texts not recorded)."""
+    result = await env.call("search_regulations", title="Woo", valid_on="2020-01-01")
     hint = result["precision"]["hint"]
     assert result["results"] == [] and hint.startswith("nothing in force on ")
-    assert "Wet open overheid (BWBR0045754)" in hint and "2022-05-01 to 2022-07-31" in hint and "spelling" not in hint
-    found = await env.call("search_regulations", title="Woo", valid_on="2022-06-01")
-    assert [r["identifier"] for r in found["results"]] == ["BWBR0045754"]
+    assert "Wet open overheid (BWBR0045754)" in hint and "2022-05-01 to" in hint and "spelling" not in hint
+    found = await env.call("search_regulations", title="Woo")
+    assert [(r["identifier"], r["valid_from"]) for r in found["results"]] == [("BWBR0045754", "2023-04-01")]

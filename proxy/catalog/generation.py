@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -67,9 +67,13 @@ class Generation:
     def context(self, key: str) -> PlatformContext:
         return self.contexts[key]
 
-    def bind(self, upstreams: Mapping[str, Upstream], site_dir: Path | None) -> Generation:
-        """This generation with a context per served platform, each upstream under this generation's settings."""
-        contexts = {key: PlatformContext.of(self.registry, key, upstreams[key], self.clock)
+    def bind(self, upstreams: Mapping[str, Upstream], site_dir: Path | None,
+             sample_on: Mapping[str, date] | None = None) -> Generation:
+        """This generation with a context per served platform, each upstream under this generation's settings;
+        `sample_on`: the recording day of each platform that answers from the offline sample."""
+        sampled = sample_on or {}
+        contexts = {key: dataclasses.replace(PlatformContext.of(self.registry, key, upstreams[key], self.clock),
+                                             sample_on=sampled.get(key))
                     for key in self.served_platforms}
         return dataclasses.replace(self, contexts=MappingProxyType(contexts), site_dir=site_dir)
 

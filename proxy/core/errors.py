@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "BesluitBronError",
     "CatalogError",
+    "NotHeld",
     "RegistryError",
     "RemoteRefused",
     "ToolInputError",
@@ -37,6 +38,27 @@ class CatalogError(BesluitBronError):
 
 class ToolInputError(BesluitBronError):
     """The arguments of a tool call cannot be used; the message says what to change."""
+
+
+class NotHeld(ToolInputError):
+    """The source answered that it holds no such record (a law, article, ruling, publication, member).
+
+    Said of the platform when the platform answered; an installation answering from its offline sample says it
+    of the sample instead (`proxy.results.sample.SampleData.not_held`): a gap of the sample is no fact about the
+    platform. `what` names the record ("regulation BWBR0005537"), `url` is where a person finds the real one,
+    `cause` why the platform lacks it (said of the live platform only), `advice` what to try next, and
+    `sample_advice` what to try when the sample answered (default: `advice`).
+    """
+
+    def __init__(self, source: str, what: str, *, url: str | None = None, cause: str = "", advice: str = "",
+                 sample_advice: str | None = None) -> None:
+        self.source = source
+        self.what = what
+        self.url = url
+        self.cause = cause
+        self.advice = advice
+        self.sample_advice = advice if sample_advice is None else sample_advice
+        super().__init__(f"{source} has no {what}" + "".join(f"; {part}" for part in (cause, advice) if part))
 
 
 class UpstreamError(BesluitBronError):

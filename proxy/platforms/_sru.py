@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
 from proxy.core.caller import SYSTEM_CALLER
-from proxy.core.errors import ToolInputError, UpstreamBadReply
+from proxy.core.errors import NotHeld, ToolInputError, UpstreamBadReply
 from proxy.core.schema_atoms import NSTR
 from proxy.platforms._common import (
     CHUNK_PROPS,
@@ -699,8 +699,9 @@ async def read_publication(source: KoopSource, call: ToolCall) -> dict[str, Any]
     reply = await call.get("", reply_parser(platform.key, platform.title.en),
                            params=koop_params(query, start=1, maximum=1), headers=XML_ACCEPT)
     if not reply.records:
-        raise ToolInputError(f"{platform.title.en} has no publication {identifier!r}; check the identifier "
-                             "(search_publications lists them)")
+        raise NotHeld(platform.title.en, f"publication {identifier!r}",
+                      url=f"https://zoek.officielebekendmakingen.nl/{identifier}.html",
+                      advice="check the identifier (search_publications lists them)")
     pub = read_publication_record(reply.records[0], source)
     text, note = "", None
     if pub["xml_url"]:

@@ -30,7 +30,7 @@ from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
 from proxy.core.caller import SYSTEM_CALLER, Caller
 from proxy.core.clock import AMSTERDAM as TZ
-from proxy.core.errors import ToolInputError, UpstreamStatusError
+from proxy.core.errors import NotHeld, ToolInputError, UpstreamStatusError
 from proxy.core.schema_atoms import NINT, NSTR
 from proxy.core.shapes import Precision
 from proxy.platforms._common import (
@@ -127,8 +127,8 @@ class _Api:
             reply = await self._get(f"/api/entities/{quote(entity_id, safe='')}")
         except UpstreamStatusError as exc:
             if exc.status == 404:
-                raise ToolInputError(f"OpenBesluitvorming has no item with id '{entity_id}'; take ids from "
-                                     "search_documents or search_meetings") from exc
+                raise NotHeld("OpenBesluitvorming", f"item with id '{entity_id}'", url=SITE,
+                              advice="take ids from search_documents or search_meetings") from exc
             raise
         if not isinstance(reply, dict) or "entityId" not in reply:
             raise ValueError("not a /api/entities reply")

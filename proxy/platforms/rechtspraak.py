@@ -33,7 +33,7 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 from proxy.core.caller import SYSTEM_CALLER
-from proxy.core.errors import ToolInputError, UpstreamStatusError
+from proxy.core.errors import NotHeld, ToolInputError, UpstreamStatusError
 from proxy.core.schema_atoms import NDATE, NSTR, STRINGS
 from proxy.platforms._common import (
     CHUNK_PROPS,
@@ -297,8 +297,8 @@ def content_parser(ecli: str) -> Callable[[bytes], dict[str, Any]]:
     final answer is then HTML, which means "no such ruling", not a garbled reply."""
     def parse(body: bytes) -> dict[str, Any]:
         if _is_html(body):
-            raise ToolInputError(f"Rechtspraak has no published ruling {ecli} (it answered with its 'not found' "
-                                 "notice); check the ECLI (search_rulings finds them)")
+            raise NotHeld("Rechtspraak", f"published ruling {ecli}", url=f"{DETAILS}{ecli}",
+                          advice="it answered with its 'not found' notice; check the ECLI (search_rulings finds them)")
         return read_content(body)
     return parse
 
@@ -352,8 +352,8 @@ async def _read_ruling(call: ToolCall) -> dict[str, Any]:
         doc = await call.get("/uitspraken/content", content_parser(ecli), params=[("id", ecli)])
     except UpstreamStatusError as exc:
         if exc.status == 404:
-            raise ToolInputError(f"Rechtspraak has no published ruling {ecli}; check the ECLI (search_rulings "
-                                 "finds them)") from exc
+            raise NotHeld("Rechtspraak", f"published ruling {ecli}", url=f"{DETAILS}{ecli}",
+                          advice="check the ECLI (search_rulings finds them)") from exc
         raise
     text = doc.pop("text")
     part = chunk(text, call)

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import quote_plus
 
 from proxy.core.caller import SYSTEM_CALLER
-from proxy.core.errors import ToolInputError
+from proxy.core.errors import NotHeld, ToolInputError
 from proxy.core.schema_atoms import NBOOL, NDATE, NINT, NSTR, STR, STRINGS
 from proxy.core.shapes import Precision
 from proxy.platforms._common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, object_at, page
@@ -402,8 +402,8 @@ async def _read_document(call: ToolCall) -> dict[str, Any]:
     params = _params([NOT_DELETED, lookup], select=READ_SELECT, expand=expand, top=1, count=False)
     result = await call.get("/Document", read_page, params=params, headers=ACCEPT)
     if not result.rows:
-        raise ToolInputError(f"the Tweede Kamer has no (undeleted) document {call.arguments.get('id')!r}; "
-                             "search_documents finds ids and numbers")
+        raise NotHeld("the Tweede Kamer", f"(undeleted) document {call.arguments.get('id')!r}",
+                      url="https://www.tweedekamer.nl/kamerstukken", advice="search_documents finds ids and numbers")
     row = result.rows[0]
     item = _document_item(call.ctx, row)
     document = {key: value for key, value in item.items() if key != "cases"}

@@ -33,7 +33,7 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 from proxy.core.caller import SYSTEM_CALLER
-from proxy.core.errors import ToolInputError, UpstreamBadReply
+from proxy.core.errors import NotHeld, ToolInputError, UpstreamBadReply, UpstreamStatusError
 from proxy.core.schema_atoms import NSTR
 from proxy.platforms._common import CHUNK_PROPS, PAGE_PROPS, chunk, chunk_output_props, cite, page, parse_date
 from proxy.platforms._resolve import Table
@@ -359,16 +359,33 @@ async def _version(call: ToolCall, identifier: str, on: date) -> Version:
         exists = await call.get("", parse, params=bwb_params(f"dcterms.identifier=={identifier}", start=1, maximum=1),
                                 headers=XML_ACCEPT)
         if not exists.records:
-            raise ToolInputError(f"the Basiswettenbestand has no regulation {identifier}; check the identifier "
-                                 "(search_regulations finds them)")
+            raise NotHeld("the Basiswettenbestand", f"regulation {identifier}",
+                          url=f"https://wetten.overheid.nl/{identifier}",
+                          advice="check the identifier (search_regulations finds them)")
         first = record_fields(exists.records[0])
-        raise ToolInputError(f"{identifier} ({first['title']}) has no version in force on {on.isoformat()}: it was "
-                             "not yet in force or already repealed then; try another date (one of its versions "
-                             f"starts {first['valid_from']})")
+        raise NotHeld("the Basiswettenbestand",
+                      f"version of {identifier} ({first['title']}) in force on {on.isoformat()}",
+                      url=f"https://wetten.overheid.nl/{identifier}/{on.isoformat()}",
+                      cause="it was not yet in force or already repealed then",
+                      advice=f"try another date (one of its versions starts {first['valid_from']})",
+                      sample_advice=f"the sample holds a version starting {first['valid_from']}; search_regulations "
+                                    "with this identifier lists the versions it holds")
     record = newest_per_regulation([record_fields(r) for r in reply.records])[0]
     if not record["text_url"]:
         raise ToolInputError(f"the Basiswettenbestand gives no text location for {identifier} on {on.isoformat()}")
-    root = await fetch_linked(call, record["text_url"], as_element, real_base=BWB_BASE, hosts=BWB_DOCUMENT_HOSTS)
+    try:
+        root = await fetch_linked(call, record["text_url"], as_element, real_base=BWB_BASE, hosts=BWB_DOCUMENT_HOSTS)
+    except UpstreamStatusError as exc:
+        if exc.status != 404:
+            raise
+        raise NotHeld("the Basiswettenbestand", f"text of {identifier} ({record['title']}) in force on "
+                      f"{on.isoformat()} at {record['text_url']}",
+                      url=f"https://wetten.overheid.nl/{identifier}/{on.isoformat()}",
+                      advice=f"that version starts {record['valid_from']}",
+                      sample_advice=f"the version itself is known (in force from {record['valid_from']}), only its "
+                                    "text was not recorded; search_regulations with this identifier lists the "
+                                    "versions, and an earlier date may find a recorded text (not the current law)"
+                      ) from exc
     return Version(record=record, root=root, on=on.isoformat())
 
 
@@ -475,8 +492,11 @@ async def _read_article(call: ToolCall) -> dict[str, Any]:
     title = _citeertitel(version)
     if unit is None:
         known = ", ".join(u.number for u in articles[:30]) + (" …" if len(articles) > 30 else "")
-        raise ToolInputError(f"{title} ({identifier}) has no article {call.arguments.get('article')!r} on "
-                             f"{version.on}; its articles are {known or 'none'}")
+        raise NotHeld("the Basiswettenbestand",
+                      f"article {call.arguments.get('article')!r} in {title} ({identifier}) on {version.on}",
+                      url=f"https://wetten.overheid.nl/{identifier}/{version.on}",
+                      advice=f"its articles are {known or 'none'}",
+                      sample_advice=f"the recorded text (which may be trimmed) has the articles {known or 'none'}")
     meta = _meta(version, title, resolved)
     url = f"https://wetten.overheid.nl/jci1.3:c:{identifier}&artikel={unit.number}&g={version.on}"
     text = xml_text(unit.element)

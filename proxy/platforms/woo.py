@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import quote
 
 from proxy.core.caller import SYSTEM_CALLER
-from proxy.core.errors import ToolInputError, UpstreamStatusError
+from proxy.core.errors import NotHeld, ToolInputError, UpstreamStatusError
 from proxy.core.schema_atoms import NDATE, NINT, NSTR, STRINGS
 from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, object_at, page
 from proxy.platforms._organisations import REGISTER, Choice
@@ -391,8 +391,8 @@ async def _read_publication(call: ToolCall) -> dict[str, Any]:
             # One client notes that the detail service resolves only UUIDs; say so for the other families.
             extra = (f" (for {family}… ids the detail service may not resolve them; the publication's page is "
                      f"{DOCUMENT_PAGE}{pid})") if family else ""
-            raise ToolInputError(f"open.overheid.nl has no publication {pid!r}{extra}; search_publications finds "
-                                 "ids") from exc
+            raise NotHeld("open.overheid.nl", f"publication {pid!r}{extra}", url=f"{DOCUMENT_PAGE}{pid}",
+                          advice="search_publications finds ids") from exc
         raise
     doc = data["document"]
     versions = [v for v in data.get("versies") or [] if isinstance(v, dict)]

@@ -16,11 +16,12 @@ be used and let `UpstreamError`s propagate; the dispatcher turns both into `isEr
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from proxy.core.clock import dutch_today, is_stalled, utc_now
@@ -49,6 +50,9 @@ class PlatformContext:
     upstream: Upstream
     now: Callable[[], datetime]
     stalled_after_days: int = 60  # the registry's load_status setting: an organ older than this stands still
+    # Answering from the offline sample, recorded on this day: how current anything is, is measured against
+    # the recording, never against the clock (a sample ages, the platform does not).
+    sample_on: date | None = None
 
     @classmethod
     def of(cls, registry: Registry, key: str, upstream: Upstream,
@@ -61,9 +65,20 @@ class PlatformContext:
         """Today in the Netherlands, by this context's clock (the real one asks without making a datetime)."""
         return dutch_today(None if self.now is utc_now else self.now())
 
+    def as_of(self) -> date:
+        """The day freshness is measured against: the sample's recording day, else today."""
+        return self.sample_on or self.today()
+
     def is_stalled(self, newest: date | None) -> bool:
-        """The installation's one rule for a source or organ that stands still."""
-        return is_stalled(newest, self.today(), self.stalled_after_days)
+        """The installation's one rule for a source or organ that stands still (against `as_of`)."""
+        return is_stalled(newest, self.as_of(), self.stalled_after_days)
+
+    def on_recording_day(self) -> PlatformContext:
+        """This context with its clock at the sample's recording day (noon UTC), for measuring a sample."""
+        if self.sample_on is None:
+            return self
+        noon = datetime.combine(self.sample_on, time(12), UTC)
+        return dataclasses.replace(self, now=lambda: noon)
 
     def cite_label(self, lang: str = "nl") -> str:
         """The citation label from the platform's attribution settings."""

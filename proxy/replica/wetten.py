@@ -45,6 +45,7 @@ whose text was not recorded (the Awb among them) are not in this sample: no text
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -133,6 +134,12 @@ class Version(Record):
 # --------------------------------------------------------------------------- reading the recordings
 
 
+def _read(name: str) -> bytes:
+    """A recorded file; large toestanden are kept gzip-compressed (`.xml.gz`, the bytes verbatim inside)."""
+    raw = (DATA / name).read_bytes()
+    return gzip.decompress(raw) if name.endswith(".gz") else raw
+
+
 def _text(root: Element, name: str) -> str:
     """The own text of the first element of this name (a toestand puts its meta-data inside the element)."""
     found = next((e for e in root.iter() if e.tag == name), None)
@@ -141,7 +148,7 @@ def _text(root: Element, name: str) -> str:
 
 def _manifest_dates(manifest: str, label: str) -> dict[str, str]:
     """start, end and last change of one expression in a recorded repository manifest."""
-    root = SafeET.fromstring((DATA / manifest).read_bytes())
+    root = SafeET.fromstring(_read(manifest))
     expression = next(e for e in root.iter("expression") if e.get("label") == label)
     meta = expression.find("metadata")
     assert meta is not None
@@ -152,13 +159,13 @@ def _manifest_dates(manifest: str, label: str) -> dict[str, str]:
 
 def _wti_names(wti: str) -> dict[str, str]:
     """Citation title, kind, ministry and field of law from a WTI's algemene-informatie."""
-    root = SafeET.fromstring((DATA / wti).read_bytes())
+    root = SafeET.fromstring(_read(wti))
     return {"title": _text(root, "citeertitel"), "kind": _text(root, "soort-regeling"),
             "authority": _text(root, "eerstverantwoordelijke"), "area": _text(root, "specifiekgebied")}
 
 
 def _version(name: str, manifest: str | None, wti: str | None) -> Version:
-    xml = (DATA / name).read_text(encoding="utf-8")
+    xml = _read(name).decode("utf-8")
     root = SafeET.fromstring(xml.encode())
     wetgeving = next(e for e in root.iter() if e.tag == "wetgeving")
     toestand = root.get("bwb-ng-vast-deel", "")
@@ -170,9 +177,36 @@ def _version(name: str, manifest: str | None, wti: str | None) -> Version:
     return Version(bwb=bwb, label=label, toestand=toestand, xml=xml, origin=name, **named, **dated)
 
 
+def _listed(manifest: str, known: Version) -> list[Version]:
+    """Every expression a recorded manifest lists, as a version record whose text was not recorded.
+
+    The record is as real as the manifest (its dates, its label); only the toestand XML is missing, so the
+    repository path answers 404 for it, as the adapter reads it: a version known, its text not in the sample.
+    """
+    root = SafeET.fromstring(_read(manifest))
+    out = []
+    for expression in root.iter("expression"):
+        label = expression.get("label", "")
+        day, generation = label.rsplit("_", 1)
+        out.append(Version(bwb=known.bwb, title=known.title, kind=known.kind, label=label,
+                           toestand=f"http://wetten.overheid.nl/id/{known.bwb}/{day}/{generation}",
+                           authority=known.authority, area=known.area, origin=manifest,
+                           **_manifest_dates(manifest, label)))
+    return out
+
+
 def build_versions(anchor: date | None = None) -> list[Version]:
-    """Every served version, read from the recordings (the anchor changes nothing: real dates stay real)."""
-    return [_version(*spec) for spec in TOESTANDEN]
+    """Every served version, read from the recordings (the anchor changes nothing: real dates stay real).
+
+    A recorded toestand is served with its text; every other expression its manifest lists is served as a
+    record without text (see `_listed`).
+    """
+    recorded = [_version(*spec) for spec in TOESTANDEN]
+    labels = {(v.bwb, v.label) for v in recorded}
+    manifests = {spec[1]: version for spec, version in zip(TOESTANDEN, recorded, strict=True) if spec[1]}
+    listed = [v for manifest, known in manifests.items() for v in _listed(manifest, known)
+              if (v.bwb, v.label) not in labels]
+    return [*recorded, *listed]
 
 
 def provenance(anchor: date) -> Provenance:
@@ -287,7 +321,7 @@ def create_app(anchor: date) -> web.Application:
     async def toestand(request: web.Request) -> web.Response:
         bwb, label, name = request.match_info["bwb"], request.match_info["label"], request.match_info["file"]
         found = by_label.get((bwb, label)) if _LABEL.fullmatch(label) else None
-        if found is None or name != f"{bwb}_{label}.xml":
+        if found is None or not found.xml or name != f"{bwb}_{label}.xml":
             raise web.HTTPNotFound(text="Not Found")
         return xml_response(found.xml)
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from proxy.core.shapes import CitedChunk, schema_of
+from proxy.results.sample import SAMPLE_FIELD
 
 __all__ = ["CHUNKS", "CHUNK_INDEX", "cite_chunks", "cited_output_schema"]
 
@@ -59,7 +60,9 @@ def _cited(schema_json: str) -> dict[str, Any]:
     out: dict[str, Any] = _replace(json.loads(schema_json))  # an object stays one
     out["properties"] = {**out.get("properties", {}),
                          CHUNKS: {"type": "array", "items": schema_of(CitedChunk),
-                                  "description": "What to cite: each object's cited_chunk points here."}}
+                                  "description": "What to cite: each object's cited_chunk points here."},
+                         SAMPLE_FIELD: {"type": "string",
+                                        "description": "Set when the answer comes from the offline sample."}}
     out["required"] = [*out.get("required", []), CHUNKS]
     return out
 

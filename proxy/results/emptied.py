@@ -89,8 +89,13 @@ async def _probe(run: Run, arguments: Mapping[str, Any], leave_out: tuple[str, .
         return None  # the search cannot run without it (or failed): no evidence either way
 
 
-def _standing(state: SourceState | None, arguments: Mapping[str, Any]) -> str | None:
+def _standing(state: SourceState | None, arguments: Mapping[str, Any], sampled: bool) -> str | None:
     if state is None:
+        return None
+    if sampled:
+        # A sample stands still by nature: its newest record says how far it reaches, nothing of the platform.
+        if state.receiving is False and state.current_through:
+            return f"the sample's newest material from {state.title} is from {state.current_through}"
         return None
     if state.available is False:
         error = f" ({state.last_error})" if state.last_error else ""
@@ -154,20 +159,32 @@ def _words(arguments: Mapping[str, Any], matched: Any) -> str | None:
 
 
 async def explain_empty(data: dict[str, Any], arguments: Mapping[str, Any], input_schema: Mapping[str, Any],
-                        run: Run, state: State | None = None) -> dict[str, Any]:
-    """`data` with `precision.hint` naming why its list is empty (see the module's order of causes)."""
+                        run: Run, state: State | None = None, *, sample: str | None = None) -> dict[str, Any]:
+    """`data` with `precision.hint` naming why its list is empty (see the module's order of causes).
+
+    `sample`: the words for an empty list from an offline sample; they lead the hint, so the cause found is read
+    as a cause within the sample, never as a fact about the platform.
+    """
     if not _empty_first_page(data, arguments):
         return data
     required = set(input_schema.get("required", []))
     narrowing = {k: v for k, v in arguments.items() if k not in NOT_FILTERS and k not in required}
     if not narrowing:
-        return data
+        return data if sample is None else _hinted(data, sample)
     has_limit = "limit" in input_schema.get("properties", {})
     others = {k: v for k, v in narrowing.items() if k not in DATES and k not in WORDS}
-    hint = (_standing(await state() if state else None, arguments)
+    standing = _standing(await state() if state else None, arguments, sample is not None)
+    if sample is not None:
+        cause = (await _period(arguments, run, has_limit) or await _filters(arguments, others, run, has_limit))
+        return _hinted(data, "; ".join(p for p in (sample, standing, cause) if p))
+    hint = (standing
             or await _period(arguments, run, has_limit)
             or await _filters(arguments, others, run, has_limit)
             or _words(arguments, data["precision"].get("matched"))
             or "nothing matches these filters together, and leaving out any one of them finds nothing either; "
                "try fewer filters")
+    return _hinted(data, hint)
+
+
+def _hinted(data: dict[str, Any], hint: str) -> dict[str, Any]:
     return {**data, "precision": {**data["precision"], "hint": hint}}

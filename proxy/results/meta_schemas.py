@@ -66,6 +66,14 @@ _SOURCE_CAPABILITIES = {
                  "attribution", "availability"],
 }
 
+_SAMPLE_DATA: dict[str, Any] = {"anyOf": [{"type": "null"}, {
+    "type": "object",
+    "properties": {"sample": {"type": "boolean"}, "note": {"type": "string"},
+                   "recorded_on": {"type": "object", "additionalProperties": {"type": "string"}}},
+    "required": ["sample", "note", "recorded_on"]}],
+    "description": "Set when this installation answers from its offline sample of the platforms, not the live "
+                   "platforms: what the sample is and when each source was recorded (dates are the recording's)."}
+
 LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -92,13 +100,7 @@ LIST_CAPABILITIES_OUTPUT: dict[str, Any] = {
         "sources": {"type": "array", "items": _SOURCE_CAPABILITIES},
         "context_urls": {"type": "array", "items": {"type": "string"},
                          "description": "Reference pages the maintainers offer as context (domain policy)."},
-        "sample_data": {"anyOf": [{"type": "null"}, {
-            "type": "object",
-            "properties": {"sample": {"type": "boolean"}, "note": {"type": "string"},
-                           "recorded_on": {"type": "object", "additionalProperties": {"type": "string"}}},
-            "required": ["sample", "note", "recorded_on"]}],
-            "description": "Set when this installation answers from its offline sample of the platforms, not the "
-                           "live platforms: what the sample is and when each source was recorded."},
+        "sample_data": _SAMPLE_DATA,
     },
     "required": ["server", "server_version", "server_time_utc", "address", "tool_count", "tool_list_bytes", "tools",
                  "sources", "context_urls", "sample_data"],
@@ -120,8 +122,9 @@ PLATFORM_STATUS_OUTPUT: dict[str, Any] = {
     "properties": {
         "stalled_after_days": {"type": "integer"},
         "sources": {"type": "array", "items": schema_of(SourceStatus)},
+        "sample_data": _SAMPLE_DATA,
     },
-    "required": ["stalled_after_days", "sources"],
+    "required": ["stalled_after_days", "sources", "sample_data"],
 }
 
 _SOURCE_KEYS = {"type": "array", "maxItems": 12, "items": {"type": "string", "maxLength": 24}}

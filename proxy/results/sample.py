@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-__all__ = ["META_KEY", "SampleData", "replica_sample"]
+from proxy.core.errors import NotHeld
+
+__all__ = ["META_KEY", "SAMPLE_FIELD", "SampleData", "replica_sample"]
 
 META_KEY = "nl.besluitbron/sample"
+SAMPLE_FIELD = "sample_notice"  # the notice in structured content, beside `_meta`: clients that drop `_meta` keep it
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,30 @@ class SampleData:
                 "not from the live platform. Do not present it as the current law, ruling or decision; the "
                 "citations point to where the real record lives, check it there.")
 
+    def covers(self, platform: str | None) -> bool:
+        """Whether `platform` answers from the sample (a server may serve some platforms live); None: any."""
+        return bool(self.recorded_on) if platform is None else platform in self.recorded_on
+
+    def recorded(self, platform: str | None) -> str:
+        return (self.recorded_on.get(platform) if platform else None) or self.newest
+
+    def not_held(self, exc: NotHeld, platform: str | None, title: str) -> str:
+        """A record the sample lacks, said of the sample: the live platform may well hold it."""
+        where = f" Look it up where the real record lives: {exc.url}." if exc.url else ""
+        advice = f" {exc.sample_advice[:1].upper()}{exc.sample_advice[1:]}." if exc.sample_advice else ""
+        return (f"BesluitBron's offline sample of {title} (recorded on {self.recorded(platform)}) does not hold the "
+                f"{exc.what}. That is a gap of this small sample, not a fact about {exc.source}: the live platform "
+                f"may well hold it.{where}{advice}")
+
+    def empty(self, platform: str | None, title: str) -> str:
+        """What an empty list from the sample means: nothing in the sample, not nothing on the platform."""
+        return (f"BesluitBron's offline sample of {title} (recorded on {self.recorded(platform)}) holds a small part "
+                "of the platform: an empty list means the sample has no match, not that the platform has none")
+
+    def recording_days(self) -> dict[str, date]:
+        """Each sampled platform's recording day, the day its freshness is measured against."""
+        return {key: date.fromisoformat(day) for key, day in self.recorded_on.items() if day}
+
     @property
     def newest(self) -> str:
         return max(self.recorded_on.values(), default="")
@@ -43,14 +70,16 @@ class SampleData:
                 "staat.")
 
     def meta(self, platform: str | None) -> dict[str, Any]:
-        return {META_KEY: {"sample": True, "recorded_on": self.recorded_on.get(platform or "") or self.newest,
-                           "note": self.note(platform)}}
+        return {META_KEY: {"sample": True, "recorded_on": self.recorded(platform), "note": self.note(platform)}}
 
     def describe(self, platforms: Iterable[str] | None = None) -> dict[str, Any]:
-        """For /health and list_capabilities: that the answers are a sample, and of when."""
+        """For /health, list_capabilities and platform_status: that the answers are a sample, and of when."""
         keys = list(platforms) if platforms is not None else list(self.recorded_on)
-        return {"sample": True, "note": self.note(),
-                "recorded_on": {k: self.recorded_on[k] for k in keys if k in self.recorded_on}}
+        recorded = {k: self.recorded_on[k] for k in keys if k in self.recorded_on}
+        one = next(iter(recorded)) if len(recorded) == 1 else None
+        return {"sample": True, "recorded_on": recorded,
+                "note": f"{self.note(one)} Freshness (current_through, receiving, stalled) is that of the sample "
+                        "on its recording day, not of the live platform."}
 
 
 def replica_sample(keys: Iterable[str], anchor: date | None = None) -> SampleData:

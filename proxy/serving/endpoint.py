@@ -22,7 +22,7 @@ import mcp_types
 
 from proxy.catalog.build import CatalogConnector, CatalogTool
 from proxy.core.caller import Caller
-from proxy.core.errors import ToolInputError, UnknownToolError, UpstreamError
+from proxy.core.errors import NotHeld, ToolInputError, UnknownToolError, UpstreamError
 from proxy.core.jsonwire import encode_json
 from proxy.core.schemacheck import SchemaCheck
 from proxy.core.trace import TraceSigner
@@ -35,7 +35,7 @@ from proxy.results.encoding import EncodedResult, json_members
 from proxy.results.external import external_meta, fenced_json
 from proxy.results.outputs import localised
 from proxy.results.resultmemo import Answer, Fetch, Memo, MemoKey, ResultMemo, collecting
-from proxy.results.sample import SampleData
+from proxy.results.sample import SAMPLE_FIELD, SampleData
 from proxy.serving import crosssearch, meta
 from proxy.state.store import StateStore
 
@@ -195,11 +195,21 @@ class ConnectorEndpoint:
                 async def state() -> SourceState | None:
                     return await self._source_state(tool.platform)
 
-                data = cite_chunks(await explain_empty(data, arguments, tool.input_schema, again, state))
+                data = cite_chunks(await explain_empty(data, arguments, tool.input_schema, again, state,
+                                                       sample=self._sampled(tool.platform)))
+                if self._sample and self._sample.covers(tool.platform):
+                    data[SAMPLE_FIELD] = self._sample.note(tool.platform)
+        except NotHeld as exc:
+            sample = self._sample
+            if sample and sample.covers(tool.platform):
+                title = self._source(tool.platform) if tool.platform else "the platforms"
+                return self._failed(tool, f"{name}: {sample.not_held(exc, tool.platform, title)}")
+            return self._failed(tool, tool.localise(f"{name}: {exc}"))
         except ToolInputError as exc:
-            return _error(tool.localise(f"{name}: {exc}"))
+            return self._failed(tool, tool.localise(f"{name}: {exc}"))
         except UpstreamError as exc:
-            return _error(tool.localise(f"{name}: {exc}. Check platform_status and list_platform_calls for details."))
+            return self._failed(tool, tool.localise(f"{name}: {exc}. Check platform_status and list_platform_calls "
+                                                    "for details."))
         except Exception:
             incident = secrets.token_hex(4)
             log.exception("tool %s on %s failed (incident %s)", name, self.slug, incident)
@@ -222,12 +232,28 @@ class ConnectorEndpoint:
             return EncodedResult(encoded)
         platform = tool.platform
         meta_ = external_meta([platform or self.slug])
-        if self._sample:
+        sampled = self._sample is not None and self._sample.covers(platform)
+        if self._sample and sampled:
             meta_ = {**meta_, **self._sample.meta(platform)}
         # The JSON fenced as external data, led by the sample notice when the platform is an offline replica.
         text = fenced_json(encoded.decode(), self._source(platform) if platform else self.slug,
-                           lead=self._sample.note(platform) if self._sample else "")
+                           lead=self._sample.note(platform) if self._sample and sampled else "")
         return Answer(encoded, text, json_members(meta_))
+
+    def _sampled(self, platform: str | None) -> str | None:
+        """The sample's words for an empty list of `platform`, when that platform answers from the sample."""
+        sample = self._sample
+        if not sample or not sample.covers(platform):
+            return None
+        return sample.empty(platform, self._source(platform) if platform else "the platforms")
+
+    def _failed(self, tool: CatalogTool, message: str) -> mcp_types.CallToolResult:
+        """An isError result; from the sample it is led by the sample notice and carries it in `_meta` too."""
+        sample = self._sample
+        if not sample or not sample.covers(tool.platform) or tool.meta:
+            return _error(message)
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=(
+            f"{sample.note(tool.platform)}\n\n{message}"))], is_error=True, meta=sample.meta(tool.platform))
 
     async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
         generation = self.generation

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from proxy.core.clock import dutch_today, is_stalled, utc_now
+from proxy.core.clock import is_stalled, utc_now
 from proxy.core.errors import UpstreamError
 from proxy.core.shapes import SourceStatus
 from proxy.plugin.toolkit import LoadReport, PlatformContext, PlatformPlugin
@@ -75,8 +75,9 @@ async def measure_platform(plugin: PlatformPlugin, ctx: PlatformContext, store: 
     platform = ctx.platform
     now = ctx.now()
     try:
-        report = await plugin.measure_load(ctx)
-        status = status_from_report(platform, report, today=dutch_today(now),
+        # A sample is measured on its recording day: its dates then read as they did when it was recorded.
+        report = await plugin.measure_load(ctx.on_recording_day())
+        status = status_from_report(platform, report, today=ctx.as_of(),
                                     stalled_after_days=ctx.stalled_after_days, measured_at=now)
     except UpstreamError as exc:
         log.warning("load status of %s failed: %s", platform.key, exc)

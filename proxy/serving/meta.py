@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -78,7 +78,7 @@ async def list_capabilities(generation: Generation, store: StateStore, connector
         ],
         "sources": sources,
         "context_urls": context_urls(registry.domain_policy),
-        "sample_data": sample.describe(connector.platforms) if sample else None,
+        "sample_data": _sample_data(sample, connector.platforms),
     }
 
 
@@ -102,7 +102,7 @@ def _log_owner(signer: TraceSigner, caller: Caller, trace: Any) -> Caller:
 
 
 async def platform_status(generation: Generation, store: StateStore, connector: CatalogConnector,
-                          arguments: Mapping[str, Any]) -> JsonDict:
+                          arguments: Mapping[str, Any], sample: SampleData | None = None) -> JsonDict:
     """Whether each source behind this address still receives material (C7)."""
     wanted = arguments.get("source")
     keys = list(connector.platforms)
@@ -111,7 +111,14 @@ async def platform_status(generation: Generation, store: StateStore, connector: 
             raise ToolInputError(f"source must be one of {', '.join(keys)}; got {wanted!r}")
         keys = [wanted]
     sources = [await stored_status(generation, store, key, organs="stalled") for key in keys]
-    return {"stalled_after_days": generation.registry.load_status.stalled_after_days, "sources": sources}
+    return {"stalled_after_days": generation.registry.load_status.stalled_after_days, "sources": sources,
+            "sample_data": _sample_data(sample, keys)}
+
+
+def _sample_data(sample: SampleData | None, keys: Iterable[str]) -> JsonDict | None:
+    """The sample notice for the sources of `keys` that answer from the offline sample, if any do."""
+    sampled = [key for key in keys if sample and sample.covers(key)]
+    return sample.describe(sampled) if sample and sampled else None
 
 
 # --------------------------------------------------------------------------- dispatch
@@ -134,5 +141,5 @@ class MetaCall:
 META_RUNS: Mapping[str, Callable[[MetaCall], Awaitable[JsonDict]]] = {
     "list_capabilities": lambda m: list_capabilities(m.generation, m.store, m.connector, m.sample),
     "list_platform_calls": lambda m: list_platform_calls(m.store, m.signer, m.caller, m.arguments),
-    "platform_status": lambda m: platform_status(m.generation, m.store, m.connector, m.arguments),
+    "platform_status": lambda m: platform_status(m.generation, m.store, m.connector, m.arguments, m.sample),
 }

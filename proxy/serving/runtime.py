@@ -80,7 +80,7 @@ class Runtime:
             upstreams[key] = (previous.with_platform(platform) if previous else
                               Upstream(platform, store=self.store, metrics=self.metrics.platform(key)))
         keep_site = site_dir if site_dir is not None else (self.generation.site_dir if self._current else None)
-        bound = generation.bind(upstreams, keep_site)
+        bound = generation.bind(upstreams, keep_site, self.sample.recording_days() if self.sample else None)
         endpoints = MappingProxyType({slug: ConnectorEndpoint(c, bound, store=self.store, signer=self.signer,
                                                         sample=self.sample, metrics=self.metrics)
                                       for slug, c in bound.catalog.connectors.items()})
