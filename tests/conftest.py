@@ -70,7 +70,7 @@ async def listen(app: web.Application) -> tuple[web.AppRunner, str]:
 @pytest.fixture(scope="session")
 async def replicas() -> AsyncIterator[Replicas]:
     registry = load_registry(REGISTRY)
-    app = create_replicas_app(list(registry.platforms), anchor=date.today())
+    app = create_replicas_app(list(registry.platforms), anchor=date.today(), fixtures=True)
     runner, url = await listen(app)
     base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url)
     yield Replicas(url=url, app=app, base_urls=base_urls)

@@ -74,7 +74,8 @@ def fuzz_server(tmp: Path) -> Iterator[FuzzServer]:
 
     async def start() -> tuple[list[web.AppRunner], FuzzServer]:
         registry = load_registry(REGISTRY)
-        replicas = web.AppRunner(create_replicas_app(list(registry.platforms), anchor=date.today()), access_log=None)
+        replicas_app = create_replicas_app(list(registry.platforms), anchor=date.today(), fixtures=True)
+        replicas = web.AppRunner(replicas_app, access_log=None)
         await replicas.setup()
         replica_site = web.TCPSite(replicas, "127.0.0.1", 0)
         await replica_site.start()

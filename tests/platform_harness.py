@@ -150,7 +150,7 @@ class PlatformHarness:
 async def platform_harness(key: str, now: datetime, registry_path: Path = REGISTRY) -> AsyncIterator[PlatformHarness]:
     """Serve the replica of platform `key` (anchored at `now`) and point a harness at it (the platform as
     `registry_path` describes it: the shipped registry, or a copy naming a platform added as a plug-in)."""
-    app = create_replicas_app([key], anchor=now.date())
+    app = create_replicas_app([key], anchor=now.date(), fixtures=True)
     requests: list[Seen] = []
     app.middlewares.append(_recorder(requests))
     runner, url = await listen(app)

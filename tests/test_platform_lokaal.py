@@ -32,7 +32,7 @@ SCOPE = ('(w.publicatienaam=="Gemeenteblad" OR w.publicatienaam=="Provinciaal bl
 env = harness_fixture(KEY, NOW)
 
 
-PUBLICATIONS = build_publications(ANCHOR)
+PUBLICATIONS = build_publications(ANCHOR, fixtures=True)
 
 
 def sru_query(**params: str) -> list[tuple[str, str]]:

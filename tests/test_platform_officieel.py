@@ -30,7 +30,7 @@ SCOPE = ('(w.publicatienaam=="Staatscourant" OR w.publicatienaam=="Staatsblad" O
 env = harness_fixture(KEY, NOW)
 
 
-PUBLICATIONS = build_publications(ANCHOR)
+PUBLICATIONS = build_publications(ANCHOR, fixtures=True)
 
 
 def sru_query(**params: str) -> list[tuple[str, str]]:

@@ -30,7 +30,7 @@ env = harness_fixture(KEY, NOW)
 
 
 def _rulings() -> list[Ruling]:
-    return list(build_rulings(ANCHOR).values())
+    return list(build_rulings(ANCHOR, fixtures=True).values())
 
 
 # --------------------------------------------------------------------------- arguments

@@ -30,7 +30,7 @@ env = harness_fixture(KEY, NOW)
 
 
 def _store() -> Any:
-    return build_store(ANCHOR)
+    return build_store(ANCHOR, fixtures=True)
 
 
 def _live(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

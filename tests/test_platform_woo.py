@@ -34,7 +34,7 @@ env = harness_fixture(KEY, NOW)
 
 
 def _publications() -> list[Publication]:
-    return list(build_publications(ANCHOR).values())
+    return list(build_publications(ANCHOR, fixtures=True).values())
 
 
 # --------------------------------------------------------------------------- ids

@@ -296,7 +296,7 @@ async def _scope(call: ToolCall, api: _Api, name: str | None) -> _Scope:
     row = (await api.status()).get(org.key, {})
     status = _org_status(call.ctx, org, row)
     notes = [resolved.note] if resolved.note else []
-    notes += _status_notes(status)
+    notes += _status_notes(status, call.ctx.sample_on)
     return _Scope(org, status, notes)
 
 
@@ -317,7 +317,7 @@ def _org_status(ctx: PlatformContext, org: Organisation, row: Mapping[str, Any])
     success = _moment(row.get("lastSuccessAt"))
     success_day = success.astimezone(TZ).date() if success else None
     state = str(row.get("state") or "unknown")
-    bounds = [d for d in (latest_day, ctx.today(), success_day if state in BEHIND else None) if d]
+    bounds = [d for d in (latest_day, ctx.as_of(), success_day if state in BEHIND else None) if d]
     through = min(bounds) if latest_day else None
     successor = object_at(row, "succeededBy")
     return {
@@ -332,10 +332,13 @@ def _org_status(ctx: PlatformContext, org: Organisation, row: Mapping[str, Any])
     }
 
 
-def _status_notes(status: Mapping[str, Any]) -> list[str]:
-    """What a reader must know about how current an organisation is (a merger is said where it is resolved)."""
+def _status_notes(status: Mapping[str, Any], sample_on: date | None = None) -> list[str]:
+    """What a reader must know about how current an organisation is (a merger is said where it is resolved).
+    From the offline sample (`sample_on`, its recording day) that is said of the sample, not of the platform."""
     if status["discontinued_at"]:
         return []
+    if sample_on is not None:
+        return [_sample_freshness(status, sample_on)] if status["stalled"] else []
     notes = []
     if status["state"] in BEHIND:
         since = f" since {status['last_import']}" if status["last_import"] else ""
@@ -346,6 +349,15 @@ def _status_notes(status: Mapping[str, Any]) -> list[str]:
                      f"{status['current_through'] or 'no date'}; an empty or short result there is no proof that "
                      "nothing exists")
     return notes
+
+
+def _sample_freshness(status: Mapping[str, Any], sample_on: date) -> str:
+    """How far the offline sample reaches for one organisation: a fact of the sample, none of the platform."""
+    if not status["current_through"]:
+        return (f"no material from {status['name']} in BesluitBron's offline sample (recorded on {sample_on}); "
+                "the live platform may hold plenty")
+    return (f"BesluitBron's offline sample (recorded on {sample_on}) holds material of {status['name']} up to "
+            f"{status['current_through']}; the live platform may hold newer")
 
 
 def _precision(reply: Mapping[str, Any], *, offset: int, returned: int, matched: str,
@@ -937,7 +949,8 @@ LIST_ORGANISATIONS_OUTPUT = result_list_schema({
     **STATUS_SCHEMA["properties"],
     "implemented": {"type": "boolean", "description": "False: no longer imported; its material stays searchable."},
 }, extra={
-    "as_of": {"type": "string", "description": "Today's date (Dutch time)."},
+    "as_of": {"type": "string", "description": "The day the statuses are measured against: today (Dutch time), "
+                                               "or the recording day of an offline sample."},
     "stalled_after_days": {"type": "integer"},
     "notes": {"type": "array", "items": {"type": "string"}},
 })
@@ -963,7 +976,9 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
     shown = rows[offset:offset + limit]
     results = []
     for row in shown:
+        sample_on = call.ctx.sample_on
         state = (f"merged away on {row['discontinued_at']}" if row["discontinued_at"] else
+                 _sample_freshness(row, sample_on) if sample_on and row["stalled"] else
                  f"stands still since {row['current_through']}" if row["stalled"] and row["current_through"] else
                  "no material" if row["stalled"] else f"material through {row['current_through']}")
         results.append({**row, "citation": cite(
@@ -979,7 +994,7 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
     seen = offset + len(results)
     prec = precision(total=len(rows), total_relation="exact", returned=len(results), truncated=seen < len(rows),
                      matched=matched, not_applied=notes, next_offset=seen if seen < len(rows) else None)
-    return {"results": results, "precision": prec, "as_of": call.ctx.today().isoformat(),
+    return {"results": results, "precision": prec, "as_of": call.ctx.as_of().isoformat(),
             "stalled_after_days": call.ctx.stalled_after_days, "notes": []}
 
 

@@ -15,6 +15,7 @@ D on that path holds the platform as `D/<key>.py` and its replica as `D/replica/
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 from collections.abc import Iterable, Mapping
 from datetime import date
@@ -37,14 +38,21 @@ def replica_base_urls(base_urls: Mapping[str, str], root: str) -> dict[str, str]
     return {key: f"{root.rstrip('/')}/{key}{urlsplit(url).path}".rstrip("/") for key, url in base_urls.items()}
 
 
-def create_replicas_app(keys: Iterable[str], *, anchor: date | None = None) -> web.Application:
-    """One aiohttp app serving every named replica under `/<key>`, plus `/_faults/<key>` to switch faults."""
+def create_replicas_app(keys: Iterable[str], *, anchor: date | None = None, fixtures: bool = False
+                        ) -> web.Application:
+    """One aiohttp app serving every named replica under `/<key>`, plus `/_faults/<key>` to switch faults.
+
+    `fixtures`: also serve the records made for tests (escaping payloads, meetings and rulings dated around
+    `anchor`, a withdrawn feed entry); never in `make run`, where every answer is a recorded record.
+    """
     anchor = anchor or date.today()
     root = web.Application()
     faults: dict[str, Faults] = {}
     for key in keys:
         module = importlib.import_module(f"proxy.replica.{key}")
-        sub: web.Application = module.create_app(anchor)
+        # A replica brought on BESLUITBRON_PLATFORM_PATH may have no fixtures to leave out.
+        takes = "fixtures" in inspect.signature(module.create_app).parameters
+        sub: web.Application = module.create_app(anchor, fixtures=fixtures) if takes else module.create_app(anchor)
         sub.middlewares.append(fault_middleware)
         sub[FAULTS_KEY] = faults[key] = Faults()
         root.add_subapp(f"/{key}", sub)

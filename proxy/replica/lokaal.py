@@ -101,17 +101,17 @@ def _sample(anchor: date) -> Publication:
         **_GEMEENTEBLAD)
 
 
-def build_publications(anchor: date) -> list[Publication]:
+def build_publications(anchor: date, *, fixtures: bool = False) -> list[Publication]:
     """The replica's publications: the recorded ones, then the sample."""
-    return [*_wetsuite(), *_basgroot(), _sample(anchor)]
+    return [*_wetsuite(), *_basgroot(), *([_sample(anchor)] if fixtures else [])]
 
 
-def provenance(anchor: date) -> Provenance:
+def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
     """Served records counted by the data file they come from; the sample named."""
-    return publication_provenance(build_publications(anchor), recorded_on=RECORDED_ON,
+    return publication_provenance(build_publications(anchor, fixtures=fixtures), recorded_on=RECORDED_ON,
                                   why_invented=SAMPLE_WHY)
 
 
-def create_app(anchor: date) -> web.Application:
+def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
     """The replica app; mounted by `create_replicas_app` under /lokaal."""
-    return koop_app(build_publications(anchor))
+    return koop_app(build_publications(anchor, fixtures=fixtures))

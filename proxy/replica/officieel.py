@@ -125,21 +125,22 @@ def _sample(anchor: date) -> Publication:
                                            "tekst worden doorgegeven."])
 
 
-def build_publications(anchor: date) -> list[Publication]:
-    """The replica's publications: every recorded record once (the first file that has it wins), plus the sample."""
+def build_publications(anchor: date, *, fixtures: bool = False) -> list[Publication]:
+    """The replica's publications: every recorded record once (the first file that has it wins), plus the test
+    fixture when asked for."""
     recorded: dict[str, Publication] = {}
     for pub in [*(p for n in SRU_FILES for p in _from_sru(n)), *_staatsblad(), *(p for n in JSON_FILES
                                                                                  for p in _from_json(n))]:
         recorded.setdefault(pub.identifier, pub)
-    return [*recorded.values(), _sample(anchor)]
+    return [*recorded.values(), *([_sample(anchor)] if fixtures else [])]
 
 
-def provenance(anchor: date) -> Provenance:
+def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
     """Served records counted by the data file they come from; the sample named."""
-    return publication_provenance(build_publications(anchor), recorded_on=RECORDED_ON,
+    return publication_provenance(build_publications(anchor, fixtures=fixtures), recorded_on=RECORDED_ON,
                                   why_invented=SAMPLE_WHY)
 
 
-def create_app(anchor: date) -> web.Application:
+def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
     """The replica app; mounted by `create_replicas_app` under /officieel."""
-    return koop_app(build_publications(anchor))
+    return koop_app(build_publications(anchor, fixtures=fixtures))

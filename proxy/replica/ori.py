@@ -227,8 +227,16 @@ class _Dataset:
     anchor: date
     entities: dict[str, _Entity]
     ordered: list[_Entity]  # newest first
+    fixtures: bool = False  # test fixtures served: meetings ahead of the anchor, import states around it
+
+    def newest(self, org: _Org) -> datetime | None:
+        """The newest recorded moment of one organisation's entities (None: nothing of it is in the sample)."""
+        return max((e.start for e in self.ordered if e.org is org and e.start and e.source != INVENTED),
+                   default=None)
 
 
+# When the catalog behind this sample was checked against the platform's own (catalog.data.ts).
+RECORDED_ON = "2026-08-21"
 _WORD = re.compile(r"[^\W_]+")
 INVENTED = "invented"
 
@@ -395,24 +403,26 @@ def _result(status: str | None) -> str | None:
 
 
 @functools.lru_cache(maxsize=4)
-def _dataset(anchor: date) -> _Dataset:
-    """The sample data for one anchor date, built once per process and never changed."""
+def _dataset(anchor: date, fixtures: bool = False) -> _Dataset:
+    """The sample data for one anchor date, built once per process and never changed; the meetings ahead of the
+    anchor (made up, marked "Voorbeeld") only when a test asks for fixtures."""
     builder = _Builder(anchor)
     builder.classic_documents("classic_search_begrippenlijst_2019_5of30.json")
     builder.notubiz_motions("notubiz_alkmaar_motions.json", "alkmaar")
     builder.notubiz_motions("notubiz_altena_motions.json", "altena")
-    builder.upcoming()
+    if fixtures:
+        builder.upcoming()
     for entity in builder.entities.values():
         entity.detail.pop("_start", None)
         entity.finish()  # again: a meeting's agenda grows while its motions are read
     ordered = sorted(builder.entities.values(), key=lambda e: (e.start or datetime.min.replace(tzinfo=UTC), e.id),
                      reverse=True)
-    return _Dataset(anchor, builder.entities, ordered)
+    return _Dataset(anchor, builder.entities, ordered, fixtures)
 
 
-def provenance(anchor: date) -> Provenance:
+def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
     """Organisations (the whole real catalog) and entities, by the file each was built from."""
-    data = _dataset(anchor)
+    data = _dataset(anchor, fixtures)
     recorded = {"catalog.json": len(_ORGS)}
     for entity in data.ordered:
         if entity.source != INVENTED:
@@ -421,9 +431,13 @@ def provenance(anchor: date) -> Provenance:
         " (a meeting named by a recorded agenda-item label; the recording lacks its id)"
         if not e.title.startswith("Voorbeeld") else " (no recording lies in the future)")
         for e in data.ordered if e.source == INVENTED)
-    return Provenance(recorded=recorded, invented=invented, recorded_on="2026-08-21", notes=(
-        "no recorded /api/status exists: each organisation's import state and dates are derived from the anchor "
-        "(Hof van Twente failing), and those of organisations without sample entities are sample values",))
+    notes = ("no recorded /api/status exists: each organisation's import state and dates are derived from the "
+             "anchor (Hof van Twente failing), and those of organisations without sample entities are sample values",
+             ) if fixtures else (
+        "no recorded /api/status exists: each organisation's row carries the catalog's state (discontinued, not "
+        "implemented) and the date of its newest recorded entity, nothing else; an organisation with no recorded "
+        "entity has no date",)
+    return Provenance(recorded=recorded, invented=invented, recorded_on=RECORDED_ON, notes=notes)
 
 
 # =========================================================================== replies
@@ -684,6 +698,24 @@ def _state(org: _Org, anchor: date) -> dict[str, Any]:
     return row
 
 
+def _recorded_state(org: _Org, data: _Dataset) -> dict[str, Any]:
+    """A `/api/status` row holding only what the sample records: the catalog's state, the newest entity."""
+    row: dict[str, Any] = {"sourceKey": org.key, "sourceRef": org.ref, "label": org.label, "supplier": org.supplier,
+                           "organizationType": org.kind}
+    if org.cbs:
+        row["cbsId"] = org.cbs
+    if org.discontinued:
+        code, label, key = org.successor or (None, "", None)
+        row.update(state="discontinued", discontinuedAt=org.discontinued,
+                   succeededBy={k: v for k, v in (("cbsId", code), ("label", label), ("sourceKey", key)) if v})
+    elif not org.implemented:
+        row.update(state="not_implemented")
+    newest = data.newest(org)
+    if newest is not None:
+        row["latestContentDate"] = _iso(newest)
+    return row
+
+
 def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
@@ -704,13 +736,15 @@ async def _sources(request: web.Request) -> web.Response:
 
 
 async def _status(request: web.Request) -> web.Response:
-    anchor = request.app[_DATA].anchor
+    data = request.app[_DATA]
+    anchor = data.anchor if data.fixtures else date.fromisoformat(RECORDED_ON)
     generated = datetime.combine(anchor, dtime(9, 0), UTC)
     suppliers = [{"supplier": s, "label": label, "state": "ok",
                   "sourceCount": sum(o.supplier == s and o.implemented and not o.discontinued for o in _ORGS)}
                  for s, label in sorted(_SUPPLIER_LABEL.items())]
     blind = request.app[STATUS_FAULTS].get("index_down", False)
-    rows = sorted((_state(o, anchor) for o in _ORGS), key=lambda r: r["label"].lower())
+    rows = sorted((_state(o, anchor) if data.fixtures else _recorded_state(o, data) for o in _ORGS),
+                  key=lambda r: r["label"].lower())
     if blind:  # both index-derived fields are omitted everywhere; the import half is unaffected
         rows = [{k: v for k, v in r.items() if k not in ("latestContentDate", "lastIndexedAt")} for r in rows]
     return web.json_response({"generatedAt": _iso(generated), "windowHours": 36, "indexActivityAvailable": not blind,
@@ -735,10 +769,10 @@ async def _not_found(request: web.Request) -> web.Response:
 _DATA = web.AppKey("ori_dataset", _Dataset)
 
 
-def create_app(anchor: date) -> web.Application:
-    """The OpenBesluitvorming replica, at the real paths (`/api/...`)."""
+def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
+    """The OpenBesluitvorming replica, at the real paths (`/api/...`); `fixtures`: see `_dataset` and `_status`."""
     app = web.Application(middlewares=[_rate_limit])
-    app[_DATA] = _dataset(anchor)
+    app[_DATA] = _dataset(anchor, fixtures)
     app[RATE] = RateLimiter()
     app[STATUS_FAULTS] = {}
     app.router.add_get("/api/search", _search)

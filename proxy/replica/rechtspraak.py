@@ -175,18 +175,19 @@ def document_files() -> list[str]:
 
 
 @lru_cache(maxsize=4)
-def build_rulings(anchor: date) -> dict[str, Ruling]:
-    """Every ruling by ECLI (deterministic for an anchor), withdrawn ones included."""
+def build_rulings(anchor: date, *, fixtures: bool = False) -> dict[str, Ruling]:
+    """Every ruling by ECLI (deterministic for an anchor), withdrawn ones included; the made-up ones (dated
+    near `anchor`) only when a test asks for them."""
     rulings = [*(_from_document(name) for name in document_files()), *(r for f in FEEDS for r in _from_feed(f)),
-               *_samples(anchor)]
+               *(_samples(anchor) if fixtures else [])]
     return {r.ecli: r for r in rulings}
 
 
-def provenance(anchor: date) -> Provenance:
+def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
     """Served rulings counted by the data file they come from; the made-up ones named one by one."""
     recorded: dict[str, int] = {}
     invented = []
-    for ruling in build_rulings(anchor).values():
+    for ruling in build_rulings(anchor, fixtures=fixtures).values():
         if ruling.source:
             recorded[ruling.source] = recorded.get(ruling.source, 0) + 1
         else:
@@ -198,9 +199,9 @@ def provenance(anchor: date) -> Provenance:
 # --------------------------------------------------------------------------- HTTP
 
 
-def create_app(anchor: date) -> web.Application:
+def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
     app = web.Application()
-    app[RULINGS] = build_rulings(anchor)
+    app[RULINGS] = build_rulings(anchor, fixtures=fixtures)
     app.router.add_get("/uitspraken/zoeken", _search)
     app.router.add_get("/uitspraken/content", _content)
     app.router.add_get(NOT_FOUND_PATH, _not_found_page)

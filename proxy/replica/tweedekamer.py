@@ -84,9 +84,9 @@ Row = dict[str, Any]
 # --------------------------------------------------------------------------- HTTP
 
 
-def create_app(anchor: date) -> web.Application:
+def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
     app = web.Application()
-    app[STORE] = build_store(anchor)
+    app[STORE] = build_store(anchor, fixtures=fixtures)
     app.router.add_get(BASE_PATH, _service_document)
     app.router.add_get(BASE_PATH + "/", _service_document)
     app.router.add_get(BASE_PATH + "/{resource:.+}", _resource)
@@ -325,20 +325,21 @@ def _real_rows() -> dict[str, list[Row]]:
 
 
 @lru_cache(maxsize=4)
-def build_store(anchor: date) -> Store:
-    """Every entity set for this anchor: the recorded rows, the seats, and the coming days' sample activities."""
+def build_store(anchor: date, *, fixtures: bool = False) -> Store:
+    """Every entity set for this anchor: the recorded rows, the seats, and (for tests) the coming days' sample
+    activities."""
     rows = _real_rows()
     links = _recorded_links(rows)
     rows["FractieZetel"], rows["FractieZetelPersoon"] = _seats(rows)
-    activities, points = _upcoming(anchor, rows["Activiteit"])
+    activities, points = _upcoming(anchor, rows["Activiteit"]) if fixtures else ([], [])
     rows["Activiteit"] = [*rows["Activiteit"], *activities]
     rows["Agendapunt"] = [*rows["Agendapunt"], *points]
     return Store(TYPES, rows, links)
 
 
-def provenance(anchor: date) -> Provenance:
+def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
     """Served records by data file, counted from the store itself; the seats and samples named one by one."""
-    store = build_store(anchor)
+    store = build_store(anchor, fixtures=fixtures)
     recorded = {f"{name}.json": len(_records(f"{name}.json")) for name in SET_FILES}
     recorded["deleted.json"] = sum(len(v) for v in _read("deleted.json").values())
     made = {r["Id"] for name in ("FractieZetel", "FractieZetelPersoon") for r in store.rows[name]}

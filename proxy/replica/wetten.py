@@ -290,8 +290,8 @@ def _diagnostic(fault: SruFault, version: str) -> str:
 _LABEL = re.compile(r"\d{4}-\d{2}-\d{2}_\d+")
 
 
-def create_app(anchor: date) -> web.Application:
-    """The replica app; mounted by `create_replicas_app` under /wetten."""
+def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
+    """The replica app; mounted by `create_replicas_app` under /wetten (it has no test fixtures)."""
     versions = build_versions(anchor)
     by_label = {(v.bwb, v.label): v for v in versions}
     # Generation order within a toestand, as the write-up shows the service answering.

@@ -168,16 +168,16 @@ def _sample() -> Publication:
 
 
 @lru_cache(maxsize=4)
-def build_publications(anchor: date) -> dict[str, Publication]:
-    """Every publication by id (real dates: the anchor changes nothing)."""
-    return {p.id: p for p in [*_ronl(), _quoted(), _sample()]}
+def build_publications(anchor: date, *, fixtures: bool = False) -> dict[str, Publication]:
+    """Every publication by id (real dates: the anchor changes nothing); the test fixture when asked for."""
+    return {p.id: p for p in [*_ronl(), _quoted(), *([_sample()] if fixtures else [])]}
 
 
-def provenance(anchor: date) -> Provenance:
+def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
     """Served publications counted by the data file each comes from; the sample named."""
     counts: dict[str, int] = {}
     invented: list[str] = []
-    for pub in build_publications(anchor).values():
+    for pub in build_publications(anchor, fixtures=fixtures).values():
         if pub.origin:
             counts[pub.origin] = counts.get(pub.origin, 0) + 1
         else:
@@ -188,9 +188,9 @@ def provenance(anchor: date) -> Provenance:
 # --------------------------------------------------------------------------- HTTP
 
 
-def create_app(anchor: date) -> web.Application:
+def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
     app = web.Application()
-    app[PUBLICATIONS] = build_publications(anchor)
+    app[PUBLICATIONS] = build_publications(anchor, fixtures=fixtures)
     app.router.add_get(BASE_PATH + "/zoek", _search)
     app.router.add_get(BASE_PATH + "/zoek/{id}", _detail)
     app.router.add_get(BASE_PATH + "/documenten/{id}", _file)
