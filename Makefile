@@ -5,8 +5,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# UPSTREAM=real points the proxy at the real platforms instead of the offline replicas.
-UPSTREAM ?= replica
+# UPSTREAM=auto (the default): each platform live when it answers at start, else its offline sample;
+# UPSTREAM=replica: every platform from the offline sample (offline demos); UPSTREAM=real: every platform live.
+UPSTREAM ?= auto
 
 .PHONY: install system-deps run test lint site conformance bench fuzz soak clean
 
@@ -33,7 +34,7 @@ system-deps:
 	    $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; }
 
 run: install
-	$(PY) -m proxy serve --host $(HOST) --port $(PORT) --site --watch $(if $(filter replica,$(UPSTREAM)),--replicas,)
+	$(PY) -m proxy serve --host $(HOST) --port $(PORT) --site --watch --upstream $(UPSTREAM)
 
 # mypy checks what [tool.mypy] in pyproject.toml names (proxy/, site_hooks/ and tests/, strict), before any test runs.
 # The tests run in TEST_PROCESSES pytest-xdist processes, one per core of the 2-core machines this runs on; each

@@ -18,8 +18,11 @@ from proxy.core.errors import BesluitBronError
 from proxy.observe.accesslog import use_text_logs
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from proxy.maintain.registry_edit import Switch
     from proxy.registry.model import Registry
+    from proxy.serving.upstreams import Choice, Mode
 
 DEFAULT_REGISTRY = Path("registry.json")
 SWITCHES: dict[str, tuple[Switch, bool]] = {
@@ -42,8 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--registry", type=Path, default=DEFAULT_REGISTRY)
     p.add_argument("--watch", action="store_true", help="reload when the registry file changes (SIGHUP always does)")
-    p.add_argument("--replicas", action="store_true",
-                   help="start the offline platform replicas and point the proxy at them (default: real platforms)")
+    p.add_argument("--upstream", choices=("auto", "replica", "real"), default=None,
+                   help="auto: each platform live when its canary is answered at start, else its offline sample; "
+                        "replica: every platform from the offline sample; real: every platform live (the default, "
+                        "or replica with --replica-url)")
+    p.add_argument("--replicas", action="store_true", help="the same as --upstream replica")
     p.add_argument("--replica-port", type=int, default=8100)
     p.add_argument("--site", action="store_true", help="build the documentation site and serve it at /")
     p.add_argument("--redis", default=os.environ.get("BESLUITBRON_REDIS_URL"),
@@ -226,18 +232,19 @@ async def _serve(args: argparse.Namespace) -> None:
     stop = _stop_on_signals()
     runners: list[web.AppRunner] = []
     try:
-        base_urls: dict[str, str] = {}
         # Remote connectors have no replica: they keep their own address.
         builtin = {k: p.base_url for k, p in registry.platforms.items() if p.remote is None}
-        if args.replicas:
-            replicas = web.AppRunner(create_replicas_app(list(builtin)), access_log=None)
+        choice = await _choose(args, registry, builtin)
+        sampled = {k: builtin[k] for k in choice.sampled}
+        replica_root = args.replica_url
+        if sampled and not replica_root:
+            replicas = web.AppRunner(create_replicas_app(list(sampled)), access_log=None)
             runners.append(replicas)
             await replicas.setup()
             await web.TCPSite(replicas, args.host, args.replica_port).start()
-            base_urls = replica_base_urls(builtin, f"http://{args.host}:{args.replica_port}")
-        elif args.replica_url:
-            base_urls = replica_base_urls(builtin, args.replica_url)
-        sample = replica_sample(builtin) if args.replicas or args.replica_url else None
+            replica_root = f"http://{args.host}:{args.replica_port}"
+        base_urls = replica_base_urls(sampled, replica_root) if sampled and replica_root else {}
+        sample = replica_sample(sampled, live=choice.live) if sampled else None
         site_dir = site_root = None
         if args.site:
             site_root = Path("build/site-generations").resolve()
@@ -253,8 +260,8 @@ async def _serve(args: argparse.Namespace) -> None:
         runners.append(runner)
         await runner.setup()
         await web.TCPSite(runner, args.host, args.port).start()
-        print(_addresses(f"http://{args.host}:{args.port}", app[RUNTIME].generation.catalog.paths(), args),
-              flush=True)
+        print(_addresses(f"http://{args.host}:{args.port}", app[RUNTIME].generation.catalog.paths(), args,
+                         replicas=bool(sampled) and not args.replica_url), flush=True)
         warning = served_elsewhere(registry.server.public_url, f"{args.host}:{args.port}")
         if warning and args.host not in ("0.0.0.0", "::"):  # a wildcard bind is usually behind a proxy that knows
             logging.getLogger("proxy").warning("%s", warning)
@@ -279,7 +286,7 @@ def _serve_workers(args: argparse.Namespace) -> int:
     if args.workers > 1 and not args.redis:
         raise BesluitBronError("--workers above 1 needs --redis (or BESLUITBRON_REDIS_URL): without it each worker "
                                "keeps its own sessions and a client's next request may reach another worker")
-    if args.replicas:
+    if args.replicas or (_mode(args) != "real" and not args.replica_url):
         raise BesluitBronError("--workers does not start the replicas: run `python -m proxy replicas` and pass "
                                "its address with --replica-url")
     taken = unavailable(args.host, args.port)
@@ -288,8 +295,10 @@ def _serve_workers(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)  # refuse a broken registry before any worker is forked
     _raise_file_limit()
     builtin = {k: p.base_url for k, p in registry.platforms.items() if p.remote is None}
-    base_urls = replica_base_urls(builtin, args.replica_url) if args.replica_url else {}
-    sample = replica_sample(builtin) if args.replica_url else None
+    choice = asyncio.run(_choose(args, registry, builtin))
+    sampled = {k: builtin[k] for k in choice.sampled}
+    base_urls = replica_base_urls(sampled, args.replica_url) if sampled and args.replica_url else {}
+    sample = replica_sample(sampled, live=choice.live) if sampled else None
     site_dir = site_root = initial_root = None
     if args.site:
         # The first site is the arbiter's (outside the workers' root, so a worker that stops leaves it alone);
@@ -358,13 +367,34 @@ def _stop_on_signals() -> asyncio.Future[str]:
     return stop
 
 
-def _addresses(base: str, paths: list[str], args: argparse.Namespace) -> str:
+def _mode(args: argparse.Namespace) -> Mode:
+    """The --upstream mode: as given; else replica with --replicas or --replica-url, else real."""
+    if args.replicas:
+        return "replica"
+    given: Mode | None = args.upstream
+    return given or ("replica" if args.replica_url else "real")
+
+
+async def _choose(args: argparse.Namespace, registry: Registry, builtin: Mapping[str, str]) -> Choice:
+    """Live or sample per platform (checking the live ones first with --upstream auto), said per source."""
+    from proxy.serving.upstreams import CHECK_WITHIN, choose_upstreams
+
+    mode = _mode(args)
+    if mode == "auto":
+        print(f"checking which platforms answer (at most {CHECK_WITHIN:g} s) ...", flush=True)
+    choice = await choose_upstreams(registry, builtin, mode)
+    titles = {k: p.title.nl for k, p in registry.platforms.items()}
+    print("\n".join(["sources:", *choice.lines(titles)]), flush=True)
+    return choice
+
+
+def _addresses(base: str, paths: list[str], args: argparse.Namespace, *, replicas: bool = False) -> str:
     lines = [f"BesluitBron on {base}"]
     if args.site:
         lines.append(f"  site         {base}/  (English: {base}/en/)")
     lines += [f"  health       {base}/health", f"  load status  {base}/status"]
     lines += [f"  MCP          {base}{path}" for path in paths]
-    if args.replicas:
+    if replicas:
         lines.append(f"  replicas     http://{args.host}:{args.replica_port}/<platform>/ (offline sample data)")
     return "\n".join(lines)
 

@@ -26,12 +26,26 @@ WORDS = {
     "en": "Sample data: this installation answers from an offline sample of the platforms, recorded up to {date}, "
           "not from the live platforms. Answers are not the current state; citations point to the real record.",
 }
+# When only some sources answer from the sample (the others answered at start and are served live).
+SOME = {
+    "nl": "Voorbeeldgegevens voor {sources}: die bronnen antwoorden uit een offline steekproef, vastgelegd tot "
+          "{date}, omdat ze bij de start niet antwoordden; de andere bronnen antwoorden live.",
+    "en": "Sample data for {sources}: those sources answer from an offline sample, recorded up to {date}, because "
+          "they did not answer at start; the other sources answer live.",
+}
 
 
 def banner(config: MkDocsConfig) -> str | None:
-    recorded = bridge.site_input(config).sample_recorded_on
+    given = bridge.site_input(config)
+    recorded = given.sample_recorded_on
+    if not recorded:
+        return None
     lang = bridge.current_language(config)
-    return WORDS.get(lang, WORDS["en"]).format(date=recorded) if recorded else None
+    if given.sample_sources:
+        platforms = bridge.site_data(config).registry.platforms
+        names = ", ".join(platforms[k].title[lang] if k in platforms else k for k in given.sample_sources)
+        return SOME.get(lang, SOME["en"]).format(sources=names, date=recorded)
+    return WORDS.get(lang, WORDS["en"]).format(date=recorded)
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:

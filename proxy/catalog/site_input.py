@@ -34,6 +34,8 @@ class SiteInput:
     """The server's remote listings (`RemoteHub.snapshot()`), so the site shows the remote tools it serves."""
     sample_recorded_on: str | None = None
     """The server answers from the offline replicas, recorded up to this date: the banner on every page."""
+    sample_sources: list[str] | None = None
+    """The platform keys answering from the sample when the others answer live (`--upstream auto`); None: all."""
     plugins: str | None = None
     """Benchmarks only: "module:function" returning plug-ins for a synthetic registry."""
 
@@ -57,4 +59,5 @@ class SiteInput:
         registry = data.get("registry")
         return cls(registry=Path(registry) if registry else None, status=data.get("status"),
                    remote=data.get("remote"), sample_recorded_on=data.get("sample_recorded_on"),
+                   sample_sources=data.get("sample_sources"),
                    plugins=data.get("plugins"))

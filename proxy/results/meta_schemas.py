@@ -69,7 +69,10 @@ _SOURCE_CAPABILITIES = {
 _SAMPLE_DATA: dict[str, Any] = {"anyOf": [{"type": "null"}, {
     "type": "object",
     "properties": {"sample": {"type": "boolean"}, "note": {"type": "string"},
-                   "recorded_on": {"type": "object", "additionalProperties": {"type": "string"}}},
+                   "recorded_on": {"type": "object", "additionalProperties": {"type": "string"},
+                                   "description": "The sources answering from the sample, with their recording day."},
+                   "live": {"type": "array", "items": {"type": "string"},
+                            "description": "The sources answering live beside the sample."}},
     "required": ["sample", "note", "recorded_on"]}],
     "description": "Set when this installation answers from its offline sample of the platforms, not the live "
                    "platforms: what the sample is and when each source was recorded (dates are the recording's)."}

@@ -27,6 +27,7 @@ class SampleData:
     """The proxy answers from the offline replicas; `recorded_on` per platform key (YYYY-MM-DD)."""
 
     recorded_on: Mapping[str, str]
+    live: tuple[str, ...] = ()  # the platform keys this server answers live beside the sample (`--upstream auto`)
 
     def note(self, platform: str | None = None) -> str:
         when = self.recorded_on.get(platform or "") if platform else None
@@ -77,16 +78,17 @@ class SampleData:
         keys = list(platforms) if platforms is not None else list(self.recorded_on)
         recorded = {k: self.recorded_on[k] for k in keys if k in self.recorded_on}
         one = next(iter(recorded)) if len(recorded) == 1 else None
-        return {"sample": True, "recorded_on": recorded,
+        return {"sample": True, "recorded_on": recorded, "live": [k for k in keys if k in self.live],
                 "note": f"{self.note(one)} Freshness (current_through, receiving, stalled) is that of the sample "
                         "on its recording day, not of the live platform."}
 
 
-def replica_sample(keys: Iterable[str], anchor: date | None = None) -> SampleData:
-    """The sample the replicas of `keys` serve, with each one's recording date (from its provenance)."""
+def replica_sample(keys: Iterable[str], anchor: date | None = None, *, live: Iterable[str] = ()) -> SampleData:
+    """The sample the replicas of `keys` serve, with each one's recording date (from its provenance); `live`:
+    the platforms served live beside it."""
     recorded = {}
     for key in keys:
         module = importlib.import_module(f"proxy.replica.{key}")
         provenance = getattr(module, "provenance", None)
         recorded[key] = provenance(anchor or date.today()).recorded_on if provenance else ""
-    return SampleData(recorded)
+    return SampleData(recorded, live=tuple(live))

@@ -253,7 +253,7 @@ class ConnectorEndpoint:
         if not sample or not sample.covers(tool.platform) or tool.meta:
             return _error(message)
         return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=(
-            f"{sample.note(tool.platform)}\n\n{message}"))], is_error=True, meta=sample.meta(tool.platform))
+            f"{sample.note(tool.platform)}\n\n{message}"))], is_error=True, _meta=sample.meta(tool.platform))
 
     async def _run(self, tool: CatalogTool, arguments: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
         generation = self.generation

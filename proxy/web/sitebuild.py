@@ -42,7 +42,8 @@ async def build_site(registry_path: Path, out_root: Path, *, status: dict[str, A
     target = Path(tempfile.mkdtemp(prefix="site-", dir=out_root))
     given = target.with_suffix(".input.json")
     SiteInput(registry=registry_path, status=status, remote=remote,
-              sample_recorded_on=sample.newest if sample is not None else None).write(given)
+              sample_recorded_on=sample.newest if sample is not None else None,
+              sample_sources=sorted(sample.recorded_on) if sample is not None and sample.live else None).write(given)
     env = {**os.environ, SITE_INPUT_ENV: str(given)}
     env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
     try:
