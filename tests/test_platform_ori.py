@@ -41,7 +41,7 @@ CATALOGUE = json.loads((Path(__file__).parents[1] / "proxy/replica/data/ori/cata
 DOC = "document:notubiz:gemeente:amsterdam:7636790"
 MOTION = "motion:notubiz:gemeente:altena:1184235"
 MOTION_TEXT = "document:notubiz:gemeente:altena:17194168"
-MEETING = "meeting:notubiz:gemeente:alkmaar:voorbeeld-20260122"
+MEETING = "meeting:notubiz:gemeente:alkmaar:zonder-id-20260122"
 Sent = tuple[str, str, list[tuple[str, str]]]  # method, path, query pairs
 SOURCES: Sent = ("GET", "/ori/api/sources", [])
 STATUS: Sent = ("GET", "/ori/api/status", [])
@@ -159,7 +159,7 @@ async def test_a_motions_text_names_the_motion_and_its_meeting(env: PlatformHarn
     shown as "the meeting"."""
     result = await env.call("read_document", id=MOTION_TEXT)
     assert [r.path for r in env.requests] == [f"/ori/api/entities/{MOTION_TEXT}", f"/ori/api/entities/{MOTION}",
-                                              "/ori/api/entities/meeting:notubiz:gemeente:altena:voorbeeld-20260707"]
+                                              "/ori/api/entities/meeting:notubiz:gemeente:altena:zonder-id-20260707"]
     assert result["attached_to"] == {"id": MOTION, "kind": "motion",
                                      "title": "Vergunningverlening rond geitenhouderijen"}
     assert result["meeting"]["title"] == "Raadsvergadering" and result["meeting"]["date"] == "2026-07-07"

@@ -1038,7 +1038,7 @@ TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl("search_meetings", SEARCH_MEETINGS_INPUT, SEARCH_MEETINGS_OUTPUT, search_meetings,
              example={"query": "raadsvergadering", "organisation": "Altena", "limit": 5}),
     ToolImpl("read_meeting", READ_MEETING_INPUT, READ_MEETING_OUTPUT, read_meeting,
-             example={"id": "meeting:notubiz:gemeente:alkmaar:voorbeeld-20260122"}),
+             example={"id": "meeting:notubiz:gemeente:alkmaar:zonder-id-20260122"}),
     ToolImpl("upcoming_meetings", UPCOMING_INPUT, UPCOMING_OUTPUT, upcoming_meetings,
              example={"organisation": "Utrecht", "days": 30}),
     ToolImpl("list_organisations", LIST_ORGANISATIONS_INPUT, LIST_ORGANISATIONS_OUTPUT, list_organisations,

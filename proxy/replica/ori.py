@@ -352,8 +352,8 @@ class _Builder:
             return None
         body, dd, mm, yyyy, hh, mi = found.groups()
         wall = f"{yyyy}-{mm}-{dd}T{int(hh):02d}:{mi}:00"
-        # The Notubiz event id is not in the recording: the meeting's native id is made from the date.
-        meeting_id = _eid("meeting", org, f"voorbeeld-{yyyy}{mm}{dd}")
+        # The Notubiz event id is not in the recording: the native id is made from the date, and says so.
+        meeting_id = _eid("meeting", org, f"zonder-id-{yyyy}{mm}{dd}")
         meeting = self.entities.get(meeting_id)
         if meeting is None:
             meeting = self.add(_Entity(meeting_id, "Meeting", org, body, _utc(wall), INVENTED,

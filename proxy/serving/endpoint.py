@@ -228,8 +228,9 @@ class ConnectorEndpoint:
             if len(conforming) >= _CONFORMING_MAX:
                 conforming.clear()
             conforming.add(encoded)
-        if tool.meta:  # about this installation: ours, not external data
-            return EncodedResult(encoded)
+        if tool.meta:  # about this installation: ours, not external data (led by the sample notice, if any)
+            sample = self._sample
+            return EncodedResult(encoded, meta=json_members(sample.meta(None)) if sample else b"")
         platform = tool.platform
         meta_ = external_meta([platform or self.slug])
         sampled = self._sample is not None and self._sample.covers(platform)
