@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from proxy.maintain.registry_edit import Switch
+    from proxy.maintain.upstreams import Choice, Mode
     from proxy.registry.model import Registry
-    from proxy.serving.upstreams import Choice, Mode
 
 DEFAULT_REGISTRY = Path("registry.json")
 SWITCHES: dict[str, tuple[Switch, bool]] = {
@@ -377,7 +377,7 @@ def _mode(args: argparse.Namespace) -> Mode:
 
 async def _choose(args: argparse.Namespace, registry: Registry, builtin: Mapping[str, str]) -> Choice:
     """Live or sample per platform (checking the live ones first with --upstream auto), said per source."""
-    from proxy.serving.upstreams import CHECK_WITHIN, choose_upstreams
+    from proxy.maintain.upstreams import CHECK_WITHIN, choose_upstreams
 
     mode = _mode(args)
     if mode == "auto":

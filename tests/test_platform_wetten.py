@@ -25,6 +25,7 @@ from tests.platform_harness import PlatformHarness, harness_fixture
 ANCHOR = date(2026, 10, 5)
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 KEY = "wetten"
+PARTICIPATIEWET = "BWBR0015703"
 OB = "BWBR0002629"  # Wet op de omzetbelasting 1968
 WOO = "BWBR0045754"
 
@@ -128,9 +129,16 @@ async def test_clear_errors_for_unknown_articles_dates_and_ids(env: PlatformHarn
 
 
 async def test_a_regulation_whose_text_was_not_recorded_is_absent_not_invented(env: PlatformHarness) -> None:
-    with pytest.raises(ToolInputError, match="no regulation BWBR0005537"):
+    with pytest.raises(NotHeld, match="no regulation BWBR0005537"):
         await env.call("read_article", identifier="Awb", article="1:1")
-    assert {v.bwb for v in VERSIONS} == {OB, WOO, "BWBR0003984"}
+    assert {v.bwb for v in VERSIONS} == {OB, WOO, "BWBR0003984", PARTICIPATIEWET}
+
+
+async def test_the_participatiewet_is_read_whole(env: PlatformHarness) -> None:
+    """Issue 39: a whole recorded toestand (kept gzip-compressed) answers an ordinary question."""
+    result = await env.call("read_article", identifier="Participatiewet", article="8")
+    assert result["title"] == "Participatiewet" and result["valid_from"] == "2026-01-01"
+    assert result["text"].startswith("Artikel 8") and "verordening" in result["text"]
 
 
 # --------------------------------------------------------------------------- SRU replies

@@ -33,9 +33,11 @@ def test_share_of_served_records_traced_to_a_recording(key: str) -> None:
     recorded = sum(provenance.recorded.values())
     print(f"\n{key}: {recorded} of {provenance.total} served records traced to a recording "
           f"({provenance.share:.1%}); invented: {len(provenance.invented)}")
+    for line in provenance.holds:
+        print(f"  holds: {line}")
     for line in provenance.invented:
         print(f"  invented: {line}")
-    assert provenance.total > 0
+    assert provenance.total > 0 and provenance.holds, "the sample says what it holds"
     assert all(line.strip() for line in provenance.invented), "every invented record is named"
     if provenance.recorded:
         assert provenance.share >= MIN_SHARE, f"{key}: {provenance.share:.1%} traced to a recording"

@@ -148,8 +148,12 @@ async def test_platform_status_reports_the_recordings_dates_whatever_the_clock(d
     measured = []
     for shift in (timedelta(0), timedelta(days=365)):
         moment = datetime.now(UTC) + shift
+
+        def clock(moment: datetime = moment) -> datetime:
+            return moment
+
         generation = dataclasses.replace(load_generation(REGISTRY, base_urls=default_replicas.base_urls),
-                                         clock=lambda moment=moment: moment)
+                                         clock=clock)
         store = MemoryStore()
         upstreams = {k: Upstream(p, store=store) for k, p in generation.registry.platforms.items()}
         bound = generation.bind(upstreams, None, sample.recording_days())
@@ -168,7 +172,7 @@ async def test_platform_status_reports_the_recordings_dates_whatever_the_clock(d
     for key in KEYS:
         assert now[key] == a_year_on[key], key
         through = now[key]["current_through"]
-        assert through is None or through <= sample.recorded_on[key], (key, through, sample.recorded_on[key])
+        assert through is None or str(through) <= sample.recorded_on[key], (key, through, sample.recorded_on[key])
     print("\n" + "\n".join(f"{k}: current_through {now[k]['current_through']}, receiving {now[k]['receiving']} "
                            f"(recorded {sample.recorded_on[k]})" for k in KEYS))
 

@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 import aiohttp
 import pytest
 
+from proxy.maintain.upstreams import choose_upstreams
 from proxy.results.sample import META_KEY
-from proxy.serving.upstreams import choose_upstreams
 from tests.conftest import client, listen, write_registry
 from tests.conftest_mcp import meta_of, text_of
 

@@ -52,7 +52,7 @@ from zoneinfo import ZoneInfo
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from proxy.replica.provenance import Provenance
+from proxy.replica.provenance import Provenance, tally
 
 __all__ = ["RATE", "STATUS_FAULTS", "RateLimiter", "create_app", "provenance"]
 
@@ -437,7 +437,9 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
         "no recorded /api/status exists: each organisation's row carries the catalog's state (discontinued, not "
         "implemented) and the date of its newest recorded entity, nothing else; an organisation with no recorded "
         "entity has no date",)
-    return Provenance(recorded=recorded, invented=invented, recorded_on=RECORDED_ON, notes=notes)
+    holds = (f"{len(_ORGS)} organisations in the catalog",
+             *tally(f"{e.type} of {e.org.label}" for e in data.ordered if e.source != INVENTED))
+    return Provenance(recorded=recorded, invented=invented, recorded_on=RECORDED_ON, notes=notes, holds=holds)
 
 
 # =========================================================================== replies

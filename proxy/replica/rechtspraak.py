@@ -39,7 +39,7 @@ from xml.sax.saxutils import escape, quoteattr
 from aiohttp import web
 from defusedxml import ElementTree as SafeET
 
-from proxy.replica.provenance import Provenance
+from proxy.replica.provenance import Provenance, tally
 
 __all__ = ["RULINGS", "XSS_SUMMARY", "Ruling", "build_rulings", "create_app", "provenance"]
 
@@ -192,7 +192,9 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
             recorded[ruling.source] = recorded.get(ruling.source, 0) + 1
         else:
             invented.append(f"{ruling.ecli}: {ruling.why_invented}")
-    return Provenance(recorded=recorded, invented=tuple(invented), recorded_on=RECORDED_ON,
+    real = [r for r in build_rulings(anchor, fixtures=fixtures).values() if r.source]
+    holds = (*tally(f"rulings of the {r.court}" + (" with full text" if r.document else "") for r in real),)
+    return Provenance(recorded=recorded, invented=tuple(invented), recorded_on=RECORDED_ON, holds=holds,
                       notes=(f"{COURT_LIST} is the court list the name table is checked against, not served",))
 
 

@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from aiohttp import web
 
-from proxy.replica.provenance import Provenance
+from proxy.replica.provenance import Provenance, tally
 
 __all__ = [
     "Bool",
@@ -680,8 +680,16 @@ def koop_app(publications: Sequence[Publication]) -> web.Application:
     return app
 
 
+# KOOP identifier families, as people name them.
+FAMILIES = {"kst": "Kamerstuk", "ah": "Aanhangsel Handelingen (Kamervragen with answer)", "kv": "Kamervragen",
+            "h": "Handelingen", "blg": "Bijlage", "stb": "Staatsblad", "stcrt": "Staatscourant", "trb": "Tractatenblad",
+            "gmb": "Gemeenteblad", "prb": "Provinciaal blad", "wsb": "Waterschapsblad",
+            "bgr": "Blad gemeenschappelijke regeling", "ag": "Agenda", "nds": "Niet-dossierstuk"}
+
+
 def publication_provenance(publications: Iterable[Publication], *, recorded_on: str, why_invented: str) -> Provenance:
     """Served publications counted by the data file they were read from; each made-up one named with `why_invented`."""
+    publications = list(publications)
     counts: dict[str, int] = {}
     invented: list[str] = []
     for pub in publications:
@@ -689,4 +697,8 @@ def publication_provenance(publications: Iterable[Publication], *, recorded_on: 
             counts[pub.origin] = counts.get(pub.origin, 0) + 1
         else:
             invented.append(f"{pub.identifier}: {why_invented}")
-    return Provenance(recorded=counts, invented=tuple(invented), recorded_on=recorded_on)
+    held = [p for p in publications if p.origin]
+    holds = (*tally(f"{FAMILIES.get(p.identifier.split('-')[0], p.publication_name)} ({p.identifier.split('-')[0]})"
+                    for p in held),
+             *tally((f"from {p.creator}" for p in held), top=8))
+    return Provenance(recorded=counts, invented=tuple(invented), recorded_on=recorded_on, holds=holds)

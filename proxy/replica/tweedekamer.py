@@ -63,7 +63,7 @@ from proxy.replica._odata import (
     query_count,
     query_entity,
 )
-from proxy.replica.provenance import Provenance
+from proxy.replica.provenance import Provenance, tally
 
 __all__ = ["BASE_PATH", "ROLL_CALL", "STORE", "build_store", "create_app", "provenance"]
 
@@ -354,4 +354,9 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
         + [f"{name} {r['Id']}: {r['Nummer'] or 'agenda item'}, nothing recorded is dated after {RECORDED_ON}"
            for name in ("Activiteit", "Agendapunt") for r in store.rows[name]
            if str(r.get("Onderwerp") or "").startswith("Voorbeeld")])
-    return Provenance(recorded=recorded, invented=invented, recorded_on=RECORDED_ON)
+    real = {name: [r for r in rows if r["Id"] not in made] for name, rows in store.rows.items()}
+    holds = (*tally(f"{r.get('Soort')} (Zaak)" for r in real["Zaak"] if not r.get("Verwijderd")),
+             *tally(f"{r.get('Soort')} (Document)" for r in real["Document"] if not r.get("Verwijderd")),
+             f"{len(real['Persoon'])} members (Persoon), {len(real['Stemming'])} votes (Stemming), "
+             f"{len(real['Activiteit'])} activities")
+    return Provenance(recorded=recorded, invented=invented, recorded_on=RECORDED_ON, holds=holds)

@@ -41,6 +41,9 @@ Wet open overheid (BWBR0045754, 2022-05-01 to 2022-07-31; title, ministry and fi
 WTI) and the 1986 regeling BWBR0003984, whose end is not in the recording (its record has no end
 date). Texts are the recorded toestand XML, trimmed to the first chapters where marked. Regulations
 whose text was not recorded (the Awb among them) are not in this sample: no text is made up.
+The Participatiewet (BWBR0015703, toestand 2026-01-01, whole; no manifest
+recorded, so no end date) is kept gzip-compressed. Every other expression a recorded manifest lists is served as
+a version record without text (its toestand path answers 404): a known version, its text not in the sample.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ from xml.etree.ElementTree import Element
 from aiohttp import web
 from defusedxml import ElementTree as SafeET
 
-from proxy.replica.provenance import Provenance
+from proxy.replica.provenance import Provenance, tally
 from proxy.replica.sru_common import (
     Clause,
     Evaluation,
@@ -81,8 +84,8 @@ REPOSITORY = "https://repository.officiele-overheidspublicaties.nl"
 SRW = "http://www.loc.gov/zing/srw/"
 GZD = "http://standaarden.overheid.nl/sru/"
 OPEN_END = "9999-12-31"  # how the BWB writes "no end" (the recorded manifests' einddatum)
-# The newest recording behind this sample: the Wet open overheid's manifest, generated 2023-11-22.
-RECORDED_ON = "2023-11-22"
+# The newest recording behind this sample: the Participatiewet's toestand 2026-01-01, in a commit of 2026-02-24.
+RECORDED_ON = "2026-02-24"
 # Served toestanden: (data file, manifest that dates it or None, WTI that names it or None).
 TOESTANDEN: tuple[tuple[str, str | None, str | None], ...] = (
     ("toestand_BWBR0002629_2010-01-01_0_trimmed.xml", "manifest_BWBR0002629.xml", None),
@@ -92,6 +95,7 @@ TOESTANDEN: tuple[tuple[str, str | None, str | None], ...] = (
     ("toestand_BWBR0045754_2022-05-01_0_trimmed.xml", "manifest_BWBR0045754.xml",
      "wti_BWBR0045754_algemene-informatie.xml"),
     ("toestand_BWBR0003984_1986-06-26_0.xml", None, None),
+    ("toestand_BWBR0015703_2026-01-01_0.xml.gz", None, None),
 )
 
 
@@ -212,9 +216,15 @@ def build_versions(anchor: date | None = None) -> list[Version]:
 def provenance(anchor: date) -> Provenance:
     """Served version records counted by the toestand file each comes from; none is made up."""
     counts: dict[str, int] = {}
-    for version in build_versions(anchor):
+    versions = build_versions(anchor)
+    for version in versions:
         counts[version.origin] = counts.get(version.origin, 0) + 1
-    return Provenance(recorded=counts, recorded_on=RECORDED_ON)
+    texts: dict[str, list[str]] = {}
+    for v in sorted((v for v in versions if v.xml), key=lambda v: v.label):
+        texts.setdefault(f"{v.title} ({v.bwb})", []).append(v.label + (" (trimmed)" if "trimmed" in v.origin else ""))
+    holds = (*(f"{name}: text of {', '.join(labels)}" for name, labels in texts.items()),
+             *tally(f"known version of {v.title} without its text (from its manifest)" for v in versions if not v.xml))
+    return Provenance(recorded=counts, recorded_on=RECORDED_ON, holds=holds)
 
 
 # --------------------------------------------------------------------------- SRU

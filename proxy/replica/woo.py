@@ -48,7 +48,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from proxy.replica.provenance import Provenance
+from proxy.replica.provenance import Provenance, tally
 
 __all__ = ["KNOWN_ID", "PUBLICATIONS", "RECORDED_ON", "XSS_TITLE", "Publication", "build_publications",
            "create_app", "provenance"]
@@ -182,7 +182,9 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
             counts[pub.origin] = counts.get(pub.origin, 0) + 1
         else:
             invented.append(f"{pub.id}: {SAMPLE_WHY}")
-    return Provenance(recorded=counts, invented=tuple(invented), recorded_on=RECORDED_ON)
+    real = [p for p in build_publications(anchor, fixtures=fixtures).values() if p.origin]
+    holds = tally(f"from {(p.document.get('verantwoordelijke') or {}).get('label', '?')}" for p in real)
+    return Provenance(recorded=counts, invented=tuple(invented), recorded_on=RECORDED_ON, holds=holds)
 
 
 # --------------------------------------------------------------------------- HTTP
