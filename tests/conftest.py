@@ -22,6 +22,7 @@ from mcp import Client
 from proxy.registry.model import load_registry
 from proxy.replica import FAULTS, create_replicas_app, replica_base_urls
 from proxy.replica.faults import Faults
+from proxy.results.sample import SampleData, replica_sample
 from proxy.serving.runtime import Runtime
 from proxy.web.app import RUNTIME, Config, create_app
 from tests.redis_server import redis_server
@@ -106,6 +107,16 @@ async def serve(registry_path: Path, replicas: Replicas, **config: Any) -> Async
         yield LiveServer(base=base, app=app, registry_path=registry_path)
     finally:
         await runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def serve_sample(replicas: Replicas, tmp_path: Path) -> AsyncIterator[tuple[LiveServer, SampleData]]:
+    """The shipped registry served from `replicas` with the sample notice on, as `make run UPSTREAM=replica`."""
+    path = tmp_path / "registry.json"
+    shutil.copy(REGISTRY, path)
+    sample = replica_sample(sorted(load_registry(REGISTRY).platforms))
+    async with serve(path, replicas, sample=sample) as live:
+        yield live, sample
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ against a stand-in) says none of it, and its citations are the same: they link w
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 
 from proxy.registry.model import load_registry
 from proxy.results.sample import META_KEY, SampleData, replica_sample
-from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve
+from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve_sample
 from tests.conftest_mcp import meta_of, text_of
 from tests.site_helpers import run_mkdocs_build
 
@@ -25,11 +24,8 @@ MODES = ("legacy", "2026-07-28")
 
 @pytest.fixture
 async def sampled(replicas: Replicas, tmp_path: Path) -> AsyncIterator[tuple[LiveServer, SampleData]]:
-    path = tmp_path / "registry.json"
-    shutil.copy(REGISTRY, path)
-    sample = replica_sample(KEYS)
-    async with serve(path, replicas, sample=sample) as live:
-        yield live, sample
+    async with serve_sample(replicas, tmp_path) as pair:
+        yield pair
 
 
 def test_every_replica_names_its_recording_date() -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import shutil
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -29,7 +28,7 @@ from proxy.replica.wetten import build_versions
 from proxy.results.sample import META_KEY, SAMPLE_FIELD, SampleData, replica_sample
 from proxy.serving.loadstatus import measure_generation
 from proxy.state.store import MemoryStore
-from tests.conftest import REGISTRY, LiveServer, Replicas, client, listen, serve
+from tests.conftest import REGISTRY, LiveServer, Replicas, client, listen, serve_sample
 from tests.conftest_mcp import meta_of, text_of
 
 KEYS = sorted(load_registry(REGISTRY).platforms)
@@ -73,11 +72,8 @@ async def default_replicas() -> AsyncIterator[Replicas]:
 
 @pytest.fixture
 async def sampled(default_replicas: Replicas, tmp_path: Path) -> AsyncIterator[tuple[LiveServer, SampleData]]:
-    path = tmp_path / "registry.json"
-    shutil.copy(REGISTRY, path)
-    sample = replica_sample(KEYS)
-    async with serve(path, default_replicas, sample=sample) as live:
-        yield live, sample
+    async with serve_sample(default_replicas, tmp_path) as pair:
+        yield pair
 
 
 def test_the_chosen_records_are_really_absent_from_the_sample() -> None:

@@ -24,7 +24,7 @@ from proxy.core.errors import ToolInputError, UpstreamError
 __all__ = ["DATES", "MAX_PROBES", "NOT_FILTERS", "WORDS", "SourceState", "explain_empty"]
 
 # Arguments that page or shape a list rather than narrow it.
-NOT_FILTERS = frozenset({"limit", "offset", "cursor", "sort", "length"})
+NOT_FILTERS = frozenset({"limit", "offset", "cursor", "sort", "length", "days"})  # days: a window ahead, not a filter
 DATES = ("date_from", "date_to")
 WORDS = ("query", "title", "name")
 MAX_PROBES = 4  # at most this many extra platform calls for one empty answer
