@@ -22,7 +22,8 @@ from tests.platform_harness import PlatformHarness, harness_fixture
 KEY = "rechtspraak"
 ANCHOR = date(2026, 11, 30)
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
-RVS = "http://standaarden.overheid.nl/owms/terms/Raad_van_State"
+TERMS = "http://standaarden.overheid.nl/owms/terms/"
+RVS = TERMS + "Raad_van_State"
 AREA = "http://psi.rechtspraak.nl/rechtsgebied#"
 
 
@@ -77,13 +78,36 @@ def _court_list() -> dict[str, tuple[str, str]]:
     return {i.findtext("Identifier") or "": (i.findtext("Naam") or "", i.findtext("Afkorting") or "") for i in root}
 
 
-def test_every_court_in_the_table_is_in_the_platforms_court_list() -> None:
+def test_the_court_table_is_the_platforms_whole_court_list() -> None:
     courts = _court_list()
+    assert len(courts) == 261  # every Instantie the platform lists: courts of today, ended, Caribbean, tucht
+    own = {}
     for entry in COURT_TABLE.entries:
-        uri = rechtspraak.COURT_BASE + entry.key
+        uri, *continued = entry.values
         assert uri in courts, f"{entry.key} is not a creator URI of data.rechtspraak.nl's Instanties list"
         name, code = courts[uri]
-        assert entry.label == name and code in entry.names, entry.key
+        assert entry.label == name.strip() and (not code or code == entry.key), entry.key
+        assert all(c in courts for c in continued), entry.key
+        own[uri] = entry
+    assert set(own) == set(courts)
+
+
+def test_todays_court_names_reach_the_same_court_before_2013() -> None:
+    # Failed before: "Hof Den Haag" sent only Gerechtshof_Den_Haag, "Rechtbank Den Bosch" and "Rechtbank"
+    # were refused, and the Caribbean courts, the Tariefcommissie and four rechtbanken were not in the table.
+    hof, said = court_uris("Hof Den Haag")
+    assert hof == [TERMS + "Gerechtshof_Den_Haag", TERMS + "Gerechtshof_'s-Gravenhage"]
+    assert "continues: Gerechtshof 's-Gravenhage" in said
+    assert court_uris("Rechtbank Den Bosch")[0] == [TERMS + "Rechtbank_Oost-Brabant",
+                                                    TERMS + "Rechtbank_'s-Hertogenbosch"]
+    assert set(court_uris("Gerechtshof Arnhem-Leeuwarden")[0]) >= {TERMS + "Gerechtshof_Arnhem",
+                                                                   TERMS + "Gerechtshof_Leeuwarden"}
+    everyone, said = court_uris("Rechtbank")
+    assert len(everyone) == 34 and "every Rechtbank" in said and TERMS + "Rechtbank_Breda" in everyone
+    assert court_uris("OGEAA")[0] == ["http://psi.rechtspraak.nl/GEA Aruba"]
+    assert court_uris("Gemeenschappelijk Hof")[0][0] == "http://psi.rechtspraak.nl/GHACSMBES"
+    assert court_uris("Tariefcommissie")[0] == ["http://psi.rechtspraak.nl/TariefCommissie"]
+    assert court_uris("Rechtbank Zierikzee")[0] == ["http://psi.rechtspraak.nl/instantie/Kantongerecht/#RechtbankZierikzee"]
 
 
 def test_every_area_real_rulings_carry_is_in_the_table() -> None:
@@ -91,6 +115,12 @@ def test_every_area_real_rulings_carry_is_in_the_table() -> None:
     keys = {entry.key for entry in AREAS.entries}
     carried = {area for r in _rulings() if r.source and r.source.startswith("content_") for area in r.areas}
     assert carried and carried <= keys, carried - keys
+
+
+async def test_a_court_of_today_finds_the_rulings_of_the_court_it_continues(env: PlatformHarness) -> None:
+    found = await env.call("search_rulings", court="Hof Den Haag", limit=10)
+    assert "ECLI:NL:GHSGR:2008:BC9358" in [r["ecli"] for r in found["results"]]
+    assert "Gerechtshof 's-Gravenhage" in found["precision"]["matched"]
 
 
 async def test_courts_that_ended_in_2012_find_their_own_rulings(env: PlatformHarness) -> None:

@@ -46,7 +46,7 @@ from proxy.platforms._common import (
     page,
     parse_xml,
 )
-from proxy.platforms._resolve import Resolved, Table
+from proxy.platforms._resolve import Entry, Resolved, Table, norm
 from proxy.plugin.canary import DAY, ISO_START, Probe, check_load
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
@@ -75,7 +75,17 @@ PLACEHOLDERS = frozenset({"-", "–", "—"})
 
 AREAS = Table.load(Path(__file__).with_name("rechtspraak_areas.json"), argument="area_of_law")
 COURT_TABLE = Table.load(Path(__file__).with_name("rechtspraak_courts.json"), argument="court")
-MAX_CHOSEN = 12  # a vague word ("rechtbank") may stand for this many courts or areas, sent OR'ed
+MAX_CHOSEN = 12  # a word several names share ("Amsterdam") may stand for this many courts or areas, sent OR'ed
+# A kind of court named alone means every court of that kind (the list's Type).
+COURT_KINDS = {"rechtbank": "Rechtbank", "rechtbanken": "Rechtbank", "gerechtshof": "Gerechtshof",
+               "gerechtshoven": "Gerechtshof", "hof": "Gerechtshof", "kantongerecht": "Kantongerecht",
+               "kantongerechten": "Kantongerecht", "tuchtrecht": "TuchtrechtelijkeInstantie",
+               "tuchtcollege": "TuchtrechtelijkeInstantie", "tuchtcolleges": "TuchtrechtelijkeInstantie",
+               "caribisch nederland": "Koninkrijksinstantie", "koninkrijk": "Koninkrijksinstantie"}
+
+
+def _sends(entry: Entry, base: str) -> list[str]:
+    return list(entry.values) if entry.values else [base + entry.key]
 
 
 def _resolve_many(table: Table, value: str, base: str) -> tuple[list[str], str]:
@@ -90,17 +100,34 @@ def _resolve_many(table: Table, value: str, base: str) -> tuple[list[str], str]:
     entry = table.find(value)
     if entry is not None:
         note = Resolved(value, entry).note
-        return [base + entry.key], entry.label + (f" ({note})" if note else "")
+        said = entry.label + (f" ({note})" if note else "")
+        if entry.extra.get("continues"):
+            said += " with the courts it continues: " + ", ".join(entry.extra["continues"])
+        return _sends(entry, base), said
     several = table.partial(value)
     if 1 < len(several) <= MAX_CHOSEN:
-        return [base + e.key for e in several], (f"{value!r} read as any of: " + ", ".join(e.label for e in several))
+        return _flat(several, base), f"{value!r} read as any of: " + ", ".join(e.label for e in several)
     if len(several) == 1:
-        return [base + several[0].key], f"{several[0].label} ({value!r} read as it)"
+        return _sends(several[0], base), f"{several[0].label} ({value!r} read as it)"
     raise table.refusal(value, hint=" (a name, code or key as listed), or the URI itself")
 
 
+def _flat(entries: list[Entry], base: str) -> list[str]:
+    return list(dict.fromkeys(uri for e in entries for uri in _sends(e, base)))
+
+
 def court_uris(value: str) -> tuple[list[str], str]:
-    """A court name ('Raad van State', 'Hof Den Haag'), ECLI code ('RVS') or creator URI → creator URIs."""
+    """A court name ('Raad van State', 'Hof Den Haag'), ECLI code ('RVS') or creator URI → creator URIs.
+
+    A court of today also sends the courts it continues (Gerechtshof Den Haag: 's-Gravenhage), since the
+    platform files each ruling under the court that gave it; a kind of court alone ('Rechtbank') is every
+    court of that kind in the platform's list."""
+    kind = COURT_KINDS.get(norm(value))
+    if kind is not None:
+        courts = [e for e in COURT_TABLE.entries if e.extra.get("type") == kind]
+        today = sum(1 for e in courts if not e.extra.get("until"))
+        return _flat(courts, COURT_BASE), (f"{value.strip()!r} read as every {kind} in the platform's court list "
+                                           f"({len(courts)}: {today} of today and {len(courts) - today} that ended)")
     return _resolve_many(COURT_TABLE, value, COURT_BASE)
 
 
@@ -243,9 +270,12 @@ async def _search_rulings(call: ToolCall) -> dict[str, Any]:
 SEARCH_INPUT = object_schema({
     "court": {"type": "string", "maxLength": 120,
               "description": "Court (instantie) as people write it: 'Raad van State', 'Hoge Raad', 'Hof Den Haag', "
-                             "'Rechtbank Amsterdam', an ECLI court code ('HR', 'RVS', 'CRVB', 'RBAMS') or the "
-                             "creator URI. 'Gerechtshof' or 'Rechtbank' alone means all of them (said in "
-                             "precision.matched); an unknown name is refused with the closest courts."},
+                             "'Rechtbank Den Bosch', an ECLI court code ('HR', 'RVS', 'CRVB', 'RBAMS', 'OGEAA') or "
+                             "the creator URI; any court of the platform's list, also those that ended and the "
+                             "Caribbean ones. A court of today includes the courts it continues (Hof Den Haag: "
+                             "'s-Gravenhage before 2013); 'Gerechtshof' or 'Rechtbank' alone means all of them. "
+                             "What was read is said in precision.matched; an unknown name is refused with the "
+                             "closest courts."},
     "area_of_law": {"type": "string", "maxLength": 120,
                     "description": "Area of law (rechtsgebied) in plain words, e.g. 'bestuursrecht', 'strafrecht', "
                                    "'omgevingsrecht', 'socialezekerheidsrecht', 'familierecht', 'belastingrecht', its "

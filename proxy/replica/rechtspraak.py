@@ -51,7 +51,7 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 RS = "{http://www.rechtspraak.nl/schema/rechtspraak-1.0}"
 NS = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "dcterms": "http://purl.org/dc/terms/",
       "psi": "http://psi.rechtspraak.nl/"}
-COURT_LIST = "waardelijst_instanties_trimmed.xml"
+COURT_LIST = "waardelijst_instanties.xml"
 FEEDS = ("zoeken_atom_feed_10entries_2016.xml", "zoeken_atom_feed_3entries_2026.xml")
 RECORDED_ON = "2026-09-20"  # the newest recording: the 2026 search feed's <updated>
 SAMPLE = "VOORBEELD"
