@@ -65,8 +65,8 @@ async def test_search_documents_sends_odata_query_and_reports_exact_count(env: P
     assert request.path == f"{ODATA}/Document"
     assert request.query == {
         "$filter": "Verwijderd eq false and (contains(tolower(Titel),'motie') or "
-                   "contains(tolower(Onderwerp),'motie')) and Soort eq 'Motie' and "
-                   "Datum ge 2025-06-01T00:00:00+02:00 and Datum lt 2026-11-30T00:00:00+01:00",
+                   "contains(tolower(Onderwerp),'motie')) and (Soort eq 'Motie' or Soort eq 'Motie (gewijzigd/nader)') "
+                   "and Datum ge 2025-06-01T00:00:00+02:00 and Datum lt 2026-11-30T00:00:00+01:00",
         "$orderby": "Datum desc,Id desc",
         "$select": "Id,DocumentNummer,Soort,Titel,Onderwerp,Datum,Vergaderjaar,GewijzigdOp",
         "$expand": tweedekamer.DOCUMENT_CASES_EXPAND,
@@ -77,7 +77,7 @@ async def test_search_documents_sends_odata_query_and_reports_exact_count(env: P
     assert "2026-11-30T00:00:00%2B01:00" in request.raw_path  # the offset's "+" is encoded, not sent as a space
     assert request.headers["Accept"] == "application/json"
 
-    expected = [d for d in _live(_store().rows["Document"]) if d["Soort"] == "Motie"
+    expected = [d for d in _live(_store().rows["Document"]) if d["Soort"] in ("Motie", "Motie (gewijzigd/nader)")
                 and "motie" in f"{d['Titel']} {d['Onderwerp']}".lower()
                 and "2025-06-01" <= d["Datum"][:10] <= "2026-11-29"]
     precision = result["precision"]
@@ -257,8 +257,17 @@ def test_the_list_expansions_ask_for_outcome_and_submitters_in_the_same_request(
                  "$orderby=GewijzigdOp desc")
     case = ("Document($filter=Verwijderd eq false;$select=Id,DocumentNummer;$orderby=Datum asc;$top=1),"
             f"{actors},{decisions};$expand=Agendapunt($select=Id;$expand=Activiteit($select=Id,Datum)))")
-    document = f"Zaak($filter=Verwijderd eq false;$select=Id,Nummer;$expand={actors},{decisions}))"
+    document = (f"Zaak($filter=Verwijderd eq false;$select=Id,Nummer;$expand={actors},{decisions};"
+                "$expand=Agendapunt($select=Id;$expand=Activiteit($select=Id,Datum))))")
     assert (case, document) == (tweedekamer.CASE_EXPAND, tweedekamer.DOCUMENT_CASES_EXPAND)
+
+
+async def test_a_document_row_gives_its_outcome_by_decision_date(env: PlatformHarness) -> None:
+    # Failed before: document rows expanded no meeting, so the outcome fell to the last-edited decision
+    # and no decision date was given. The real motion Thijssen on nitrogen, rejected on 2 October 2025:
+    found = await env.call("search_documents", kind="Motie", query="stikstof")
+    [motion] = [r for r in found["results"] if "2025Z18621" in r["cases"]]
+    assert (motion["outcome"], motion["decided_on"]) == ("Verworpen.", "2025-10-02")
 
 
 async def test_case_lists_say_whether_a_motion_was_voted_on_its_outcome_and_submitters(env: PlatformHarness) -> None:
@@ -377,7 +386,7 @@ async def test_search_members_refuses_a_party_it_cannot_read_naming_candidates(e
 
 
 @pytest.mark.parametrize(("tool", "written", "sent"), [
-    ("search_documents", "moties", "Soort eq 'Motie'"),
+    ("search_documents", "moties", "(Soort eq 'Motie' or Soort eq 'Motie (gewijzigd/nader)')"),
     ("search_documents", "Kamervragen", "Soort eq 'Schriftelijke vragen'"),
     ("search_cases", "wetsvoorstel", "Soort eq 'Wetgeving'"),  # a case is Wetgeving, its bill a Voorstel van wet
     ("search_documents", "wetsvoorstel", "Soort eq 'Voorstel van wet'"),
@@ -388,6 +397,16 @@ async def test_a_kind_is_read_as_people_write_it(env: PlatformHarness, tool: str
     result = await env.call(tool, kind=written, limit=1)
     assert f" and {sent}" in env.requests[-1].query["$filter"]
     assert "Soort is" in result["precision"]["matched"]
+
+
+async def test_plenair_debat_is_every_kind_of_plenary_debate(env: PlatformHarness) -> None:
+    # Failed before: "plenair debat" was read as 'Plenair debat (debat)' alone, missing the (wetgeving),
+    # (tweeminutendebat), (dertigledendebat) … debates the platform files under their own Soort.
+    result = await env.call("upcoming_activities", kind="plenair debat", days=30)
+    sent = env.only_request().query["$filter"]
+    plenary = [s for s in _recorded("soorten.json")["Activiteit"] if s.startswith("Plenair debat (")]
+    assert len(plenary) == 7 and all(f"Soort eq '{s}'" in sent for s in plenary)
+    assert "Plenair debat (every kind)" in result["precision"]["matched"]
 
 
 async def test_a_misspelled_kind_is_refused_naming_the_kind_it_resembles(env: PlatformHarness) -> None:
@@ -501,6 +520,39 @@ async def test_members_found_by_the_name_as_written_tussenvoegsel_included(env: 
     assert member["Id"] not in {r["id"] for r in other["results"]}
 
 
+async def test_a_member_is_found_by_the_name_as_the_kamer_displays_it_initials_included(env: PlatformHarness) -> None:
+    # Failed before: the initials had to occur in a name field, so "AAM van Agt" (his Initialen are "AAM", bare)
+    # and "D.A. Ergin" (as ZaakActor shows him) found no member.
+    agt = await env.call("search_members", name="AAM van Agt", current_only=False)
+    assert [(r["name"], r["initials"]) for r in agt["results"]] == [("AAM van Agt", "AAM")]  # no Roepnaam
+    for written in ("D.A. Ergin", "DA Ergin", "d.a. ergin"):
+        ergin = await env.call("search_members", name=written)
+        assert [r["initials"] for r in ergin["results"]] == ["D.A."], written
+    assert "initials begin 'D.A.'" in ergin["precision"]["matched"]
+    assert (await env.call("search_members", name="X.Y. Ergin"))["results"] == []
+
+
+def _submitted_cases(name: str) -> set[str]:
+    store = _store()
+    zaken = {z["Id"]: z["Nummer"] for z in _live(store.rows["Zaak"])}
+    return {zaken[a["Zaak_Id"]] for a in _live(store.rows["ZaakActor"])
+            if a["ActorNaam"] == name and a["Relatie"] in ("Indiener", "Medeindiener") and a["Zaak_Id"] in zaken}
+
+
+async def test_cases_by_submitter_and_words_matched_inside_longer_words(env: PlatformHarness) -> None:
+    # Failed before: "Van der Plas" as query found three motions about plastic and nothing said why.
+    plastic = await env.call("search_cases", query="Van der Plas", limit=50)
+    rows = [r for r in plastic["results"] if "plastic" in (r["subject"] or "").lower()]
+    assert rows and all("plas" in r["words_inside_longer_words"] for r in rows)
+    assert "only inside a longer word" in plastic["precision"]["matched"]
+    hers = await env.call("search_cases", submitter="Van der Plas", limit=50)
+    assert hers["results"] == [] and "C.A.M. Caroline van der Plas" in hers["precision"]["matched"]
+    ergin = await env.call("search_cases", submitter="D.A. Ergin", limit=50)
+    assert {r["number"] for r in ergin["results"]} == _submitted_cases("D.A. Ergin") != set()
+    with pytest.raises(ToolInputError, match="names no current or former member"):
+        await env.call("search_cases", submitter="Jansen-Zzyzx")
+
+
 async def test_a_member_search_over_the_node_limit_is_an_input_error_naming_what_to_drop(
         env: PlatformHarness) -> None:
     with pytest.raises(ToolInputError, match=r"about \d+ nodes .* refuses more than 100; send fewer name words"
@@ -565,7 +617,7 @@ def test_every_party_table_target_is_a_real_fractie_afkorting() -> None:
                                                (tweedekamer.ACTIVITY_KINDS, "Activiteit")])
 def test_every_kind_table_target_is_a_recorded_soort(table: Any, entity: str) -> None:
     recorded = set(_recorded("soorten.json")[entity])
-    missing = {entry.key for entry in table.entries} - recorded
+    missing = {value for entry in table.entries for value in entry.values or (entry.key,)} - recorded
     assert not missing, f"{entity} kinds not in the recorded Soort values: {missing}"
 
 

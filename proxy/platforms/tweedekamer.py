@@ -114,6 +114,10 @@ def _kind_filter(call: ToolCall, kinds: Table) -> tuple[list[str], list[str]]:
     if not written:
         return [], []
     entry = kinds.find(written)
+    if entry is not None and entry.values:  # a family of kinds: 'plenair debat' is every 'Plenair debat (…)'
+        sent = " or ".join(f"Soort eq {quote(v)}" for v in entry.values)
+        return [f"({sent})"], [f"Soort is any of {', '.join(map(repr, entry.values))} ({written!r} read as "
+                               f"{entry.label})"]
     if entry is not None:
         read = "" if norm(written) == norm(entry.key) else f" ({written!r} read as {entry.key!r})"
         return [f"Soort eq {quote(entry.key)}"], [f"Soort is exactly {entry.key!r}{read}"]
@@ -177,6 +181,26 @@ def _titled_search(call: ToolCall, date_field: str, kinds: Table) -> tuple[list[
     return filters, _matched(terms, "Titel or Onderwerp", extra)
 
 
+PART_WORDS_ITEM = {"words_inside_longer_words": {
+    **STRINGS, "description": "Search words this row holds only inside a longer word ('plas' in 'plastic'): "
+                              "a weaker match, often not what was meant."}}
+
+
+def mark_part_words(items: list[dict[str, Any]], terms: Sequence[str]) -> str:
+    """Mark in each row the words it holds only inside longer words (OData `contains` matches any part of a
+    word), and say how many rows that is; an empty string when none."""
+    marked = 0
+    for item in items:
+        text = fold(f"{item.get('title') or ''} {item.get('subject') or ''}")
+        inside = [t for t in terms if fold(t) in text and not re.search(rf"(?<!\w){re.escape(fold(t))}(?!\w)", text)]
+        item["words_inside_longer_words"] = inside
+        marked += bool(inside)
+    if not marked:
+        return ""
+    return (f"; {marked} of these {len(items)} rows hold a search word only inside a longer word (see "
+            "words_inside_longer_words)")
+
+
 def _listing(result: ODataPage, items: list[dict[str, Any]], *, offset: int, matched: str,
              notes: list[str]) -> dict[str, Any]:
     """`results` and their `precision` for one page of entities."""
@@ -238,6 +262,10 @@ SUBMITTERS_EXPAND = f"ZaakActor($filter={NOT_DELETED} and {SUBMITTING};$select=A
 # uitstellen") or its adoption without one ("Overgenomen"); procedural ones ("Ingediend") say nothing of the outcome.
 OUTCOME_FILTER = f"{NOT_DELETED} and (startswith(BesluitSoort,'Stemmen') or BesluitSoort eq 'Overgenomen')"
 OUTCOME_SELECT = "$select=Id,BesluitSoort,BesluitTekst,StemmingsSoort,GewijzigdOp;$orderby=GewijzigdOp desc"
+# The settling decisions with the day of the meeting that took each: the outcome is the last one decided,
+# not the last one edited (a decision is edited long after, e.g. when its vote is corrected).
+DECISIONS_EXPAND = (f"Besluit($filter={OUTCOME_FILTER};{OUTCOME_SELECT};"
+                    "$expand=Agendapunt($select=Id;$expand=Activiteit($select=Id,Datum)))")
 
 SUBMITTER = object_schema({"name": NSTR, "party": NSTR, "role": {**NSTR, "description": "Indiener or Medeindiener."}})
 OUTCOME_ITEM = {
@@ -245,6 +273,7 @@ OUTCOME_ITEM = {
     "outcome": {**NSTR, "description": "BesluitTekst of its last vote or settling decision, e.g. Aangenomen., "
                                        "Verworpen., Aangehouden., Ingetrokken.; null when none was taken."},
     "outcome_kind": {**NSTR, "description": "BesluitSoort, e.g. Stemmen - aangenomen."},
+    "decided_on": {**NDATE, "description": "Date of the meeting that took that decision."},
     "submitters": {"type": "array", "items": SUBMITTER, "description": "Submitter and co-submitters, with party."},
 }
 
@@ -271,7 +300,8 @@ def _outcome(cases: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     decisions = [b for zaak in cases for b in _rows(zaak.get("Besluit"))]
     last = max(decisions, key=lambda b: (_decision_day(b), str(b.get("GewijzigdOp") or "")), default={})
     return {"voted": any(b.get("StemmingsSoort") for b in decisions), "outcome": last.get("BesluitTekst"),
-            "outcome_kind": last.get("BesluitSoort"), "submitters": _submitters(cases)}
+            "outcome_kind": last.get("BesluitSoort"), "decided_on": _decision_day(last) or None,
+            "submitters": _submitters(cases)}
 
 
 def _outcome_text(outcome: Mapping[str, Any]) -> str:
@@ -299,7 +329,7 @@ DOCUMENT_ITEM = {
     "cases": {**STRINGS, "description": "Numbers of the cases (zaken) it belongs to."},
     "url": {"type": "string", "description": "The document file on tweedekamer.nl."},
 }
-DOCUMENT_LIST_ITEM = {**DOCUMENT_ITEM, **OUTCOME_ITEM}
+DOCUMENT_LIST_ITEM = {**DOCUMENT_ITEM, **OUTCOME_ITEM, **PART_WORDS_ITEM}
 
 
 def _document_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -322,8 +352,7 @@ def _document_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, An
 
 
 # A document's outcome and submitters are its case's (a motion's document belongs to the motion's case).
-DOCUMENT_CASES_EXPAND = (f"Zaak($filter={NOT_DELETED};$select=Id,Nummer;$expand={SUBMITTERS_EXPAND},"
-                         f"Besluit($filter={OUTCOME_FILTER};{OUTCOME_SELECT}))")
+DOCUMENT_CASES_EXPAND = f"Zaak($filter={NOT_DELETED};$select=Id,Nummer;$expand={SUBMITTERS_EXPAND},{DECISIONS_EXPAND})"
 
 
 def _document_list_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -340,6 +369,7 @@ async def _search_documents(call: ToolCall) -> dict[str, Any]:
                      top=limit, skip=offset, drop=DROP_TITLED)
     result = await call.get("/Document", read_page, params=params, headers=ACCEPT)
     items = [_document_list_item(call.ctx, row) for row in result.rows]
+    matched += mark_part_words(items, words(call.arguments.get("query")))
     return _listing(result, items, offset=offset, matched=matched + "; newest first", notes=notes)
 
 
@@ -561,11 +591,10 @@ CASE_LIST_ITEM = {
     "session_year": NSTR,
     "document_number": {**NSTR, "description": "Its first document (read_document accepts it)."},
     **OUTCOME_ITEM,
-    "decided_on": {**NDATE, "description": "Date of the meeting that took that decision."},
+    **PART_WORDS_ITEM,
 }
 CASE_EXPAND = (f"Document($filter={NOT_DELETED};$select=Id,DocumentNummer;$orderby=Datum asc;$top=1),"
-               f"{SUBMITTERS_EXPAND},Besluit($filter={OUTCOME_FILTER};{OUTCOME_SELECT};"
-               "$expand=Agendapunt($select=Id;$expand=Activiteit($select=Id,Datum)))")
+               f"{SUBMITTERS_EXPAND},{DECISIONS_EXPAND}")
 
 
 def _submitted_by(fractie_id: str) -> str:
@@ -573,6 +602,37 @@ def _submitted_by(fractie_id: str) -> str:
     some parties otherwise than their Afkorting ('NSC' for 'Nieuw Sociaal Contract')."""
     return (f"ZaakActor/any(a:a/Verwijderd eq false and a/Fractie_Id eq {fractie_id} and "
             f"{SUBMITTING.replace('Relatie', 'a/Relatie')})")
+
+
+MAX_SUBMITTERS = 5  # members one submitter name may stand for; more is refused as too vague
+
+
+async def _submitter_filter(call: ToolCall) -> tuple[list[str], list[str]]:
+    """Cases a member submitted or co-submitted, by the member's Persoon_Id: the name is read as
+    search_members reads it (initials, tussenvoegsel, accents), current and former members, so 'Van der Plas'
+    finds her motions and never a motion about 'plastic'."""
+    written = " ".join(str(call.arguments.get("submitter") or "").split())
+    if not written:
+        return [], []
+    words(written)
+    initials, terms = initials_of(written)
+    filters, read = _name_filters(terms, await member_names(call, current=False), initials)
+    params = _params([NOT_DELETED, MEMBERS_IN_SCOPE[False], *filters], orderby="Achternaam asc,Id asc",
+                     select=("Id", "Initialen", "Roepnaam", "Tussenvoegsel", "Achternaam"), top=MAX_SUBMITTERS + 1,
+                     drop="fewer name words in submitter (the surname alone usually suffices)")
+    members = (await call.get("/Persoon", read_page, params=params, headers=ACCEPT)).rows
+    named = [f"{m.get('Initialen') or ''} {_name(m)}".strip() for m in members]
+    if not members:
+        raise ToolInputError(f"submitter {written!r} names no current or former member ({read}); search_members "
+                             "finds the name as the Kamer writes it")
+    if len(members) > MAX_SUBMITTERS:
+        raise ToolInputError(f"submitter {written!r} could be more than {MAX_SUBMITTERS} members (e.g. "
+                             f"{', '.join(named[:MAX_SUBMITTERS])}); add initials or the first name")
+    ids = " or ".join(f"a/Persoon_Id eq {m['Id']}" for m in members if GUID_RE.match(str(m.get("Id"))))
+    clause = (f"ZaakActor/any(a:a/Verwijderd eq false and ({ids}) and "
+              f"{SUBMITTING.replace('Relatie', 'a/Relatie')})")
+    return [clause], [f"submitted or co-submitted by {' or '.join(named)} (ZaakActor Indiener or Medeindiener; "
+                      f"{written!r} read as {read})"]
 
 
 async def _party_filter(call: ToolCall) -> tuple[list[str], list[str]]:
@@ -593,12 +653,9 @@ def _case_list_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, A
     document_number = docs[0].get("DocumentNummer") if docs else None
     item = _case_item(ctx, row, document_number)
     outcome = _outcome([row])
-    last = max(_rows(row.get("Besluit")), key=lambda b: (_decision_day(b), str(b.get("GewijzigdOp") or "")),
-               default={})
     item["citation"]["text"] += _outcome_text(outcome)
     return {**item, "settled": row.get("Afgedaan"), "cabinet_appraisal": row.get("Kabinetsappreciatie"),
-            "session_year": row.get("Vergaderjaar"), "document_number": document_number, **outcome,
-            "decided_on": _decision_day(last) or None}
+            "session_year": row.get("Vergaderjaar"), "document_number": document_number, **outcome}
 
 
 async def _search_cases(call: ToolCall) -> dict[str, Any]:
@@ -607,11 +664,13 @@ async def _search_cases(call: ToolCall) -> dict[str, Any]:
     drop = DROP_TITLED + (", or party" if call.arguments.get("party") else "")
     _params(filters, drop=drop)  # a filter over the node limit is refused before the party list is read
     party_filters, party_matched = await _party_filter(call)
-    params = _params([*filters, *party_filters], orderby="GestartOp desc,Id desc", select=CASE_SELECT,
-                     expand=CASE_EXPAND, top=limit, skip=offset, drop=drop)
+    submitter_filters, submitter_matched = await _submitter_filter(call)
+    params = _params([*filters, *party_filters, *submitter_filters], orderby="GestartOp desc,Id desc",
+                     select=CASE_SELECT, expand=CASE_EXPAND, top=limit, skip=offset, drop=drop)
     result = await call.get("/Zaak", read_page, params=params, headers=ACCEPT)
     items = [_case_list_item(call.ctx, row) for row in result.rows]
-    matched = "; ".join([matched, *party_matched]) if party_matched else matched
+    matched = "; ".join([matched, *party_matched, *submitter_matched])
+    matched += mark_part_words(items, words(call.arguments.get("query")))
     return _listing(result, items, offset=offset, matched=matched + "; most recently started first", notes=notes)
 
 
@@ -623,6 +682,10 @@ SEARCH_CASES_INPUT = object_schema({
     "party": {"type": "string", "maxLength": 60,
               "description": "Cases submitted or co-submitted by a member of this party, as people write it: 'D66', "
                              "'GL-PvdA', 'NSC'."},
+    "submitter": {"type": "string", "maxLength": 120,
+                  "description": "Cases (motions, amendments, bills) a member submitted or co-submitted, the name "
+                                 "as people write it: 'Van der Plas', 'D.A. Ergin', 'Thijssen'. Use this, not query, "
+                                 "for a person: query words match inside longer words."},
     **date_range_props("Applies to the start date (GestartOp)."),
     **PAGE_PROPS,
 }, required=[])
@@ -898,6 +961,28 @@ PARTICLES = frozenset({"van", "von", "de", "der", "den", "des", "het", "'t", "t"
 NAME_FIELDS = ("Achternaam", "Roepnaam", "Voornamen")
 
 
+# Initials as names are displayed ("D.A. Ergin", "Th.C. de Graaf") or typed ("AAM van Agt", "J Thijssen").
+DOTTED_INITIALS = re.compile(r"^(?:[A-Za-z][a-z]?\.)+$")
+CAPITAL_INITIALS = re.compile(r"^[A-Z]{1,4}$")
+
+
+def initials_of(written: str) -> tuple[str | None, list[str]]:
+    """(the initials as the Gegevensmagazijn writes them, lower case: 'a.a.m.', the other words lower-cased).
+
+    A word of dotted letters, or of capitals alone ('AAM') before a surname, is the member's initials (Initialen),
+    not a name word: 'AAM van Agt' matched no member when 'aam' had to occur in a name."""
+    found: str | None = None
+    rest: list[str] = []
+    tokens = written.split()
+    for index, token in enumerate(tokens):
+        last = index == len(tokens) - 1
+        if found is None and not last and (DOTTED_INITIALS.match(token) or CAPITAL_INITIALS.match(token)):
+            found = token.lower() if "." in token else "".join(f"{c}." for c in token.lower())
+            continue
+        rest.append(token.lower())
+    return found, rest
+
+
 def name_parts(terms: Sequence[str]) -> tuple[list[str], list[str]]:
     """(name words, tussenvoegsels): consecutive particles ("van", "der") form one tussenvoegsel ("van der")."""
     plain: list[str] = []
@@ -942,16 +1027,20 @@ def spelled_as(term: str, names: Iterable[str]) -> list[str]:
     return list(forms)
 
 
-def _name_filters(terms: Sequence[str], names: Sequence[str] = ()) -> tuple[list[str], str]:
-    """Filters and their description for the name as people write it, tussenvoegsel included; each word also in
-    the spellings that `names` (the member list) gives it."""
+def _name_filters(terms: Sequence[str], names: Sequence[str] = (), initials: str | None = None
+                  ) -> tuple[list[str], str]:
+    """Filters and their description for the name as people write it, tussenvoegsel and initials included; each
+    word also in the spellings that `names` (the member list) gives it."""
     plain, prefixes = name_parts(terms)
     forms = [spelled_as(term, names) for term in plain]
     # A tussenvoegsel is its own field; some rows carry it inside Achternaam instead.
     filters = [*spelled_filter(NAME_FIELDS, forms),
                *(f"(tolower(Tussenvoegsel) eq {quote(p)} or contains(tolower(Achternaam),{quote(p)}))"
                  for p in prefixes)]
-    parts = []
+    if initials:  # mostly dotted ('D.A.'), but some rows have them bare ('AAM' for Van Agt)
+        bare = dict.fromkeys((initials, initials.replace(".", "")))
+        filters.append("(" + " or ".join(f"startswith(tolower(Initialen),{quote(f)})" for f in bare) + ")")
+    parts = [f"the initials begin {initials.upper()!r}"] if initials else []
     if plain:
         spelled = [f"{f[0]!r} as {' or '.join(repr(x) for x in f[1:])}" for f in forms if len(f) > 1]
         parts.append(f"{NAME_RULE}: every name word ({', '.join(plain)}) occurs in Achternaam, Roepnaam or Voornamen"
@@ -1052,9 +1141,11 @@ async def resolve_party_entry(call: ToolCall, written: str, *, current: bool) ->
 async def _search_members(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     args = call.arguments
-    terms = words(args.get("name"))
+    written = str(args.get("name") or "")
+    words(written)  # more words than a filter holds are refused here
+    initials, terms = initials_of(written)
     current = bool(args.get("current_only", True))
-    name_filters, name_matched = _name_filters(terms)
+    name_filters, name_matched = _name_filters(terms, initials=initials)
     filters = [NOT_DELETED, MEMBERS_IN_SCOPE[current], *name_filters]
     expand = (f"FractieZetelPersoon($filter={NOT_DELETED};$select=Functie,Van,TotEnMet;$orderby=Van desc;"
               "$expand=FractieZetel($select=Id;$expand=Fractie($select=Id,Afkorting,NaamNL)))")
@@ -1070,8 +1161,8 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
 
     party = str(args.get("party") or "").strip()
     params = params_for(party)  # a filter over the node limit is refused before anything is sent
-    if terms:
-        name_filters, name_matched = _name_filters(terms, await member_names(call, current=current))
+    if terms or initials:
+        name_filters, name_matched = _name_filters(terms, await member_names(call, current=current), initials)
         filters = [NOT_DELETED, MEMBERS_IN_SCOPE[current], *name_filters]
         params = params_for(party)
     extra = [name_matched] if name_matched else []
@@ -1089,8 +1180,9 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
 
 SEARCH_MEMBERS_INPUT = object_schema({
     "name": {"type": "string", "maxLength": 120,
-             "description": "The name as people write it, e.g. 'Van der Plas', 'Eric van der Burg', 'Yesilgoz'; "
-                            f"{NAME_RULE}; a tussenvoegsel (van der, de) as the member's tussenvoegsel."},
+             "description": "The name as people write it, e.g. 'Van der Plas', 'Eric van der Burg', 'Yesilgoz', "
+                            f"'D.A. Ergin'; {NAME_RULE}; a tussenvoegsel (van der, de) as the member's tussenvoegsel, "
+                            "initials ('D.A.', 'AAM') as the member's initials."},
     "party": {"type": "string", "maxLength": 60,
               "description": "Party (fractie) as people write it: abbreviation or name, e.g. 'VVD', 'GL-PvdA', "
                              "'Partij voor de Vrijheid'."},
