@@ -185,10 +185,36 @@ async def test_a_motion_reads_with_its_outcome(env: PlatformHarness) -> None:
     hit = found["results"][0]
     assert hit["type"] == "motion" and hit["id"] == MOTION
     result = await env.call("read_document", id=hit["id"])
-    assert result["motion"]["result"] == "aangenomen" and result["motion"]["parties"] == ["CDA", "SGP"]
+    assert result["motion"]["result"] == "aangenomen" and result["motion"]["proposer_parties"] == ["CDA", "SGP"]
     assert result["motion"]["proposers"] == ["Claudia Schipper-Heijmans", "Henri de Raad"]
     assert result["motion"]["vote_summary"].startswith("Stemmen voor: 23")
     assert result["meeting"]["date"] == "2026-07-07"
+
+
+async def test_a_council_motion_gives_the_votes_per_party_where_the_council_published_them(
+        env: PlatformHarness) -> None:
+    # Failed before: `parties` (the proposers' parties, per the platform's API.md) read as how parties voted, and
+    # the 43 member votes Utrecht published (iBabs) were dropped. Real motion M25 of 29 January 2026, rejected 18-25.
+    found = await env.call("search_documents", query="Amerhof", organisation="Utrecht", kind="motion")
+    [hit] = [h for h in found["results"] if h["type"] == "motion"]
+    motion = (await env.call("read_document", id=hit["id"]))["motion"]
+    assert (motion["result"], motion["in_favour"], motion["against"]) == ("verworpen", 18, 25)
+    assert motion["proposer_parties"] == ["Volt", "LINK", "Partij voor de Dieren", "EenUtrecht"]
+    by_party = {p["party"]: (p["in_favour"], p["against"]) for p in motion["votes_by_party"]}
+    assert by_party["GroenLinks"] == (0, 8) and by_party["VVD"] == (4, 0) and by_party["D66"] == (0, 8)
+    assert by_party["Student & Starter"] == (0, 1)
+    assert sum(f + a for f, a in by_party.values()) == 43
+    assert "43 member votes" in motion["votes_note"]
+    altena = (await env.call("read_document", id=MOTION))["motion"]  # Notubiz: outcome, no member votes
+    assert altena["votes_by_party"] == [] and "published no per-member votes" in altena["votes_note"]
+
+
+def test_a_date_stored_as_midnight_utc_is_a_day_without_a_start() -> None:
+    # Failed before: the platform's iBabs dates ('2026-01-29T00:00:00Z', src/motions/normalize.ts) showed a
+    # start of 01:00 (02:00 in summer).
+    assert ori._dutch("2026-01-29T00:00:00Z") == ("2026-01-29", None)
+    assert ori._dutch("2026-07-07T00:00:00Z") == ("2026-07-07", None)
+    assert ori._dutch("2026-07-07T17:30:00Z") == ("2026-07-07", "2026-07-07T19:30")
 
 
 async def test_a_motion_search_promises_no_outcome_its_hits_do_not_carry(env: PlatformHarness) -> None:

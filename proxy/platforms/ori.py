@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from datetime import time as dtime
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
@@ -223,10 +224,15 @@ def _moment(value: Any) -> datetime | None:
 
 
 def _dutch(value: Any) -> tuple[str | None, str | None]:
-    """(date, start) in Dutch time from a `sortDate`: YYYY-MM-DD and YYYY-MM-DDTHH:MM."""
+    """(date, start) in Dutch time from a `sortDate`: YYYY-MM-DD and YYYY-MM-DDTHH:MM.
+
+    Midnight UTC exactly is a day without a time (the platform stores iBabs dates as `2026-01-29T00:00:00Z`):
+    its date is that day and it has no start, never 01:00 or 02:00 Dutch time."""
     moment = _moment(value)
     if moment is None:
         return None, None
+    if moment.utcoffset() == timedelta(0) and moment.time() == dtime(0):
+        return moment.date().isoformat(), None
     local = moment.astimezone(TZ)
     return local.date().isoformat(), local.strftime("%Y-%m-%dT%H:%M")
 
@@ -600,18 +606,27 @@ READ_DOCUMENT_INPUT = _input({
     **CHUNK_PROPS,
 }, ["id"])
 
+PARTIES = {"type": "array", "items": {"type": "string"}}
+VOTES_BY_PARTY = {"type": "array", "items": object_schema({
+    "party": {"type": "string"}, "in_favour": {"type": "integer"}, "against": {"type": "integer"}}),
+    "description": "How each party's members voted, counted from the votes the council published; empty when it "
+                   "published none."}
 _MEETING_REF = {"anyOf": [{"type": "null"}, object_schema({
     "id": {"type": "string"}, "title": {"type": "string"}, "date": NSTR, "url": {"type": "string"}})],
     "description": "The meeting that discussed it (read_meeting gives its agenda)."}
 _MOTION_SCHEMA = {"anyOf": [{"type": "null"}, object_schema({
     "result": {**NSTR, "description": "aangenomen, verworpen, ingetrokken, aangehouden or overig."},
     "status": NSTR,
-    "proposers": {"type": "array", "items": {"type": "string"}},
-    "parties": {"type": "array", "items": {"type": "string"}},
+    "proposers": PARTIES,
+    "co_proposers": PARTIES,
+    "proposer_parties": {**PARTIES, "description": "The parties of its proposers and co-proposers (not how "
+                                                   "parties voted: see votes_by_party)."},
     "in_favour": NINT,
     "against": NINT,
+    "votes_by_party": VOTES_BY_PARTY,
+    "votes_note": {"type": "string", "description": "Where the per-party votes come from, or why there are none."},
     "vote_summary": {**NSTR, "description": "The vote as the council published it, e.g. 'Stemmen voor: 23 …'."},
-})], "description": "For a motion: its outcome and vote count."}
+})], "description": "For a motion: its outcome, vote count and votes per party."}
 
 READ_DOCUMENT_OUTPUT = object_schema({
     "id": {"type": "string"},
@@ -724,15 +739,40 @@ def _meeting_ref(meeting_id: str, about: Mapping[str, Any]) -> dict[str, Any]:
             "date": _dutch(about.get("sortDate"))[0], "url": view_url(meeting_id)}
 
 
+def votes_by_party(value: Mapping[str, Any]) -> tuple[list[dict[str, Any]], str]:
+    """Per-party tallies from a motion's `votes[]` (one row per member, voor or tegen, with its group), and where
+    they come from. The platform's `parties` are the proposers' parties, never how anyone voted."""
+    rows = [v for v in value.get("votes") or [] if isinstance(v, dict) and v.get("option") in ("voor", "tegen")]
+    if not rows:
+        why = ("the council published no per-member votes for this motion (Notubiz councils and many iBabs ones "
+               "publish only the outcome"
+               + (", and vote_summary as text)" if value.get("vote_summary") else ")"))
+        return [], why
+    parties: dict[str, dict[str, Any]] = {}
+    for vote in rows:
+        party = str(vote.get("group_name") or "onbekende fractie")
+        tally = parties.setdefault(party, {"party": party, "in_favour": 0, "against": 0})
+        tally["in_favour" if vote["option"] == "voor" else "against"] += 1
+    ordered = sorted(parties.values(), key=lambda t: (-(t["in_favour"] + t["against"]), t["party"]))
+    return ordered, (f"counted from the {len(rows)} member votes the council published (voor or tegen; a member "
+                     "who did not vote is not listed, so abstentions and absences are not told apart)")
+
+
+def _count(tally: Mapping[str, Any], key: str) -> int | None:
+    return tally.get(key) if isinstance(tally.get(key), int) else None
+
+
 def _motion(value: Any) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         return None
     tally = object_at(value, "tally")
+    by_party, note = votes_by_party(value)
     return {"result": value.get("result") or None, "status": value.get("status") or None,
             "proposers": [str(p) for p in value.get("proposers") or []],
-            "parties": [str(p) for p in value.get("parties") or []],
-            "in_favour": tally.get("in_favour") if isinstance(tally.get("in_favour"), int) else None,
-            "against": tally.get("against") if isinstance(tally.get("against"), int) else None,
+            "co_proposers": [str(p) for p in value.get("co_proposers") or []],
+            "proposer_parties": [str(p) for p in value.get("parties") or []],
+            "in_favour": _count(tally, "in_favour"), "against": _count(tally, "against"),
+            "votes_by_party": by_party, "votes_note": note,
             "vote_summary": _clean(str(value["vote_summary"])) if value.get("vote_summary") else None}
 
 
@@ -813,7 +853,8 @@ _MEETING_MOTION = object_schema({
     "result": NSTR,
     "in_favour": NINT,
     "against": NINT,
-    "parties": {"type": "array", "items": {"type": "string"}},
+    "proposer_parties": {**PARTIES, "description": "The parties of its proposers (not how parties voted)."},
+    "votes_by_party": VOTES_BY_PARTY,
     "citation": CITATION_SCHEMA,
 })
 READ_MEETING_OUTPUT = result_list_schema(_AGENDA_ITEM, extra={
@@ -860,9 +901,9 @@ async def read_meeting(call: ToolCall) -> dict[str, Any]:
             name = _clean(str(m.get("name") or "Motie"))
             result = m.get("result") or None
             motions.append({"id": str(m["id"]), "title": name, "result": result,
-                            "in_favour": tally.get("in_favour") if isinstance(tally.get("in_favour"), int) else None,
-                            "against": tally.get("against") if isinstance(tally.get("against"), int) else None,
-                            "parties": [str(p) for p in m.get("parties") or []],
+                            "in_favour": _count(tally, "in_favour"), "against": _count(tally, "against"),
+                            "proposer_parties": [str(p) for p in m.get("parties") or []],
+                            "votes_by_party": votes_by_party(m)[0],
                             "citation": cite(call.ctx, uri=view_url(str(m["id"])), title=f"{name}, {named}",
                                              text=f"{name}: {result or 'no outcome recorded'}")})
     summary = "; ".join(f"{i['number'] + ' ' if i['number'] else ''}{i['title']}" for i in agenda[:8]) or title

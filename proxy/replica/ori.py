@@ -51,6 +51,7 @@ from zoneinfo import ZoneInfo
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
+from defusedxml import ElementTree as SafeET
 
 from proxy.replica.provenance import Provenance, tally
 
@@ -345,6 +346,53 @@ class _Builder:
                 shape["agenda_item_hint"] = hint
             self.add(motion)
 
+    def ibabs_motion(self, entry_name: str, votes_name: str, key: str) -> None:
+        """An iBabs list entry (GetListEntry) and its votes (GetListEntryVotesByListEntryId), shaped as the
+        platform's src/ibabs/normalize.ts normalizeIbabsMotion shapes them: proposers split on ';', parties from
+        each proposer's last '(…)', one vote per member (voor/tegen) with its group, the tally counted from them."""
+        org = _BY_KEY[key]
+        entry = SafeET.fromstring((DATA / entry_name).read_bytes())
+        values = {(kv.findtext(f"{_ARRAYS}Key") or "").strip().lower(): (kv.findtext(f"{_ARRAYS}Value") or "").strip()
+                  for kv in entry.iter(f"{_ARRAYS}KeyValueOfstringstring")}
+        votes_xml = SafeET.fromstring((DATA / votes_name).read_bytes())
+        rows = list(votes_xml.iter(f"{_IBABS}iBabsListEntryVote"))
+        native = rows[0].findtext(f"{_IBABS}EntryId") if rows else None
+        votes = [{"option": "voor" if row.findtext(f"{_IBABS}Vote") == "true" else "tegen",
+                  "voter": _eid("person", org, row.findtext(f"{_IBABS}UserId")),
+                  "voter_name": row.findtext(f"{_IBABS}UserName"),
+                  "group": _eid("party", org, row.findtext(f"{_IBABS}GroupId")),
+                  "group_name": row.findtext(f"{_IBABS}GroupName")}
+                 for row in rows if row.findtext(f"{_IBABS}Vote") in ("true", "false")]
+        proposers = [p.strip() for p in values.get("indiener(s)", "").split(";") if p.strip()]
+        co_proposers = [p.strip() for p in values.get("mede-indieners", "").split(";") if p.strip()]
+        parties = list(dict.fromkeys(m[-1].strip() for p in [*proposers, *co_proposers]
+                                     if (m := re.findall(r"\(([^()]*)\)", p)) and m[-1].strip()))
+        day = _ibabs_date(values.get("datum"))
+        title = values.get("onderwerp") or f"Moties {native}"
+        status = values.get("status") or None
+        motion_id = _eid("motion", org, native)
+        shape: dict[str, Any] = {
+            "id": motion_id, "name": title, "motion_type": "Moties", "status": status, "result": _result(status),
+            "date": day, "proposers": proposers or None, "co_proposers": co_proposers or None,
+            "parties": parties or None, "votes": votes or None,
+            "tally": {"in_favour": sum(v["option"] == "voor" for v in votes),
+                      "against": sum(v["option"] == "tegen" for v in votes)} if votes else None,
+            "agenda_item_hint": values.get("agendapunt") or None}
+        shape = {k: v for k, v in shape.items() if v is not None}
+        start = _utc(day) if day else None
+        motion = _Entity(motion_id, "Motion", org, title, start, entry_name, classification=("Moties",))
+        motion.detail = {"motion": shape}
+        for document in entry.iter(f"{_IBABS}iBabsDocument"):
+            url = document.findtext(f"{_IBABS}PublicDownloadURL")
+            attachment = self.add(_Entity(_eid("document", org, document.findtext(f"{_IBABS}Id")), "Document", org,
+                                          document.findtext(f"{_IBABS}DisplayName") or title, start, entry_name,
+                                          classification=("Moties",)))
+            attachment.detail = {"downloadUrl": url, "contentType": "application/pdf", "pdfUrl": url,
+                                 "meetingId": motion_id}
+            shape.setdefault("attachment_id", attachment.id)
+            motion.detail.update(downloadUrl=url, contentType="application/pdf", pdfUrl=url)
+        self.add(motion)
+
     def meeting_from_hint(self, org: _Org, hint: str | None, agenda_native: Any, source: str) -> _Entity | None:
         """The meeting a label such as '… (Gemeenteraad 22-01-2026 19:30)' names, with that agenda item."""
         found = re.search(r"\(([^()]*?)\s+(\d{2})-(\d{2})-(\d{4})\s+(\d{1,2}):(\d{2})\)\s*$", hint or "")
@@ -394,6 +442,21 @@ class _Builder:
             self.add(meeting)
 
 
+_IBABS = "{http://schemas.datacontract.org/2004/07/iBabsWCFObjects.Public}"
+_ARRAYS = "{http://schemas.microsoft.com/2003/10/Serialization/Arrays}"
+_US_MONTHS = {m: n for n, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                           "dec"), start=1)}
+
+
+def _ibabs_date(value: str | None) -> str | None:
+    """src/motions/normalize.ts parseMotionDate: iBabs writes 'Jan 29 2026 12:00AM'; the platform keeps the day
+    as midnight UTC ('2026-01-29T00:00:00Z'), a date, not a time."""
+    found = re.match(r"^([A-Za-z]{3})[a-z]*\s+(\d{1,2})\s+(\d{4})", value or "")
+    if not found or found.group(1).lower() not in _US_MONTHS:
+        return None
+    return f"{found.group(3)}-{_US_MONTHS[found.group(1).lower()]:02d}-{int(found.group(2)):02d}T00:00:00Z"
+
+
 def _result(status: str | None) -> str | None:
     """src/motions/normalize.ts normalizeMotionResult: withdrawn and held before passed and rejected."""
     if not status:
@@ -410,6 +473,7 @@ def _dataset(anchor: date, fixtures: bool = False) -> _Dataset:
     builder.classic_documents("classic_search_begrippenlijst_2019_5of30.json")
     builder.notubiz_motions("notubiz_alkmaar_motions.json", "alkmaar")
     builder.notubiz_motions("notubiz_altena_motions.json", "altena")
+    builder.ibabs_motion("ibabs_utrecht_list_entry.xml", "ibabs_utrecht_list_entry_votes.xml", "utrecht")
     if fixtures:
         builder.upcoming()
     for entity in builder.entities.values():
