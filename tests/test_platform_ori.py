@@ -209,6 +209,15 @@ async def test_a_council_motion_gives_the_votes_per_party_where_the_council_publ
     assert altena["votes_by_party"] == [] and "published no per-member votes" in altena["votes_note"]
 
 
+async def test_an_organisation_resolves_on_the_sources_alone_when_the_status_fails(env: PlatformHarness) -> None:
+    # Failed before: with /api/status down every search by organisation failed, though /api/sources answered.
+    env.faults.update({"error_rate": 1.0, "status": 503, "only_paths": ["/api/status"]})
+    found = await env.call("search_documents", query="geitenhouderijen", organisation="Altena", kind="motion")
+    assert found["results"] and found["results"][0]["id"] == MOTION
+    assert any("/api/status) did not answer" in n for n in found["notes"])
+    assert found["organisation"]["state"] == "unknown" and found["organisation"]["current_through"] is None
+
+
 def test_a_date_stored_as_midnight_utc_is_a_day_without_a_start() -> None:
     # Failed before: the platform's iBabs dates ('2026-01-29T00:00:00Z', src/motions/normalize.ts) showed a
     # start of 01:00 (02:00 in summer).
@@ -336,6 +345,9 @@ async def test_organisation_names_resolve_as_people_write_them(env: PlatformHarn
     ("Provincie Amsterdam", ["no organisation called"]),
     ("Alphen aan den Rijn", ["(CBS GM0484) is a municipality that OpenBesluitvorming does not hold"]),
     ("Land van Cuijk", ["(CBS GM1982) is not in OpenBesluitvorming", "key 'boxmeer'", "key 'sint_anthonis'"]),
+    # Failed before: "did you mean Noord-Holland" for a province the platform does not hold.
+    ("Noord-Brabant", ["Provincie Noord-Brabant is a province that OpenBesluitvorming does not hold"]),
+    ("Provincie Zeeland", ["Provincie Zeeland is a province that OpenBesluitvorming does not hold"]),
 ])
 async def test_ambiguous_or_unknown_names_get_the_candidates(env: PlatformHarness, name: str,
                                                             words: list[str]) -> None:

@@ -232,6 +232,19 @@ def _unknown(raw: str, kind: str | None, pool: Sequence[Organisation], organisat
                     f"municipalities that merged into it, up to the merger: {_listing(merged)}")
         return (f"{municipality.name} (CBS {municipality.cbs}) is a municipality that OpenBesluitvorming does not "
                 "hold: its council documents are not in this source (list_organisations lists the 330 it holds)")
+    # A province or water board it does not hold is said so, not offered a look-alike ("did you mean
+    # Noord-Holland" for Noord-Brabant).
+    held_bodies = {o.gov.id for o in organisations if o.gov}
+    for body_kind in ("provincie", "waterschap"):
+        if kind not in (None, body_kind):
+            continue
+        for body in register.matches(raw, (body_kind,))[1]:
+            if body.id not in held_bodies:
+                what = "province" if body_kind == "provincie" else "water board"
+                return (f"{body.full_name[:1].upper()}{body.full_name[1:]} is a {what} that OpenBesluitvorming "
+                        "does not hold: its "
+                        f"{'Provinciale Staten' if body_kind == 'provincie' else 'algemeen bestuur'} documents "
+                        f"are not in this source (list_organisations lists the {len(organisations)} it holds)")
     forms = {f: o for o in pool for f in o.full_forms(ALIASES) | o.short_forms()}
     close = difflib.get_close_matches(compact(raw), list(forms), n=4, cutoff=0.75)
     near = list(dict.fromkeys(forms[f] for f in close))

@@ -31,7 +31,7 @@ from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
 from proxy.core.caller import SYSTEM_CALLER, Caller
 from proxy.core.clock import AMSTERDAM as TZ
-from proxy.core.errors import NotHeld, ToolInputError, UpstreamStatusError
+from proxy.core.errors import NotHeld, ToolInputError, UpstreamError, UpstreamStatusError
 from proxy.core.schema_atoms import NINT, NSTR
 from proxy.core.shapes import Precision
 from proxy.platforms._common import (
@@ -139,11 +139,18 @@ class _Api:
         """`/api/sources` joined with `/api/status`, which carries each one's CBS code and merger; built once
         per pair of replies (both are cached), so a name resolves without rebuilding 330 organisations."""
         sources = await self._get("/api/sources", parse=_json_body)
-        return _organisations(sources, await self._get("/api/status", parse=_json_body))
+        try:
+            status = await self._get("/api/status", parse=_json_body)
+        except UpstreamError:  # names resolve on the sources alone; codes and mergers wait for the status
+            status = NO_STATUS
+        return _organisations(sources, status)
 
     async def status(self) -> dict[str, dict[str, Any]]:
         """Import freshness per source key (read-only: shared by every call until the reply changes)."""
         return _status(await self._get("/api/status", parse=_json_body))
+
+
+NO_STATUS = b'{"sources": []}'  # an /api/status reply with no rows, when the real one fails
 
 
 def _json_body(body: bytes) -> bytes:
@@ -299,9 +306,14 @@ async def _scope(call: ToolCall, api: _Api, name: str | None) -> _Scope:
         return _Scope(None, None, [])
     resolved = resolve(str(name), await api.organisations())
     org = resolved.organisation
-    row = (await api.status()).get(org.key, {})
-    status = _org_status(call.ctx, org, row)
     notes = [resolved.note] if resolved.note else []
+    try:
+        row = (await api.status()).get(org.key, {})
+    except UpstreamError as exc:  # the search itself can still answer: say what is not known
+        row = {}
+        notes.append(f"OpenBesluitvorming's import status (/api/status) did not answer ({exc}): how current "
+                     f"{org.name}'s material is, is unknown for now")
+    status = _org_status(call.ctx, org, row)
     notes += _status_notes(status, call.ctx.sample_on)
     return _Scope(org, status, notes)
 

@@ -30,6 +30,8 @@ class Faults:
     # A platform whose answers changed shape: every 200 answer's body with each key replaced by its value
     # (e.g. {"DocumentNummer": "Documentnummer"}), for the live contract check's drift test.
     drift: dict[str, str] = field(default_factory=dict)
+    # Only requests whose path ends so are touched (e.g. ["/api/status"]: one endpoint down, the rest up).
+    only_paths: list[str] = field(default_factory=list)
     seed: int = 7
 
     def update(self, values: dict[str, object]) -> None:
@@ -55,6 +57,8 @@ FAULTS_KEY = web.AppKey("faults", Faults)
 @web.middleware
 async def fault_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     faults = request.app[FAULTS_KEY]
+    if faults.only_paths and not request.path.endswith(tuple(faults.only_paths)):
+        return await handler(request)
     if faults.latency_ms:
         await asyncio.sleep(faults.latency_ms / 1000)
     if faults.error_rate and faults.roll():
