@@ -24,7 +24,8 @@ ANCHOR = date(2026, 10, 5)
 NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 KEY = "officieel"
 SCOPE = ('(w.publicatienaam=="Staatscourant" OR w.publicatienaam=="Staatsblad" OR w.publicatienaam=="Tractatenblad" '
-         'OR w.publicatienaam=="Kamerstuk" OR w.publicatienaam=="Handelingen")')
+         'OR w.publicatienaam=="Kamerstuk" OR w.publicatienaam=="Handelingen" OR '
+         'w.publicatienaam=="Kamervragen (Aanhangsel)" OR w.publicatienaam=="Kamervragen zonder antwoord")')
 
 
 env = harness_fixture(KEY, NOW)
@@ -124,9 +125,10 @@ async def test_measure_load_reports_each_gazette_newest_recorded_publication(env
         "sortBy dt.available/sort.descending",
         'c.product-area=="officielepublicaties" AND w.publicatienaam=="Staatsblad" '
         "sortBy dt.available/sort.descending"]
-    assert all(s.query["maximumRecords"] == "1" for s in env.requests) and len(env.requests) == 5
+    gazettes = len(officieel.SOURCE.media)  # one probe each: 5 gazettes and the 2 kinds of Kamervragen
+    assert all(s.query["maximumRecords"] == "1" for s in env.requests) and len(env.requests) == gazettes == 7
     _, count = await env.ctx.upstream._store.calls(SYSTEM_CALLER.key, 50)
-    assert count == 5
+    assert count == gazettes
 
 
 # --------------------------------------------------------------------------- failures
@@ -261,6 +263,20 @@ async def test_a_municipality_in_the_staatscourant_and_the_chambers(env: Platfor
     assert _ids(senate) == {p.identifier for p in PUBLICATIONS if p.creator == "Eerste Kamer der Staten-Generaal"
                             and p.publication_name in searched}
     assert 'dt.creator=="Eerste Kamer der Staten-Generaal"' in env.requests[-1].query["query"]
+
+
+async def test_kamervragen_and_their_answers_are_found(env: PlatformHarness) -> None:
+    # Failed before: only five w.publicatienaam values were searched, so the real Kamervragen (Aanhangsel)
+    # ah-tk-20202021-3235 (answered questions on the Tozo) and kv-tk records could be read but never found.
+    tozo = await env.call("search_publications", query="Tozo", limit=50)
+    assert "ah-tk-20202021-3235" in _ids(tozo)
+    answered = await env.call("search_publications", media=["ah"], limit=50)
+    assert 'w.publicatienaam=="Kamervragen (Aanhangsel)"' in env.requests[-1].query["query"]
+    assert _ids(answered) == {p.identifier for p in PUBLICATIONS if p.publication_name == "Kamervragen (Aanhangsel)"}
+    assert all(r["medium"] == "ah" for r in answered["results"])
+    open_questions = await env.call("search_publications", media=["kv"], limit=50)
+    assert _ids(open_questions) == {p.identifier for p in PUBLICATIONS
+                                    if p.publication_name == "Kamervragen zonder antwoord"} != set()
 
 
 async def test_every_word_in_any_order(env: PlatformHarness) -> None:

@@ -41,8 +41,8 @@ SOURCE = KoopSource(
                   "'ander besluit van algemene strekking'",
     organisation_examples="'Gouda', 'gemeente Den Haag' (published as 's-Gravenhage), 'provincie Utrecht', "
                           "'HHNK'; a gemeenschappelijke regeling by its exact name",
-    elsewhere="Staatscourant, Staatsblad, Kamerstukken and Handelingen are in the Officiële bekendmakingen "
-              "connector (officielebekendmakingen).",
+    elsewhere="Staatscourant, Staatsblad, Kamerstukken, Handelingen and Kamervragen are in the Officiële "
+              "bekendmakingen connector (officielebekendmakingen).",
     organisation_kinds=("gemeente", "provincie", "waterschap"),
     kind_media={"gemeente": "gmb", "provincie": "prb", "waterschap": "wsb"},
 )

@@ -1,4 +1,4 @@
-"""Officiële bekendmakingen: Staatscourant, Staatsblad, Tractatenblad, Kamerstukken and Handelingen.
+"""Officiële bekendmakingen: Staatscourant, Staatsblad, Tractatenblad, Kamerstukken, Handelingen and Kamervragen.
 
 Upstream: KOOP's SRU 2.0 at https://repository.overheid.nl/sru (guide: "HandleidingSRU2.0.pdf",
 https://data.overheid.nl/dataset/officiele-bekendmakingen), scoped with
@@ -34,14 +34,17 @@ __all__ = ["ID_PATTERN", "PLATFORM", "SOURCE", "TOOLS", "measure_load"]
 ID_PATTERN = re.compile(r"(?:stcrt|stb|trb|kst|blg|h|ah|ag|kv|nds)(?:-[0-9A-Za-z_]*)*-[0-9A-Za-z_]+")
 
 SOURCE = KoopSource(
+    # Kamervragen are two publicatienaam values of their own (as the recorded records carry them): with the
+    # minister's answer in the Aanhangsel of the Handelingen (ah-tk-…), and still unanswered (kv-tk-…).
     media={"stcrt": "Staatscourant", "stb": "Staatsblad", "trb": "Tractatenblad", "kst": "Kamerstuk",
-           "h": "Handelingen"},
+           "h": "Handelingen", "ah": "Kamervragen (Aanhangsel)", "kv": "Kamervragen zonder antwoord"},
     medium_titles={"stcrt": "Staatscourant", "stb": "Staatsblad", "trb": "Tractatenblad", "kst": "Kamerstukken",
-                   "h": "Handelingen"},
-    # The other families (appendices, Kamervragen, aanhangsels, agendas, non-dossier papers) can be read, though
-    # searches stay within the five gazettes.
-    prefixes={"stcrt": "stcrt", "stb": "stb", "trb": "trb", "kst": "kst", "blg": "kst", "h": "h", "ah": None,
-              "ag": None, "kv": None, "nds": None},
+                   "h": "Handelingen", "ah": "Kamervragen with the minister's answer (Aanhangsel Handelingen)",
+                   "kv": "Kamervragen not yet answered"},
+    # The other families (appendices, agendas, non-dossier papers) can be read, though searches stay within the
+    # gazettes above.
+    prefixes={"stcrt": "stcrt", "stb": "stb", "trb": "trb", "kst": "kst", "blg": "kst", "h": "h", "ah": "ah",
+              "ag": None, "kv": "kv", "nds": None},
     id_pattern=ID_PATTERN,
     id_examples="stcrt-2024-12345, stb-2025-252, trb-2024-80, kst-36200-1, blg-998035, h-tk-20202021-101-5, "
                 "kv-tk-2020Z13248 or nds-tk-2015D00006",
