@@ -53,7 +53,8 @@ async def test_search_sends_a_title_query_with_the_date_filter(env: PlatformHarn
     result = await env.call("search_regulations", title="omzetbelasting")
     assert [(s.method, s.path) for s in env.requests] == [("GET", "/wetten/sru/Search")]
     assert env.requests[0].pairs == bwb(maximumRecords="40", startRecord="1", query=(
-        'overheidbwb.titel all "omzetbelasting" and overheidbwb.geldigheidsdatum==2026-10-05'))
+        '(overheidbwb.titel all "omzetbelasting" or overheidbwb.afkorting=="omzetbelasting") and '
+        'overheidbwb.geldigheidsdatum==2026-10-05 and overheidbwb.zichtdatum==2026-10-05'))
     assert env.requests[0].headers["Accept"] == "application/xml"
     assert [r["identifier"] for r in result["results"]] == [OB]
     hit = result["results"][0]
@@ -68,10 +69,27 @@ async def test_search_sends_a_title_query_with_the_date_filter(env: PlatformHarn
 
 async def test_search_by_kind_lists_each_regulation_once(env: PlatformHarness) -> None:
     result = await env.call("search_regulations", kind="wet", valid_on="2010-02-01", limit=5)
-    assert env.requests[0].query["query"] == "dcterms.type==wet and overheidbwb.geldigheidsdatum==2010-02-01"
-    assert [r["identifier"] for r in result["results"]] == [OB]  # three generation records, one regulation
+    assert env.requests[0].query["query"] == ("dcterms.type==wet and overheidbwb.geldigheidsdatum==2010-02-01 and "
+                                              "overheidbwb.zichtdatum==2026-10-05")
+    assert [r["identifier"] for r in result["results"]] == [OB]
     assert result["results"][0]["version"] == f"http://wetten.overheid.nl/id/{OB}/2010-01-01/2"
+    # Failed before (no zichtdatum): the three zicht generations of 2010-01-01 came back as three records; the
+    # generation the repository shows today (zichtdatum_start 2013-01-01 in the manifest) is the one record.
     assert result["precision"]["total"] == 1 and result["precision"]["total_relation"] == "exact"
+
+
+async def test_the_replica_answers_the_abbreviation_and_zicht_indexes_real_clients_use(env: PlatformHarness) -> None:
+    # The official abbreviation is the WTI's afkorting (Woo, recorded); a title that is an abbreviation the
+    # name table does not know is searched as one.
+    result = await env.call("search_regulations", title="Wet open overheid", valid_on="2022-06-01")
+    assert [r["identifier"] for r in result["results"]] == ["BWBR0045754"]
+    parse = reply_parser(KEY, "Legislation", default_relation="exact")
+    reply = await env.ctx.upstream.get("", parse, params=bwb_params(
+        'overheidbwb.afkorting=="Woo" and overheidbwb.geldigheidsdatum==2022-06-01 and '
+        "overheidbwb.zichtdatum==2026-10-05", start=1, maximum=10), caller=Caller.session("test"))
+    assert reply.total == 1 and "BWBR0045754" in str(record_fields(reply.records[0]))
+    awir = await env.call("search_regulations", title="AWIR")  # a real afkorting the name table does not hold
+    assert 'overheidbwb.afkorting=="AWIR"' in env.requests[-1].query["query"] and awir["results"] == []
 
 
 async def test_search_needs_a_title_or_a_kind(env: PlatformHarness) -> None:

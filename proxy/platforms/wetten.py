@@ -216,13 +216,18 @@ async def _search(call: ToolCall) -> dict[str, Any]:
         clauses.append(ids_clause(ids))
         words.append(f"{title!r} read as {named.label} ({', '.join(ids)}), by identifier")
     elif title:
-        clauses.append(f"overheidbwb.titel all {cql_quote(title)}")
-        words.append(f"title contains all of the words {title!r} (titles only, no full-text search)")
+        # Also the official abbreviation (overheidbwb.afkorting), as real clients search it: 'Wob', 'Pw'.
+        clauses.append(f"(overheidbwb.titel all {cql_quote(title)} or overheidbwb.afkorting=={cql_quote(title)})")
+        words.append(f"title contains all of the words {title!r}, or {title!r} is its official abbreviation "
+                     "(titles only, no full-text search)")
     if kind:
         clauses.append(f"dcterms.type=={kind}")
         words.append(f"kind is {kind!r}")
+    undated = list(clauses)  # what the hint asks again without the date, when nothing is in force on it
     clauses.append(f"overheidbwb.geldigheidsdatum=={on}")
-    words.append(f"the version in force on {on}, one per regulation")
+    # The zicht generation shown today: one record per version instead of one per generation.
+    clauses.append(f"overheidbwb.zichtdatum=={call.ctx.today().isoformat()}")
+    words.append(f"the version in force on {on}, as the repository shows it today, one per regulation")
     query = " and ".join(clauses)  # lower-case booleans, as in the documented BWB examples
     # A regulation can answer several records on one date (one per zicht generation): fetch more records than
     # regulations wanted and keep the newest generation of each; `offset` counts records, as the service does.
@@ -248,7 +253,7 @@ async def _search(call: ToolCall) -> dict[str, Any]:
         words.append(f"the total ({reply.total}) counts the platform's records, one per version and zicht "
                      "generation, so it can exceed the number of regulations; next_offset counts records too")
     words.append("each regulation once, its newest zicht generation")
-    hint = await _out_of_force(call, clauses[:-1], on) if not results and offset == 0 else None
+    hint = await _out_of_force(call, undated, on) if not results and offset == 0 else None
     return {"results": results, "valid_on": on,
             "precision": precision(total=total, total_relation=relation, returned=len(results),
                                    truncated=truncated, matched="; ".join(words), not_applied=not_applied,

@@ -6,11 +6,13 @@ Serves, under the platform's real paths:
   `srw:` namespace http://www.loc.gov/zing/srw/) or 2.0 (OASIS `sruResponse`), `startRecord`,
   `maximumRecords` (≤ 1000), `query` in the CQL subset of `sru_common` over the indexes
   `dcterms.identifier`, `overheidbwb.titel`, `dcterms.type`, `dcterms.modified`, `overheid.authority`,
-  `overheidbwb.rechtsgebied`, `overheidbwb.geldigheidsperiode_startdatum|einddatum` and
-  `overheidbwb.geldigheidsdatum==<date>` ("in force on"). One record per version (toestand), as on the
-  real service: without the date filter a regulation comes back once per version. Generic indexes
-  such as `dcterms.title` or `cql.textAndIndexes` are refused (diagnostic 16), as BWB does. Bad CQL →
-  an SRU diagnostic in an HTTP 200 (1.2: a bare `<diagnostics>` document, as recorded).
+  `overheidbwb.rechtsgebied`, `overheidbwb.afkorting` (the WTI's afkorting, where recorded),
+  `overheidbwb.geldigheidsperiode_startdatum|einddatum`, `overheidbwb.geldigheidsdatum==<date>` ("in force
+  on") and `overheidbwb.zichtdatum==<date>` (the zicht generation shown on that date, from the manifest's
+  zicht period; a version without a recorded manifest has one generation, which matches). One record per
+  version (toestand), as on the real service: without the date filter a regulation comes back once per
+  version. Generic indexes such as `dcterms.title` or `cql.textAndIndexes` are refused (diagnostic 16),
+  as BWB does. Bad CQL → an SRU diagnostic in an HTTP 200 (1.2: a bare `<diagnostics>` document, as recorded).
 * `GET /bwb/<BWBR>/<date>_<n>/xml/<BWBR>_<date>_<n>.xml`: the toestand XML (the record's
   `overheidbwb:locatie_toestand` on repository.officiele-overheidspublicaties.nl).
 
@@ -113,6 +115,9 @@ class Version(Record):
     modified: str = ""
     authority: str = ""
     area: str = ""
+    abbreviation: str = ""  # the WTI's afkorting, where one was recorded
+    seen_from: str = ""  # the zicht period of this generation, from its manifest (zichtdatum_start/eind)
+    seen_until: str = ""
     origin: str = ""
     xml: str = field(repr=False, default="")
 
@@ -125,7 +130,7 @@ class Version(Record):
             "dcterms.identifier": self.bwb, "overheidbwb.titel": self.title, "dcterms.type": self.kind,
             "dcterms.modified": self.modified, "overheid.authority": self.authority,
             "overheidbwb.rechtsgebied": self.area, "overheidbwb.geldigheidsperiode_startdatum": self.start,
-            "overheidbwb.geldigheidsperiode_einddatum": self.end,
+            "overheidbwb.geldigheidsperiode_einddatum": self.end, "overheidbwb.afkorting": self.abbreviation,
         }
         value = fields.get(index, "")
         return [value] if value else []
@@ -158,14 +163,16 @@ def _manifest_dates(manifest: str, label: str) -> dict[str, str]:
     assert meta is not None
     end = meta.findtext("einddatum") or ""
     return {"start": meta.findtext("datum_inwerkingtreding") or "", "end": end,
-            "modified": (meta.findtext("tijdstip_laatste_wijziging") or "")[:10]}
+            "modified": (meta.findtext("tijdstip_laatste_wijziging") or "")[:10],
+            "seen_from": meta.findtext("zichtdatum_start") or "", "seen_until": meta.findtext("zichtdatum_eind") or ""}
 
 
 def _wti_names(wti: str) -> dict[str, str]:
     """Citation title, kind, ministry and field of law from a WTI's algemene-informatie."""
     root = SafeET.fromstring(_read(wti))
     return {"title": _text(root, "citeertitel"), "kind": _text(root, "soort-regeling"),
-            "authority": _text(root, "eerstverantwoordelijke"), "area": _text(root, "specifiekgebied")}
+            "authority": _text(root, "eerstverantwoordelijke"), "area": _text(root, "specifiekgebied"),
+            "abbreviation": next((a.text.strip() for a in root.iter("afkorting") if a.text and a.text.strip()), "")}
 
 
 def _version(name: str, manifest: str | None, wti: str | None) -> Version:
@@ -194,7 +201,7 @@ def _listed(manifest: str, known: Version) -> list[Version]:
         day, generation = label.rsplit("_", 1)
         out.append(Version(bwb=known.bwb, title=known.title, kind=known.kind, label=label,
                            toestand=f"http://wetten.overheid.nl/id/{known.bwb}/{day}/{generation}",
-                           authority=known.authority, area=known.area, origin=manifest,
+                           authority=known.authority, area=known.area, abbreviation=known.abbreviation, origin=manifest,
                            **_manifest_dates(manifest, label)))
     return out
 
@@ -230,6 +237,15 @@ def provenance(anchor: date) -> Provenance:
 # --------------------------------------------------------------------------- SRU
 
 
+def _visible(record: Record, clause: Clause) -> bool:
+    """`overheidbwb.zichtdatum==<date>`: the zicht generation the repository showed on that date. A version
+    whose manifest was not recorded has one known generation, which stands for all."""
+    if clause.relation not in ("==", "=", "exact"):
+        raise SruFault(19, "Unsupported relation", f"{clause.relation} on overheidbwb.zichtdatum")
+    assert isinstance(record, Version)
+    return not record.seen_from or record.seen_from <= clause.term <= (record.seen_until or "9999-12-31")
+
+
 def _in_force(record: Record, clause: Clause) -> bool:
     if clause.relation not in ("==", "=", "exact"):
         raise SruFault(19, "Unsupported relation", f"{clause.relation} on overheidbwb.geldigheidsdatum")
@@ -239,12 +255,13 @@ def _in_force(record: Record, clause: Clause) -> bool:
 
 _INDEXES = frozenset({"dcterms.identifier", "overheidbwb.titel", "dcterms.type", "dcterms.modified",
                       "overheid.authority", "overheidbwb.rechtsgebied", "overheidbwb.geldigheidsdatum",
-                      "overheidbwb.geldigheidsperiode_startdatum", "overheidbwb.geldigheidsperiode_einddatum"})
+                      "overheidbwb.geldigheidsperiode_startdatum", "overheidbwb.geldigheidsperiode_einddatum",
+                      "overheidbwb.afkorting", "overheidbwb.zichtdatum"})
 
 
 def _evaluation() -> Evaluation:
     return Evaluation(known=_INDEXES.__contains__, case_sensitive=frozenset(),
-                      virtual={"overheidbwb.geldigheidsdatum": _in_force},
+                      virtual={"overheidbwb.geldigheidsdatum": _in_force, "overheidbwb.zichtdatum": _visible},
                       date_indexes=frozenset({"dcterms.modified", "overheidbwb.geldigheidsperiode_startdatum",
                                               "overheidbwb.geldigheidsperiode_einddatum"}))
 
