@@ -167,6 +167,25 @@ async def test_upcoming_activities_reads_a_committee_abbreviation_as_people_writ
     assert result["results"] and all(r["committee_abbreviation"] == "I&W" for r in result["results"])
 
 
+async def test_past_activities_by_kind_words_and_period(env: PlatformHarness) -> None:
+    # Failed before: only upcoming_activities existed, so the Kamer's past meetings could not be found at all,
+    # and 'plenair debat' found only 'Plenair debat (debat)'.
+    plenary = await env.call("search_activities", kind="plenair debat", date_from="2025-09-01",
+                             date_to="2025-10-31", limit=50)
+    expected = [a for a in _live(_store().rows["Activiteit"]) if a["Soort"].startswith("Plenair debat (")
+                and "2025-09-01" <= a["Datum"][:10] <= "2025-10-31" and a["Status"] != "Geannuleerd"
+                and not a["Besloten"]]
+    assert {r["id"] for r in plenary["results"]} == {a["Id"] for a in expected}
+    assert {r["kind"] for r in plenary["results"]} >= {"Plenair debat (debat)", "Plenair debat (tweeminutendebat)"}
+    dates = [r["date"] for r in plenary["results"]]
+    assert dates == sorted(dates, reverse=True)  # newest first
+    nitrogen = await env.call("search_activities", query="stikstof", include_cancelled=True)
+    assert [r["subject"] for r in nitrogen["results"]] == ["Stikstof, mestbeleid en natuur - GEANNULEERD"]
+    assert (await env.call("search_activities", query="stikstof"))["results"] == []  # cancelled: left out
+    with pytest.raises(ToolInputError, match="give words, a kind, a committee or a period"):
+        await env.call("search_activities")
+
+
 # --------------------------------------------------------------------------- search_cases and case_votes
 
 

@@ -529,14 +529,9 @@ def _committee_spellings(written: str) -> list[str]:
     return spellings
 
 
-async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
-    limit, offset, notes = page(call)
+def _activity_filters(call: ToolCall, filters: list[str], extra: list[str]) -> None:
+    """The filters both activity tools share: cancelled and closed left out unless asked, kind, committee."""
     args = call.arguments
-    days = int(args.get("days", 7))
-    today = call.ctx.today()
-    last = today + timedelta(days=days - 1)
-    filters = [NOT_DELETED, *_date_filters("Datum", today, last)]
-    extra = [f"Datum from {today} to {last} inclusive (Dutch calendar days, from the server clock)"]
     if not args.get("include_cancelled", False):
         filters.append("Status ne 'Geannuleerd'")
         extra.append("cancelled activities left out")
@@ -553,13 +548,48 @@ async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
                        + " or ".join(f"tolower(Voortouwafkorting) eq {quote(s)}" for s in spellings) + ")")
         extra.append(f"committee name contains {committee!r} or its abbreviation is "
                      + " or ".join(repr(s) for s in spellings))
-    expand = f"Agendapunt($filter={NOT_DELETED};$select=Id,Onderwerp,Volgorde;$orderby=Volgorde asc)"
-    params = _params(filters, orderby="Aanvangstijd asc,Id asc", select=ACTIVITY_SELECT, expand=expand, top=limit,
-                     skip=offset)
+
+
+ACTIVITY_EXPAND = f"Agendapunt($filter={NOT_DELETED};$select=Id,Onderwerp,Volgorde;$orderby=Volgorde asc)"
+
+
+async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
+    limit, offset, notes = page(call)
+    days = int(call.arguments.get("days", 7))
+    today = call.ctx.today()
+    last = today + timedelta(days=days - 1)
+    filters = [NOT_DELETED, *_date_filters("Datum", today, last)]
+    extra = [f"Datum from {today} to {last} inclusive (Dutch calendar days, from the server clock)"]
+    _activity_filters(call, filters, extra)
+    params = _params(filters, orderby="Aanvangstijd asc,Id asc", select=ACTIVITY_SELECT, expand=ACTIVITY_EXPAND,
+                     top=limit, skip=offset)
     result = await call.get("/Activiteit", read_page, params=params, headers=ACCEPT)
     items = [_activity_item(call.ctx, row) for row in result.rows]
     return {"period": {"from": today.isoformat(), "to": last.isoformat()},
             **_listing(result, items, offset=offset, matched="; ".join(extra) + "; earliest start first", notes=notes)}
+
+
+async def _search_activities(call: ToolCall) -> dict[str, Any]:
+    """Activities of any date, past ones too: by words in the subject, kind, committee and period."""
+    limit, offset, notes = page(call)
+    start, end = date_range(call)
+    terms = words(call.arguments.get("query"))
+    if not terms and not start and not end and not call.arguments.get("kind") \
+            and not call.arguments.get("committee"):
+        raise ToolInputError("give words, a kind, a committee or a period (date_from, date_to)")
+    filters = [NOT_DELETED, *spelled_filter(("Onderwerp",), [spellings(t) for t in terms]),
+               *_date_filters("Datum", start, end)]
+    extra = [_matched(terms, "Onderwerp", [])] if terms else []
+    if start or end:
+        extra.append(f"Datum from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
+    _activity_filters(call, filters, extra)
+    params = _params(filters, orderby="Aanvangstijd desc,Id desc", select=ACTIVITY_SELECT, expand=ACTIVITY_EXPAND,
+                     top=limit, skip=offset, drop=DROP_TITLED.replace("kind or the date range",
+                                                                      "kind, committee or the period"))
+    result = await call.get("/Activiteit", read_page, params=params, headers=ACCEPT)
+    items = [_activity_item(call.ctx, row) for row in result.rows]
+    matched = "; ".join(extra) + "; newest first" + mark_part_words(items, terms)
+    return _listing(result, items, offset=offset, matched=matched, notes=notes)
 
 
 UPCOMING_INPUT = object_schema({
@@ -578,6 +608,18 @@ UPCOMING_INPUT = object_schema({
 }, required=[])
 UPCOMING_OUTPUT = result_list_schema(ACTIVITY_ITEM, extra={"period": object_schema(
     {"from": {"type": "string"}, "to": {"type": "string"}}, description="The days searched, inclusive.")})
+
+SEARCH_ACTIVITIES_INPUT = object_schema({
+    "query": {"type": "string", "maxLength": 200,
+              "description": f"Words in the subject (Onderwerp): {WORD_RULE}; 'Oekraïne' also finds 'Oekraine'."},
+    "kind": UPCOMING_INPUT["properties"]["kind"],
+    "committee": UPCOMING_INPUT["properties"]["committee"],
+    **date_range_props("Applies to the activity's date (Datum), past or future."),
+    "include_closed": UPCOMING_INPUT["properties"]["include_closed"],
+    "include_cancelled": UPCOMING_INPUT["properties"]["include_cancelled"],
+    **PAGE_PROPS,
+}, required=[])
+SEARCH_ACTIVITIES_OUTPUT = result_list_schema({**ACTIVITY_ITEM, **PART_WORDS_ITEM})
 
 
 # --------------------------------------------------------------------------- search_cases
@@ -1202,6 +1244,8 @@ TOOLS: tuple[ToolImpl, ...] = (
              handler=_read_document, example={"id": "2025D42637"}),
     ToolImpl(name="upcoming_activities", input_schema=UPCOMING_INPUT, output_schema=UPCOMING_OUTPUT,
              handler=_upcoming_activities, example={"days": 7, "limit": 10}),
+    ToolImpl(name="search_activities", input_schema=SEARCH_ACTIVITIES_INPUT, output_schema=SEARCH_ACTIVITIES_OUTPUT,
+             handler=_search_activities, example={"query": "stikstof", "kind": "Commissiedebat", "limit": 5}),
     ToolImpl(name="search_cases", input_schema=SEARCH_CASES_INPUT, output_schema=SEARCH_CASES_OUTPUT,
              handler=_search_cases, example={"query": "Roma", "kind": "Motie", "limit": 5}),
     ToolImpl(name="case_votes", input_schema=CASE_VOTES_INPUT, output_schema=CASE_VOTES_OUTPUT,
