@@ -1245,7 +1245,7 @@ TOOLS: tuple[ToolImpl, ...] = (
     ToolImpl(name="upcoming_activities", input_schema=UPCOMING_INPUT, output_schema=UPCOMING_OUTPUT,
              handler=_upcoming_activities, example={"days": 7, "limit": 10}),
     ToolImpl(name="search_activities", input_schema=SEARCH_ACTIVITIES_INPUT, output_schema=SEARCH_ACTIVITIES_OUTPUT,
-             handler=_search_activities, example={"query": "stikstof", "kind": "Commissiedebat", "limit": 5}),
+             handler=_search_activities, example={"kind": "plenair debat", "date_from": "2025-09-01", "limit": 5}),
     ToolImpl(name="search_cases", input_schema=SEARCH_CASES_INPUT, output_schema=SEARCH_CASES_OUTPUT,
              handler=_search_cases, example={"query": "Roma", "kind": "Motie", "limit": 5}),
     ToolImpl(name="case_votes", input_schema=CASE_VOTES_INPUT, output_schema=CASE_VOTES_OUTPUT,
