@@ -215,6 +215,7 @@ async def test_an_organisation_resolves_on_the_sources_alone_when_the_status_fai
     found = await env.call("search_documents", query="geitenhouderijen", organisation="Altena", kind="motion")
     assert found["results"] and found["results"][0]["id"] == MOTION
     assert any("/api/status) did not answer" in n for n in found["notes"])
+    assert [r.path for r in env.requests].count("/ori/api/status") == 1  # a failing status is asked once
     assert found["organisation"]["state"] == "unknown" and found["organisation"]["current_through"] is None
 
 

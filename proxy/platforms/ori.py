@@ -136,14 +136,19 @@ class _Api:
         return reply
 
     async def organisations(self) -> tuple[Organisation, ...]:
+        return (await self.catalogue())[0]
+
+    async def catalogue(self) -> tuple[tuple[Organisation, ...], bytes, UpstreamError | None]:
         """`/api/sources` joined with `/api/status`, which carries each one's CBS code and merger; built once
-        per pair of replies (both are cached), so a name resolves without rebuilding 330 organisations."""
+        per pair of replies (both are cached), so a name resolves without rebuilding 330 organisations. Also
+        the status reply, or one without rows and why, when it fails: names then resolve on the sources
+        alone, and codes, mergers and freshness wait for the status."""
         sources = await self._get("/api/sources", parse=_json_body)
         try:
-            status = await self._get("/api/status", parse=_json_body)
-        except UpstreamError:  # names resolve on the sources alone; codes and mergers wait for the status
-            status = NO_STATUS
-        return _organisations(sources, status)
+            status, failed = await self._get("/api/status", parse=_json_body), None
+        except UpstreamError as exc:
+            status, failed = NO_STATUS, exc
+        return _organisations(sources, status), status, failed
 
     async def status(self) -> dict[str, dict[str, Any]]:
         """Import freshness per source key (read-only: shared by every call until the reply changes)."""
@@ -304,16 +309,14 @@ async def _scope(call: ToolCall, api: _Api, name: str | None) -> _Scope:
     """Resolve an organisation by name; with one, also how current it is (`/api/status`, cached)."""
     if not name:
         return _Scope(None, None, [])
-    resolved = resolve(str(name), await api.organisations())
+    organisations, reply, failed = await api.catalogue()  # the status read once, also when it fails
+    resolved = resolve(str(name), organisations)
     org = resolved.organisation
     notes = [resolved.note] if resolved.note else []
-    try:
-        row = (await api.status()).get(org.key, {})
-    except UpstreamError as exc:  # the search itself can still answer: say what is not known
-        row = {}
-        notes.append(f"OpenBesluitvorming's import status (/api/status) did not answer ({exc}): how current "
+    if failed:  # the search itself can still answer: say what is not known
+        notes.append(f"OpenBesluitvorming's import status (/api/status) did not answer ({failed}): how current "
                      f"{org.name}'s material is, is unknown for now")
-    status = _org_status(call.ctx, org, row)
+    status = _org_status(call.ctx, org, _status(reply).get(org.key, {}))
     notes += _status_notes(status, call.ctx.sample_on)
     return _Scope(org, status, notes)
 

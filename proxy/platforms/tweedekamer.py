@@ -167,18 +167,19 @@ def _matched(terms: list[str], fields: str, extra: list[str]) -> str:
     return "; ".join(parts) if parts else "no search terms: all records"
 
 
-def _titled_search(call: ToolCall, date_field: str, kinds: Table) -> tuple[list[str], str]:
-    """Filters and their description for the `query`, `kind` and date range of a document or case search:
-    every word in Titel or Onderwerp, Soort as `kind` reads in `kinds`, `date_field` within the Dutch
+def _titled_search(call: ToolCall, date_field: str, kinds: Table, fields: Sequence[str] = ("Titel", "Onderwerp")
+                   ) -> tuple[list[str], str]:
+    """Filters and their description for the `query`, `kind` and date range of a document, case or activity
+    search: every word in one of `fields`, Soort as `kind` reads in `kinds`, `date_field` within the Dutch
     calendar days."""
     start, end = date_range(call)
     terms = words(call.arguments.get("query"))
     kind_filters, extra = _kind_filter(call, kinds)
-    filters = [NOT_DELETED, *spelled_filter(("Titel", "Onderwerp"), [spellings(t) for t in terms]), *kind_filters,
+    filters = [NOT_DELETED, *spelled_filter(fields, [spellings(t) for t in terms]), *kind_filters,
                *_date_filters(date_field, start, end)]
     if start or end:
         extra.append(f"{date_field} from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
-    return filters, _matched(terms, "Titel or Onderwerp", extra)
+    return filters, _matched(terms, " or ".join(fields), extra)
 
 
 PART_WORDS_ITEM = {"words_inside_longer_words": {
@@ -529,18 +530,22 @@ def _committee_spellings(written: str) -> list[str]:
     return spellings
 
 
-def _activity_filters(call: ToolCall, filters: list[str], extra: list[str]) -> None:
-    """The filters both activity tools share: cancelled and closed left out unless asked, kind, committee."""
+def _activity_filters(call: ToolCall, *, kind: bool) -> tuple[list[str], list[str]]:
+    """The filters both activity tools share, and their description: cancelled and closed left out unless
+    asked, the kind (unless the caller's search reads it), the committee."""
     args = call.arguments
+    filters: list[str] = []
+    extra: list[str] = []
     if not args.get("include_cancelled", False):
         filters.append("Status ne 'Geannuleerd'")
         extra.append("cancelled activities left out")
     if not args.get("include_closed", False):
         filters.append("Besloten eq false")
         extra.append("closed (besloten) activities left out")
-    kind_filters, kind_matched = _kind_filter(call, ACTIVITY_KINDS)
-    filters.extend(kind_filters)
-    extra.extend(kind_matched)
+    if kind:
+        kind_filters, kind_matched = _kind_filter(call, ACTIVITY_KINDS)
+        filters.extend(kind_filters)
+        extra.extend(kind_matched)
     committee = str(args.get("committee") or "").strip().lower()
     if committee:
         spellings = _committee_spellings(committee)
@@ -548,6 +553,7 @@ def _activity_filters(call: ToolCall, filters: list[str], extra: list[str]) -> N
                        + " or ".join(f"tolower(Voortouwafkorting) eq {quote(s)}" for s in spellings) + ")")
         extra.append(f"committee name contains {committee!r} or its abbreviation is "
                      + " or ".join(repr(s) for s in spellings))
+    return filters, extra
 
 
 ACTIVITY_EXPAND = f"Agendapunt($filter={NOT_DELETED};$select=Id,Onderwerp,Volgorde;$orderby=Volgorde asc)"
@@ -558,9 +564,9 @@ async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
     days = int(call.arguments.get("days", 7))
     today = call.ctx.today()
     last = today + timedelta(days=days - 1)
-    filters = [NOT_DELETED, *_date_filters("Datum", today, last)]
-    extra = [f"Datum from {today} to {last} inclusive (Dutch calendar days, from the server clock)"]
-    _activity_filters(call, filters, extra)
+    shared, described = _activity_filters(call, kind=True)
+    filters = [NOT_DELETED, *_date_filters("Datum", today, last), *shared]
+    extra = [f"Datum from {today} to {last} inclusive (Dutch calendar days, from the server clock)", *described]
     params = _params(filters, orderby="Aanvangstijd asc,Id asc", select=ACTIVITY_SELECT, expand=ACTIVITY_EXPAND,
                      top=limit, skip=offset)
     result = await call.get("/Activiteit", read_page, params=params, headers=ACCEPT)
@@ -572,23 +578,18 @@ async def _upcoming_activities(call: ToolCall) -> dict[str, Any]:
 async def _search_activities(call: ToolCall) -> dict[str, Any]:
     """Activities of any date, past ones too: by words in the subject, kind, committee and period."""
     limit, offset, notes = page(call)
-    start, end = date_range(call)
-    terms = words(call.arguments.get("query"))
-    if not terms and not start and not end and not call.arguments.get("kind") \
-            and not call.arguments.get("committee"):
+    if not any(call.arguments.get(a) for a in ("query", "kind", "committee", "date_from", "date_to")):
         raise ToolInputError("give words, a kind, a committee or a period (date_from, date_to)")
-    filters = [NOT_DELETED, *spelled_filter(("Onderwerp",), [spellings(t) for t in terms]),
-               *_date_filters("Datum", start, end)]
-    extra = [_matched(terms, "Onderwerp", [])] if terms else []
-    if start or end:
-        extra.append(f"Datum from {start or 'any'} to {end or 'any'} (Dutch calendar days)")
-    _activity_filters(call, filters, extra)
+    filters, matched = _titled_search(call, "Datum", ACTIVITY_KINDS, fields=("Onderwerp",))
+    shared, described = _activity_filters(call, kind=False)
+    filters += shared
     params = _params(filters, orderby="Aanvangstijd desc,Id desc", select=ACTIVITY_SELECT, expand=ACTIVITY_EXPAND,
                      top=limit, skip=offset, drop=DROP_TITLED.replace("kind or the date range",
                                                                       "kind, committee or the period"))
     result = await call.get("/Activiteit", read_page, params=params, headers=ACCEPT)
     items = [_activity_item(call.ctx, row) for row in result.rows]
-    matched = "; ".join(extra) + "; newest first" + mark_part_words(items, terms)
+    matched = "; ".join([matched, *described]) + "; newest first"
+    matched += mark_part_words(items, words(call.arguments.get("query")))
     return _listing(result, items, offset=offset, matched=matched, notes=notes)
 
 
@@ -663,6 +664,7 @@ async def _submitter_filter(call: ToolCall) -> tuple[list[str], list[str]]:
                      select=("Id", "Initialen", "Roepnaam", "Tussenvoegsel", "Achternaam"), top=MAX_SUBMITTERS + 1,
                      drop="fewer name words in submitter (the surname alone usually suffices)")
     members = (await call.get("/Persoon", read_page, params=params, headers=ACCEPT)).rows
+    members = [m for m in members if GUID_RE.match(str(m.get("Id")))]
     named = [f"{m.get('Initialen') or ''} {_name(m)}".strip() for m in members]
     if not members:
         raise ToolInputError(f"submitter {written!r} names no current or former member ({read}); search_members "
@@ -670,7 +672,7 @@ async def _submitter_filter(call: ToolCall) -> tuple[list[str], list[str]]:
     if len(members) > MAX_SUBMITTERS:
         raise ToolInputError(f"submitter {written!r} could be more than {MAX_SUBMITTERS} members (e.g. "
                              f"{', '.join(named[:MAX_SUBMITTERS])}); add initials or the first name")
-    ids = " or ".join(f"a/Persoon_Id eq {m['Id']}" for m in members if GUID_RE.match(str(m.get("Id"))))
+    ids = " or ".join(f"a/Persoon_Id eq {m['Id']}" for m in members)
     clause = (f"ZaakActor/any(a:a/Verwijderd eq false and ({ids}) and "
               f"{SUBMITTING.replace('Relatie', 'a/Relatie')})")
     return [clause], [f"submitted or co-submitted by {' or '.join(named)} (ZaakActor Indiener or Medeindiener; "
@@ -1203,7 +1205,7 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
 
     party = str(args.get("party") or "").strip()
     params = params_for(party)  # a filter over the node limit is refused before anything is sent
-    if terms or initials:
+    if terms:  # the member list gives the words' spellings; initials need none
         name_filters, name_matched = _name_filters(terms, await member_names(call, current=current), initials)
         filters = [NOT_DELETED, MEMBERS_IN_SCOPE[current], *name_filters]
         params = params_for(party)
