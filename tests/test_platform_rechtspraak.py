@@ -137,9 +137,9 @@ async def test_courts_that_ended_in_2012_find_their_own_rulings(env: PlatformHar
 # --------------------------------------------------------------------------- search_rulings
 
 
-async def test_search_sends_the_metadata_filter_and_lists_ignored_words(env: PlatformHarness) -> None:
+async def test_search_sends_the_metadata_filter(env: PlatformHarness) -> None:
     result = await env.call("search_rulings", court="Raad van State", area_of_law="bestuursrecht_omgevingsrecht",
-                            type="Uitspraak", date_from="2005-01-01", query="windturbine geluid", limit=5)
+                            type="Uitspraak", date_from="2005-01-01", limit=5)
     request = env.only_request()
     assert request.path == "/rechtspraak/uitspraken/zoeken"
     assert request.pairs == [
@@ -156,13 +156,86 @@ async def test_search_sends_the_metadata_filter_and_lists_ignored_words(env: Pla
     assert "ECLI:NL:RVS:2005:AU8740" in {r.ecli for r in expected}  # a real one, with the made-up recent one
     precision = result["precision"]
     assert precision["total"] == len(expected) and precision["total_relation"] == "exact"
-    assert precision["not_applied"][0].startswith("search words 'windturbine geluid'")
-    assert "NOT applied" in precision["matched"] and "metadata filter only" in precision["matched"]
+    assert "metadata filter only" in precision["matched"] and precision["not_applied"] == []
     newest = sorted(expected, key=lambda r: (r.modified, r.ecli), reverse=True)[:5]
     assert [r["ecli"] for r in result["results"]] == [r.ecli for r in newest]
     first = result["results"][0]
     assert first["court"] == "Raad van State" and first["date"] == newest[0].date.isoformat()
     assert first["citation"]["uri"] == f"https://uitspraken.rechtspraak.nl/details?id={first['ecli']}"
+
+
+# --------------------------------------------------------------------------- full text (the website's search)
+
+
+def _holding(*words: str) -> list[Ruling]:
+    """Rulings whose text (a feed entry's or made-up one's: title and summary) holds any of the words as a whole
+    word: what the replica's search matches."""
+    found = []
+    for r in _rulings():
+        if r.deleted:
+            continue
+        text = " ".join(SafeET.fromstring(r.document.encode()).itertext()) if r.document else f"{r.title} {r.summary}"
+        if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text, re.IGNORECASE) for w in words):
+            found.append(r)
+    return found
+
+
+async def test_words_go_to_the_websites_full_text_search(env: PlatformHarness) -> None:
+    # The feed drops every word (not_applied, and `search` on /rechtspraak failed on every call); the website's
+    # search finds them in the recorded rulings' text.
+    result = await env.call("search_rulings", query="terugvordering bijstand", limit=5)
+    request = env.only_request()
+    assert request.method == "POST" and request.path == "/rechtspraak/api/zoek"
+    assert request.body["SearchTerms"] == [{"Term": "terugvordering bijstand", "Field": "AlleVelden"}]
+    assert (request.body["StartRow"], request.body["PageSize"], request.body["SortOrder"]) == (0, 5, "Relevance")
+    assert request.body["Advanced"] == {"PublicatieStatus": "AlleenGepubliceerd"}
+    holding = {r.ecli for r in _holding("terugvordering", "bijstand")}
+    assert "ECLI:NL:CRVB:2013:1886" in holding
+    precision = result["precision"]
+    assert precision["total"] == len(holding) and precision["not_applied"] == []
+    assert "best effort" in precision["matched"] and "full text" in precision["matched"]
+    eclis = [r["ecli"] for r in result["results"]]
+    both = {r.ecli for r in _holding("terugvordering")} & {r.ecli for r in _holding("bijstand")}
+    assert set(eclis) <= holding and eclis[0] in both  # a ruling holding both words ranks first
+    crvb = next(r for r in result["results"] if r["ecli"] == "ECLI:NL:CRVB:2013:1886")
+    assert crvb["court"] == "Centrale Raad van Beroep" and crvb["date"] == "2013-05-21"
+    assert "<b>" not in crvb["summary"] and "bijstand" in crvb["summary"].lower()
+
+
+async def test_a_quoted_phrase_matches_whole(env: PlatformHarness) -> None:
+    phrase = await env.call("search_rulings", query='"redelijke termijn"', limit=10)
+    loose = await env.call("search_rulings", query="redelijke termijn", limit=10)
+    assert 0 < phrase["precision"]["total"] < loose["precision"]["total"]
+    assert "ECLI:NL:GHAMS:2020:3025" in [r["ecli"] for r in phrase["results"]]
+
+
+async def test_court_area_and_period_narrow_the_most_relevant_hits(env: PlatformHarness) -> None:
+    result = await env.call("search_rulings", query="belasting", court="Hoge Raad", area_of_law="belastingrecht",
+                            date_from="1996-01-01", date_to="1996-12-31", limit=10)
+    assert env.only_request().body["PageSize"] == 100  # filters applied here, to the 100 most relevant hits
+    expected = {r.ecli for r in _holding("belasting") if r.court_code == "HR" and r.date.year == 1996
+                and "bestuursrecht_belastingrecht" in r.areas}
+    assert expected and {r["ecli"] for r in result["results"]} == expected
+    matched = result["precision"]["matched"]
+    assert "court Hoge Raad" in matched and "ruling date 1996-01-01 to 1996-12-31" in matched
+    assert result["precision"]["total"] == len(expected) and result["precision"]["total_relation"] == "exact"
+
+
+async def test_a_court_of_today_narrows_words_to_the_courts_it_continues(env: PlatformHarness) -> None:
+    result = await env.call("search_rulings", query="vechtpartij", court="Hof Den Haag", limit=10)
+    assert "ECLI:NL:GHSGR:2008:BC9358" in [r["ecli"] for r in result["results"]]
+
+
+async def test_when_the_full_text_search_fails_the_feed_answers_and_says_so(env: PlatformHarness) -> None:
+    env.faults.update({"error_rate": 1.0, "status": 503, "only_paths": ["/api/zoek"]})
+    try:
+        result = await env.call("search_rulings", query="windturbine geluid", court="Raad van State", limit=5)
+    finally:
+        env.faults.clear()
+    assert [s.path for s in env.requests][-1] == "/rechtspraak/uitspraken/zoeken"
+    precision = result["precision"]
+    assert precision["not_applied"][0].startswith("search words 'windturbine geluid': the full-text search")
+    assert "NOT applied" in precision["matched"] and result["results"]
 
 
 async def test_search_counts_withdrawn_entries_in_paging(env: PlatformHarness) -> None:
@@ -331,9 +404,13 @@ async def test_real_data_findings_through_the_sdk_in_both_eras(server: LiveServe
         found = await c.call_tool("rechtspraak_search_rulings", {"court": "Rechtbank 's-Gravenhage"})
         assert not found.is_error, text_of(found)
         assert "ECLI:NL:RBSGR:2012:BZ0845" in [r["ecli"] for r in found.structured_content["results"]]
+        words = await c.call_tool("rechtspraak_search_rulings", {"query": "vechtpartij", "court": "Hof Den Haag"})
+        assert "ECLI:NL:GHSGR:2008:BC9358" in [r["ecli"] for r in words.structured_content["results"]]
         read = await c.call_tool("rechtspraak_read_ruling", {"ecli": "ECLI:NL:HR:1992:AA1835"})
         assert not read.is_error and read.structured_content["summary"] == ""
     async with client(server.url("rechtspraak"), "legacy") as c:
+        words = await c.call_tool("search_rulings", {"query": '"redelijke termijn"'})
+        assert "best effort" in words.structured_content["precision"]["matched"]
         areas = await c.call_tool("search_rulings", {"area_of_law": "socialezekerheidsrecht"})
         assert "ECLI:NL:CRVB:2014:355" in [r["ecli"] for r in areas.structured_content["results"]]
         unknown = await c.call_tool("read_ruling", {"ecli": "ECLI:NL:RVS:2099:12345"})

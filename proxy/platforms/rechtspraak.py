@@ -7,9 +7,10 @@ https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx; research §5):
   (Uitspraak|Conclusie), `creator` (court URI), `subject` (area-of-law URI), `date` (one value: that
   day; two values: a range), `return=DOC` (only ECLIs with a document), `max` (≤ 1000), `from`
   (offset) and `sort` (ASC|DESC by modification). The subtitle "Aantal gevonden ECLI's: N" is an
-  exact count for that filter. There is **no free-text search**: unknown parameters such as `q=`
-  are silently ignored and the whole corpus comes back, so words a caller gives are never sent and
-  are listed in `precision.not_applied`.
+  exact count for that filter. It has **no free-text search**: unknown parameters such as `q=` are
+  silently ignored and the whole corpus comes back. Words therefore go to the website's own search
+  (`POST uitspraken.rechtspraak.nl/api/zoek`, best effort: proxy.platforms.rechtspraak_words); when
+  that does not answer, this feed answers and the words are listed in `precision.not_applied`.
 * `GET /uitspraken/content?id=<ECLI>` answers `<open-rechtspraak>`: an RDF block with the metadata,
   then `inhoudsindicatie` and `uitspraak` or `conclusie`; an unknown ECLI is HTTP 404.
 
@@ -33,7 +34,7 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 from proxy.core.caller import SYSTEM_CALLER
-from proxy.core.errors import NotHeld, ToolInputError, UpstreamStatusError
+from proxy.core.errors import NotHeld, ToolInputError, UpstreamError, UpstreamStatusError
 from proxy.core.schema_atoms import NDATE, NSTR, STRINGS
 from proxy.platforms._common import (
     CHUNK_PROPS,
@@ -47,6 +48,7 @@ from proxy.platforms._common import (
     parse_xml,
 )
 from proxy.platforms._resolve import Entry, Resolved, Table, norm
+from proxy.platforms.rechtspraak_words import FILTERED_PAGE, Hit, Narrowing, read_zoek, zoek_body, zoek_url
 from proxy.plugin.canary import DAY, ISO_START, Probe, check_load
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
@@ -225,6 +227,18 @@ def _ruling_item(ctx: PlatformContext, entry: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _search_rulings(call: ToolCall) -> dict[str, Any]:
+    query = " ".join(str(call.arguments.get("query") or "").split())
+    if query:
+        try:
+            return await _search_words(call, query)
+        except UpstreamError as exc:  # best effort: the metadata feed answers instead, and says what was lost
+            return await _search_feed(call, dropped=f"search words {query!r}: the full-text search of "
+                                      f"uitspraken.rechtspraak.nl did not answer ({exc}), so they were not applied; "
+                                      "only the metadata filter was")
+    return await _search_feed(call)
+
+
+async def _search_feed(call: ToolCall, dropped: str = "") -> dict[str, Any]:
     args = call.arguments
     limit, offset, notes = page(call)
     start, end = date_range(call)
@@ -247,17 +261,15 @@ async def _search_rulings(call: ToolCall) -> dict[str, Any]:
         params += [("date", low.isoformat()), ("date", high.isoformat())]
         matched.append(f"ruling date {low} to {high}")
     params += [("return", "DOC"), ("max", str(limit)), ("from", str(offset)), ("sort", "DESC")]
-    query = " ".join(str(args.get("query") or "").split())
-    if query:
-        notes = [f"search words {query!r}: Rechtspraak open data has no free-text search, so they were not "
-                 "applied; only the metadata filter was", *notes]
+    if dropped:
+        notes = [dropped, *notes]
     feed = await call.get("/uitspraken/zoeken", read_feed, params=params)
     items = [_ruling_item(call.ctx, e) for e in feed.entries]
     consumed = len(items) + feed.deleted
     truncated = offset + consumed < feed.total if feed.total is not None else consumed >= limit
     described = "metadata filter only (" + ("; ".join(matched) or "no filter: every published ruling") + ")"
-    if query:
-        described += "; the search words were NOT applied (no free-text search upstream)"
+    if dropped:
+        described += "; the search words were NOT applied (the full-text search did not answer)"
     described += "; rulings with a published document; most recently modified first"
     if feed.deleted:
         described += f"; {feed.deleted} withdrawn entr{'y' if feed.deleted == 1 else 'ies'} on this page skipped"
@@ -265,6 +277,88 @@ async def _search_rulings(call: ToolCall) -> dict[str, Any]:
         total=feed.total, total_relation="exact" if feed.total is not None else "unknown", returned=len(items),
         truncated=truncated, matched=described, not_applied=notes,
         next_offset=offset + consumed if truncated else None)}
+
+
+# The ECLI court code of each creator URI in the platform's list (a court's own URI is its first value).
+CODE_OF_URI = {(e.values[0] if e.values else COURT_BASE + e.key): e.key for e in COURT_TABLE.entries}
+AREA_LABEL_OF_URI = {AREA_BASE + e.key: e.label for e in AREAS.entries}
+
+
+def _narrowing(call: ToolCall) -> Narrowing:
+    """The metadata filters, as applied here to the full-text hits (see proxy.platforms.rechtspraak_words)."""
+    args = call.arguments
+    start, end = date_range(call)
+    said: list[str] = []
+    courts: set[str] = set()
+    labels: list[str] = []
+    if args.get("court"):
+        uris, text = court_uris(str(args["court"]))
+        courts = {CODE_OF_URI[u] for u in uris if u in CODE_OF_URI}
+        if not courts:
+            raise ToolInputError(f"court {args['court']!r} is not in the platform's court list, so the full-text "
+                                 "search cannot be narrowed to it; give its name or ECLI code")
+        said.append(f"court {text}")
+    if args.get("area_of_law"):
+        uris, text = area_uris(str(args["area_of_law"]))
+        labels = [AREA_LABEL_OF_URI[u] for u in uris if u in AREA_LABEL_OF_URI]
+        if not labels:
+            raise ToolInputError(f"area_of_law {args['area_of_law']!r} is not in the platform's list of areas, so "
+                                 "the full-text search cannot be narrowed to it; give its name or key")
+        said.append(f"area of law {text}")
+    kind = str(args.get("type") or "").lower()
+    if kind:
+        said.append(f"type {args['type']}")
+    if start or end:
+        said.append(f"ruling date {start or EARLIEST} to {end or call.ctx.today()}")
+    return Narrowing(courts=frozenset(courts), areas=tuple(labels), kind=kind, start=start, end=end, said=said)
+
+
+def _hit_item(ctx: PlatformContext, hit: Hit) -> dict[str, Any]:
+    entry = COURT_TABLE.find(hit.court_code)
+    court = entry.label if entry is not None else None
+    day = hit.date.isoformat() if hit.date else None
+    title = hit.title or ", ".join(p for p in (hit.ecli, court, f"{hit.date:%d-%m-%Y}" if hit.date else "") if p)
+    url = DETAILS + hit.ecli
+    return {
+        "ecli": hit.ecli, "title": title, "court": court, "date": day, "case_number": None,
+        "summary": hit.fragment, "modified": hit.published.isoformat() if hit.published else None, "url": url,
+        "citation": cite(ctx, uri=url, title=title, text=f"{court or 'Rechtspraak'}, {day or 'datum onbekend'}, "
+                                                       f"{hit.ecli}" + (f": {hit.fragment}" if hit.fragment else "")),
+    }
+
+
+async def _search_words(call: ToolCall, query: str) -> dict[str, Any]:
+    limit, offset, notes = page(call)
+    narrowing = _narrowing(call)
+    url = zoek_url(call.ctx.upstream.platform.base_url)
+    start, size = (0, FILTERED_PAGE) if narrowing else (offset, limit)
+    total, hits = await call.post_json(url, zoek_body(query, start, size), read_zoek, idempotent=True)
+    described = (f"full text {query!r} through the search of uitspraken.rechtspraak.nl (best effort: Rechtspraak "
+                 "does not document it as an API); rulings holding any of the words, the most relevant first "
+                 "(put a phrase in double quotes to match it whole)")
+    if narrowing:
+        kept = [h for h in hits if narrowing.keeps(h)]
+        found = kept[offset:offset + limit]
+        more_upstream = total is not None and total > len(hits)
+        truncated = offset + len(found) < len(kept)
+        described += (f"; then {'; '.join(narrowing.said)}, applied here to the {len(hits)} most relevant hits"
+                      + (f" of {total}" if total is not None else ""))
+        if more_upstream:
+            notes = [f"court, area, type and period were applied to the {len(hits)} most relevant of {total} hits "
+                     "only: less relevant rulings that match them are not listed; add words to narrow the search",
+                     *notes]
+        items = [_hit_item(call.ctx, h) for h in found]
+        return {"results": items, "precision": precision(
+            total=len(kept) if not more_upstream else None,
+            total_relation="exact" if not more_upstream else "unknown", returned=len(items),
+            truncated=truncated or (more_upstream and bool(kept)), matched=described, not_applied=notes,
+            next_offset=offset + len(found) if truncated else None)}
+    items = [_hit_item(call.ctx, h) for h in hits[:limit]]
+    truncated = offset + len(items) < total if total is not None else len(hits) >= limit
+    return {"results": items, "precision": precision(
+        total=total, total_relation="exact" if total is not None else "unknown", returned=len(items),
+        truncated=truncated, matched=described, not_applied=notes,
+        next_offset=offset + len(items) if truncated else None)}
 
 
 SEARCH_INPUT = object_schema({
@@ -285,8 +379,10 @@ SEARCH_INPUT = object_schema({
              "description": "Uitspraak (a ruling) or Conclusie (an Advocate General's opinion)."},
     **date_range_props("Applies to the date of the ruling."),
     "query": {"type": "string", "maxLength": 200,
-              "description": "Search words. The platform has no free-text search: they are NOT applied and are "
-                             "listed in precision.not_applied; narrow by court, area and dates instead."},
+              "description": "Words to find in the rulings' full text, through uitspraken.rechtspraak.nl's own "
+                             "search (best effort): rulings holding any of the words, most relevant first; put a "
+                             "phrase in double quotes. With words, court, area, type and dates narrow the 100 most "
+                             "relevant hits. Without words: the metadata feed, newest first."},
     **PAGE_PROPS,
 }, required=[])
 SEARCH_OUTPUT = result_list_schema(RULING_ITEM)
@@ -478,10 +574,9 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
 
 
 # How search and fetch (proxy.serving.crosssearch) reach this source.
-SEARCH_ROUTE = SourceRoute(None, "query", "ecli",
+SEARCH_ROUTE = SourceRoute("search_rulings", "query", "ecli",
     ((re.compile(r"^ECLI:NL:[A-Z0-9]+:\d{4}:[A-Z0-9]+$", re.IGNORECASE), "read_ruling", "ecli"),),
-    "ECLI:NL:HR:2024:1273",
-    why_not="its search has no free text (by court, area of law and period only)")
+    "ECLI:NL:HR:2024:1273")
 
 
 PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS,
@@ -491,5 +586,6 @@ PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS,
         ("uitspraak", "uitspraken", "rechter", "rechtspraak", "ecli", "vonnis", "arrest"),
         ("ruling", "court", "judgment", "case law")),
     documentation="https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx",
-    cannot=("no free-text search: unknown parameters are ignored and the whole corpus comes back",),
+    cannot=("the open-data feed has no free-text search (unknown parameters are ignored and the whole corpus comes "
+            "back); words go to the website's undocumented search, best effort",),
     quirks=("a summary of \"-\" is a placeholder for no summary",)))

@@ -207,6 +207,7 @@ def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
     app.router.add_get("/uitspraken/zoeken", _search)
     app.router.add_get("/uitspraken/content", _content)
     app.router.add_get(NOT_FOUND_PATH, _not_found_page)
+    app.router.add_post("/api/zoek", _zoek)
     return app
 
 
@@ -309,6 +310,95 @@ async def _content(request: web.Request) -> web.Response:
     if request.query.get("return") == "META":
         xml = re.sub(r"\s*<(inhoudsindicatie|uitspraak|conclusie)\b.*?</\1>", "", xml, flags=re.DOTALL)
     return web.Response(text=xml, content_type="application/xml", charset="utf-8")
+
+
+# --------------------------------------------------------------------------- the website's full-text search
+
+
+TERM_RE = re.compile(r'"([^"]+)"|(\S+)')
+FRAGMENT_CHARS = 240
+
+
+def _plain_text(r: Ruling) -> str:
+    """What the full-text search looks in: title, summary and the ruling's text."""
+    return _document_text(r.title, r.document) if r.document else f"{r.title} {r.summary}"
+
+
+@lru_cache(maxsize=256)
+def _document_text(title: str, document: str) -> str:
+    root = SafeET.fromstring(document.encode())
+    body = [_text(root.find(f"{RS}{tag}")) for tag in ("inhoudsindicatie", "uitspraak", "conclusie")]
+    return " ".join([title, *body])
+
+
+def _terms(text: str) -> list[re.Pattern[str]]:
+    """A quoted phrase is one term; other words are terms of their own (the search ORs them)."""
+    found = [(m.group(1) or m.group(2)).strip() for m in TERM_RE.finditer(text)]
+    return [re.compile(rf"(?<!\w){re.escape(t)}(?!\w)", re.IGNORECASE) for t in found if t.strip(' "')]
+
+
+def _fragment(text: str, patterns: list[re.Pattern[str]]) -> str:
+    first = min((m for p in patterns if (m := p.search(text))), key=lambda m: m.start(), default=None)
+    if first is None:
+        return escape(text[:FRAGMENT_CHARS])
+    lo = max(0, first.start() - FRAGMENT_CHARS // 3)
+    piece = text[lo:lo + FRAGMENT_CHARS]
+    out = escape(piece)
+    for p in patterns:  # highlight as the website does when ShouldReturnHighlights is set
+        out = p.sub(lambda m: f"<b>{m.group(0)}</b>", out)
+    return ("…" if lo else "") + out + "…"
+
+
+def _zoek_row(r: Ruling, patterns: list[re.Pattern[str]], highlight: bool) -> dict[str, object]:
+    labels = court_area_labels().get(r.ecli, ())
+    text = _plain_text(r)
+    return {"TitelEmphasis": r.ecli, "Titel": r.title.split(", ", 1)[1] if ", " in r.title else r.title,
+            "Uitspraakdatum": f"{r.date:%d-%m-%Y}", "Publicatiedatum": f"{(r.issued or r.modified.date()):%d-%m-%Y}",
+            "Rechtsgebieden": list(labels), "GerechtelijkProductType": r.type.lower(),
+            "Tekstfragment": _fragment(text, patterns) if highlight else escape(text[:FRAGMENT_CHARS]),
+            "DeeplinkUrl": f"https://deeplink.rechtspraak.nl/uitspraak?id={r.ecli}", "Proceduresoorten": [],
+            "Vindplaatsen": []}
+
+
+@lru_cache(maxsize=1)
+def court_area_labels() -> dict[str, tuple[str, ...]]:
+    """ECLI → the labels of its areas of law as its document writes them ("Bestuursrecht; Omgevingsrecht")."""
+    out = {}
+    for name in document_files():
+        root = SafeET.fromstring((DATA / name).read_bytes())
+        meta = root.findall("rdf:RDF/rdf:Description", NS)[0]
+        out[meta.findtext("dcterms:identifier", namespaces=NS) or ""] = tuple(
+            _text(s) for s in meta.findall("dcterms:subject", NS) if _text(s))
+    return out
+
+
+async def _zoek(request: web.Request) -> web.Response:
+    """POST /api/zoek: the JSON search behind uitspraken.rechtspraak.nl, built from the body and answer fields
+    public clients send and read (see SOURCES.md; no recorded answer exists)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        return web.json_response({"Message": "The request is invalid."}, status=400)
+    terms = body.get("SearchTerms") if isinstance(body, dict) else None
+    start, size = (body.get("StartRow", 0), body.get("PageSize", 10)) if isinstance(body, dict) else (None, None)
+    if not isinstance(terms, list) or not isinstance(start, int) or not isinstance(size, int) \
+            or start < 0 or not 0 < size <= 1000 or not all(isinstance(t, dict) for t in terms):
+        return web.json_response({"Message": "The request is invalid."}, status=400)
+    words = " ".join(str(t.get("Term") or "") for t in terms)
+    patterns = _terms(words)
+    scored = []
+    for r in request.app[RULINGS].values():
+        if r.deleted:
+            continue
+        text = _plain_text(r)
+        counts = [len(p.findall(text)) for p in patterns]
+        if patterns and not any(counts):
+            continue
+        scored.append(((sum(1 for c in counts if c), sum(counts), r.date), r))
+    scored.sort(key=lambda pair: pair[0], reverse=True)
+    highlight = bool(body.get("ShouldReturnHighlights"))
+    rows = [_zoek_row(r, patterns, highlight) for _, r in scored[start:start + size]]
+    return web.json_response({"ResultCount": len(scored), "Results": rows})
 
 
 async def _not_found_page(request: web.Request) -> web.Response:
