@@ -570,6 +570,12 @@ async def canary(probe: Probe, plugin: PlatformPlugin) -> None:
     probe.expect(bool(DAY.match(doc.get("date") or "")), "read", f"dcterms:date {doc.get('date')!r} is not a date")
     probe.expect(bool(doc.get("court")), "read", "no dcterms:creator (court)")
     probe.check()
+    total, hits = await probe.post_json("full text", zoek_url(probe.ctx.upstream.platform.base_url),
+                                        zoek_body("uitspraak", 0, 3), read_zoek)
+    probe.expect(isinstance(total, int) and total > 0, "full text", f"ResultCount is {total!r}")
+    probe.expect(0 < len(hits) <= 3, "full text", f"{len(hits)} results with an ECLI in TitelEmphasis for PageSize 3")
+    probe.expect(all(h.date for h in hits), "full text", "a result's Uitspraakdatum is not a dd-mm-yyyy date")
+    probe.check()
     await check_load(probe, plugin)
 
 

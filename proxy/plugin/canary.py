@@ -9,7 +9,7 @@ platform's canary and reports "ok" or exactly what drifted.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -46,9 +46,17 @@ class Probe:
 
     async def get(self, step: str, path: str, parse: Callable[[bytes], Any], **kwargs: Any) -> Any:
         """GET through the platform's own upstream client; an unreadable answer or a refusal is drift."""
+        return await self._ask(step, self.ctx.upstream.get(path, parse, caller=CHECK_CALLER, **kwargs))
+
+    async def post_json(self, step: str, path: str, payload: Any, parse: Callable[[bytes], Any]) -> Any:
+        """POST JSON (a search) through the platform's own upstream client, judged as `get` is."""
+        return await self._ask(step, self.ctx.upstream.post_json(path, payload, parse, caller=CHECK_CALLER,
+                                                                 idempotent=True))
+
+    async def _ask(self, step: str, request: Awaitable[Any]) -> Any:
         self.requests += 1
         try:
-            return await self.ctx.upstream.get(path, parse, caller=CHECK_CALLER, **kwargs)
+            return await request
         except UpstreamBadReply as exc:
             raise Drift(f"{step}: the answer cannot be read the way the adapter reads it "
                         f"({exc.__cause__ or exc})") from exc
