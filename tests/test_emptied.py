@@ -64,3 +64,41 @@ async def test_a_source_that_stands_still_says_so_first(server: LiveServer) -> N
     hint = result.structured_content["precision"]["hint"]
     assert hint.startswith(f"Open Overheid stands still: its newest material is from {status['current_through']}")
     assert "the period asked for starts on 2026-10-01, after that" in hint
+
+
+async def test_a_period_before_the_newest_material_is_the_cause_not_the_standing(server: LiveServer) -> None:
+    """The Woo sample stands still, but a period that ends before its newest material is not emptied by that:
+    the bird-flu decision is of 2023, so 2010 holds nothing because of the period, and the hint says so."""
+    from proxy.serving.loadstatus import measure_generation
+
+    await measure_generation(server.runtime.generation, server.runtime.store)
+    async with client(server.url("openoverheid"), "2026-07-28") as c:
+        status = (await c.call_tool("platform_status", {})).structured_content["sources"][0]
+        result = await c.call_tool("search_publications", {"query": "vogelgriep", "date_from": "2010-01-01",
+                                                            "date_to": "2010-12-31"})
+    assert status["receiving"] is False and "2010-12-31" < status["current_through"]
+    hint = result.structured_content["precision"]["hint"]
+    assert hint.startswith("nothing in the period 2010-01-01 to 2010-12-31") and "after it" in hint
+    assert "stands still" not in hint
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_one_filter_that_finds_nothing_never_says_try_fewer_filters(server: LiveServer, mode: str) -> None:
+    hint = await _hint(server, mode, "tweedekamer", "upcoming_activities", {"committee": "Defensie", "days": 1})
+    assert "fewer filters" not in hint, hint
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_one_source_search_never_speaks_of_other_sources(server: LiveServer, mode: str) -> None:
+    hint = await _hint(server, mode, "openoverheid", "search", {"query": "ruimtevaartuigenbesluit"})
+    assert "other sources" not in hint and "any source" not in hint
+    assert hint.startswith("nothing holds query='ruimtevaartuigenbesluit' in woo") or "stands still" in hint
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_combined_search_emptied_by_its_period_names_the_period(server: LiveServer, mode: str) -> None:
+    hint = await _hint(server, mode, ORI, "search", {"query": "speelruimtebeleidsplan", "date_from": "2024-01-01",
+                                                    "date_to": "2024-12-31"})
+    assert hint.startswith("nothing in the period 2024-01-01 to 2024-12-31: without it, ori holds it before it "
+                           "(2019-03-19)"), hint
+    assert "spelling" not in hint

@@ -1,10 +1,12 @@
 """No silent zeros: an empty result list says the real cause, the first of these that holds:
 
 1. the source stands still or did not answer (from the load status and availability the server keeps), with
-   how current it is: an empty answer from a source that stopped receiving material proves nothing;
+   how current it is: an empty answer from a source that stopped receiving material proves nothing (unless
+   the period asked for ends before its newest material: then the period, not the standing, is the cause);
 2. the period asked for holds nothing: the same search without the dates finds material, and the hint says where
    the nearest lies (before or after the period), never to drop the period, which would answer another question;
-3. one filter emptied it: without that filter the same search finds something;
+3. one filter emptied it: without that filter the same search finds something ("try fewer filters" only when
+   more than one was given);
 4. the words matched nothing, by the rule `precision.matched` states; only here is spelling the likely cause.
 
 Done once for every search tool, on an empty first page: each probe is the same search with one thing left out
@@ -102,6 +104,9 @@ def _standing(state: SourceState | None, arguments: Mapping[str, Any], sampled: 
         return (f"{state.title} did not answer at its last call{error}: this empty list may be that failure; "
                 "platform_status tells when it answers again")
     if state.receiving is False:
+        ends = arguments.get("date_to")
+        if isinstance(ends, str) and state.current_through and ends <= state.current_through:
+            return None  # the period lies within what the source holds: standing still cannot be why it is empty
         through = state.current_through or "an unknown date"
         later = arguments.get("date_from")
         after = (f"; the period asked for starts on {later}, after that" if isinstance(later, str)
@@ -181,9 +186,18 @@ async def explain_empty(data: dict[str, Any], arguments: Mapping[str, Any], inpu
             or await _period(arguments, run, has_limit)
             or await _filters(arguments, others, run, has_limit)
             or _words(arguments, data["precision"].get("matched"))
-            or "nothing matches these filters together, and leaving out any one of them finds nothing either; "
-               "try fewer filters")
+            or _nothing_without(narrowing))
     return _hinted(data, hint)
+
+
+def _nothing_without(narrowing: Mapping[str, Any]) -> str:
+    """No single argument is the cause: leaving any one out finds nothing either."""
+    if len(narrowing) == 1:
+        name, value = next(iter(narrowing.items()))
+        return (f"nothing matches {name}={value!r}, and this search finds nothing without it either: the source "
+                "holds nothing of this kind here now (platform_status says how current it is)")
+    return ("nothing matches these filters together, and leaving out any one of them finds nothing either; "
+            "try fewer filters")
 
 
 def _hinted(data: dict[str, Any], hint: str) -> dict[str, Any]:

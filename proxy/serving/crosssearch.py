@@ -180,9 +180,12 @@ async def search(routes: Mapping[str, SourceRoute], titles: Mapping[str, str], a
                "for words (see its search tool), merged by reciprocal rank (ties: newest first), one record once")
     notes = [f"{k}: {e['note']}" for k, e in report.items() if e["note"]]
     matched += f"; {len(answered)} of {len(tasks)} sources asked answered"
-    # Empty: each source already said why (its own hint); probing the whole fan-out again would repeat every
-    # platform request once per filter.
-    hint = _empty_hint(query, report) if not results else None
+    # Empty: a source's own hint says why where it set one; the period alone is probed again (once per source,
+    # under the same deadline), since words found outside it mean "nothing then", not "check the spelling".
+    hint = None
+    if not results:
+        outside = await _outside_period(routes, report, arguments, query, run, deadline)
+        hint = _empty_hint(query, report, arguments, outside)
     return {"results": results,
             "precision": precision(total=None, total_relation="unknown", returned=len(results),
                                    truncated=len(ordered) > limit or any(e["cut_off"] for e in report.values()),
@@ -190,18 +193,57 @@ async def search(routes: Mapping[str, SourceRoute], titles: Mapping[str, str], a
             "sources": report}
 
 
-def _empty_hint(query: str, report: Mapping[str, Mapping[str, Any]]) -> str:
+async def _outside_period(routes: Mapping[str, SourceRoute], report: Mapping[str, Mapping[str, Any]],
+                          arguments: Mapping[str, Any], query: str, run: Run, deadline: float) -> dict[str, list[str]]:
+    """For an empty search with a period: per source that answered, the dates it finds without the period."""
+    if not (arguments.get("date_from") or arguments.get("date_to")):
+        return {}
+    answered = [k for k, e in report.items() if e["answered"]]
+    undated = {k: v for k, v in arguments.items() if k not in ("date_from", "date_to")}
+    tasks = {k: asyncio.ensure_future(run(k, str(routes[k].search),
+                                          _source_arguments(routes[k], {**undated, "query": query}, PER_SOURCE)))
+             for k in answered}
+    if not tasks:
+        return {}
+    done, pending = await asyncio.wait(tasks.values(), timeout=deadline)
+    for task in pending:
+        task.cancel()
+    out: dict[str, list[str]] = {}
+    for key, task in tasks.items():
+        if task in done and task.exception() is None:
+            days = [d for r in task.result().get("results") or [] if isinstance(r, Mapping) and (d := _date(r))]
+            if task.result().get("results"):
+                out[key] = days
+    return out
+
+
+def _empty_hint(query: str, report: Mapping[str, Mapping[str, Any]], arguments: Mapping[str, Any],
+                outside: Mapping[str, list[str]]) -> str:
+    asked = [k for k, e in report.items() if e["asked"]]
     late = [k for k, e in report.items() if e["cut_off"] or (e["asked"] and not e["answered"])]
     still = [k for k, e in report.items() if e["stands_still"]]
     if late:
         return (f"{', '.join(late)} did not answer in time or failed, so this empty list proves nothing there; ask "
                 "it alone with its own search tool")
+    if outside:  # the words are found, outside the period: the period is the answer, not the spelling
+        start, end = arguments.get("date_from"), arguments.get("date_to")
+        period = f"{start or '…'} to {end or '…'}"
+        found = []
+        for key, days in outside.items():
+            before = max((d for d in days if start and d < start), default=None)
+            after = min((d for d in days if end and d > end), default=None)
+            near = " and ".join(n for n in (f"before it ({before})" if before else "",
+                                            f"after it ({after})" if after else "") if n)
+            found.append(f"{key} holds it {near or 'outside it'}")
+        return (f"nothing in the period {period}: without it, {'; '.join(found)}. So for {period} the answer is that "
+                "nothing was found; material from another period answers another question")
     if still:
-        return (f"{', '.join(still)} stands still: an empty list from it is no proof that nothing exists; "
-                f"nothing holds query={query!r} in the other sources either (each source's rule for words is in "
-                "its note or its search tool)")
-    return (f"nothing holds query={query!r} in any source asked (each source's rule for words is in its note or "
-            "its search tool); try other or fewer words, a synonym, and check the spelling")
+        others = (f"; nothing holds query={query!r} in the other sources either" if len(asked) > len(still) else "")
+        return (f"{', '.join(still)} stand{'s' if len(still) == 1 else ''} still: an empty list from it is no proof "
+                f"that nothing exists{others} (each source's rule for words is in its note or its search tool)")
+    where = "in any source asked" if len(asked) > 1 else f"in {asked[0]}" if asked else "here"
+    return (f"nothing holds query={query!r} {where} (each source's rule for words is in its note or its search "
+            "tool); try other or fewer words, a synonym, and check the spelling")
 
 
 # --------------------------------------------------------------------------- fetch
