@@ -20,7 +20,7 @@ from proxy.replica.woo import KNOWN_ID, XSS_TITLE, Publication, build_publicatio
 from proxy.serving.loadstatus import status_from_report
 from tests.conftest import MODES, LiveServer, client
 from tests.conftest_mcp import text_of
-from tests.platform_harness import PlatformHarness, harness_fixture
+from tests.platform_harness import PlatformHarness, Seen, harness_fixture
 
 KEY = "woo"
 ANCHOR = date(2026, 11, 30)
@@ -77,7 +77,7 @@ async def test_search_sends_the_site_query_with_double_encoded_filters(env: Plat
 async def test_search_encodes_a_category_label_twice_and_finds_the_quoted_record(env: PlatformHarness) -> None:
     label = "ontwerpen van wet- en regelgeving met adviesaanvraag"
     result = await env.call("search_publications", information_category=label, limit=10)
-    assert env.only_request().raw_path == (
+    assert _search_request(env).raw_path == (
         f"{API}/zoek?zoektekst=&start=0&aantalResultaten=10&sort=publicatiedatum"
         "&informatiecategorie=ontwerpen%2520van%2520wet-%2520en%2520regelgeving%2520met%2520adviesaanvraag")
     assert [r["id"] for r in result["results"]] == [KNOWN_ID]
@@ -89,10 +89,39 @@ async def test_search_encodes_a_category_label_twice_and_finds_the_quoted_record
 
 async def test_search_ranks_by_relevance_and_returns_payloads_as_text(env: PlatformHarness) -> None:
     result = await env.call("search_publications", query="zaaksystemen")
-    assert "sort=" not in env.only_request().raw_path  # relevance is the platform's default order
+    assert "sort=" not in _search_request(env).raw_path  # relevance is the platform's default order
     assert result["results"][0]["title"] == XSS_TITLE
     assert "<img src=x onerror=alert(1)>" in (result["results"][0]["description"] or "")
     assert "<b>" not in (result["results"][0]["snippet"] or "")  # highlight markup removed, the text kept
+
+
+def _search_request(env: PlatformHarness) -> Seen:
+    """The search a search_publications call sent; the other requests read its hits' publications."""
+    search, *reads = env.requests
+    assert all(r.path.startswith(f"{API}/zoek/") for r in reads) and len(reads) <= 10, [r.raw_path for r in reads]
+    return search
+
+
+async def test_search_rows_name_the_body_responsible_not_onbekend(env: PlatformHarness) -> None:
+    # Real hits name only a publisher: "Onbekend" (TOOI organisatie_onbekend) for six of the rijksoverheid.nl
+    # records, and the ministry of Algemene Zaken, which runs rijksoverheid.nl, for its archive; the citation
+    # said "Onbekend". The body responsible is the publication's verantwoordelijke.
+    result = await env.call("search_publications", limit=20)
+    rows = {r["id"]: r for r in result["results"]}
+    fraud = rows["ronl-da6e58c6e8ea4fea47cedfaaec0368567464976b"]
+    assert fraud["publisher"] is None and fraud["responsible"] == "ministerie van Financiën"
+    assert "Onbekend" not in fraud["citation"]["text"] and "ministerie van Financiën" in fraud["citation"]["text"]
+    archive = rows["ronl-archief-0eefeed1eed89be33ada6d355491da6345fec636"]
+    assert archive["publisher"] == "ministerie van Algemene Zaken"
+    assert archive["responsible"] == "ministerie van Economische Zaken en Klimaat"
+    assert all(r["responsible"] for r in result["results"][:10])
+    assert sum(1 for r in env.requests if r.path.startswith(f"{API}/zoek/")) == 10  # at most the first ten read
+
+
+async def test_an_organisation_asked_for_is_the_body_responsible_without_reading(env: PlatformHarness) -> None:
+    result = await env.call("search_publications", organisation="ministerie van Defensie", limit=10)
+    assert {r["responsible"] for r in result["results"]} == {"ministerie van Defensie"}
+    assert not [r for r in env.requests if r.path.startswith(f"{API}/zoek/")]
 
 
 # --------------------------------------------------------------------------- read_publication

@@ -24,6 +24,7 @@ with the abbreviations in `woo_organisations.json`; the choice is said in `preci
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from datetime import date
@@ -32,7 +33,7 @@ from typing import Any
 from urllib.parse import quote
 
 from proxy.core.caller import SYSTEM_CALLER
-from proxy.core.errors import NotHeld, ToolInputError, UpstreamStatusError
+from proxy.core.errors import NotHeld, ToolInputError, UpstreamError, UpstreamStatusError
 from proxy.core.schema_atoms import NDATE, NINT, NSTR, STRINGS
 from proxy.platforms._common import PAGE_PROPS, cite, date_range, date_range_props, object_at, page
 from proxy.platforms._organisations import REGISTER, Choice
@@ -214,7 +215,9 @@ HIT_ITEM = {
     "title": {"type": "string"},
     "description": NSTR,
     "published": {**NDATE, "description": "Date of disclosure (openbaarmakingsdatum)."},
-    "publisher": {**NSTR, "description": "The body that published it."},
+    "publisher": {**NSTR, "description": "The body that published it; null where the platform says 'Onbekend'."},
+    "responsible": {**NSTR, "description": "The body responsible (verantwoordelijke), read from the publication "
+                                           "(the first 10 hits) or the organisation asked for."},
     "modified": NSTR,
     "file_type": NSTR,
     "pages": NINT,
@@ -224,26 +227,62 @@ HIT_ITEM = {
 }
 
 
-def _hit(ctx: PlatformContext, hit: dict[str, Any]) -> dict[str, Any]:
+UNKNOWN_BODY = frozenset({"onbekend", ""})  # the platform's label for TOOI organisatie_onbekend
+LOOKUPS = 10  # at most this many publications read per search to name a body the hit leaves unknown
+
+
+def _known(body: Any) -> str | None:
+    return str(body) if isinstance(body, str) and body.strip().lower() not in UNKNOWN_BODY else None
+
+
+def _hit(ctx: PlatformContext, hit: dict[str, Any], responsible: str | None) -> dict[str, Any]:
     doc = object_at(hit, "document")
     raw = str(doc.get("id") or "")
     bare, version = _split_id(raw)
-    url = str(doc.get("pid") or DOCUMENT_PAGE + bare)
+    pid = str(doc.get("pid") or "")
+    if pid.startswith(DOCUMENT_PAGE) and ID_RE.match(pid.removeprefix(DOCUMENT_PAGE)):
+        bare = pid.removeprefix(DOCUMENT_PAGE)  # the canonical id: what the publication's own page is named by
+    url = pid or DOCUMENT_PAGE + bare
     title = str(doc.get("titel") or bare)
     snippet = hit.get("highlightedText")
     snippet = " ".join(HIGHLIGHT_RE.sub("", snippet).split()) if isinstance(snippet, str) else None
-    publisher, published = doc.get("publisher"), doc.get("openbaarmakingsdatum")
+    publisher, published = _known(doc.get("publisher")), doc.get("openbaarmakingsdatum")
+    body = responsible or publisher
     pages = hit.get("aantalPaginas")
     return {
         "id": bare, "version": version, "title": title, "description": doc.get("omschrijving"),
-        "published": published, "publisher": publisher, "modified": doc.get("mutatiedatumtijd"),
+        "published": published, "publisher": publisher, "responsible": responsible,
+        "modified": doc.get("mutatiedatumtijd"),
         "file_type": hit.get("bestandsType"), "pages": pages if isinstance(pages, int) else None,
         "file_size": hit.get("bestandsgrootte"), "snippet": snippet, "url": url,
         "citation": cite(ctx, uri=url, title=title,
-                         text=f"{title}, {publisher or 'onbekend bestuursorgaan'}, openbaar gemaakt "
+                         text=f"{title}, {body or 'bestuursorgaan niet vermeld'}, openbaar gemaakt "
                               f"{published or 'onbekend'}" + (f": {doc['omschrijving']}" if doc.get("omschrijving")
                                                               else "")),
     }
+
+
+async def _responsible(call: ToolCall, hits: list[dict[str, Any]], organisation: str | None) -> list[str | None]:
+    """Per hit, the body responsible: the organisation filtered on (the platform filters on the verantwoordelijke),
+    else the verantwoordelijke of the publication itself, read for the first LOOKUPS hits (cached, so a
+    read_publication after it costs nothing). A hit names only its publisher: "Onbekend" for many, and for
+    rijksoverheid.nl's archive the ministry of Algemene Zaken, which runs that site, not the ministry responsible."""
+    if organisation:
+        return [organisation] * len(hits)
+
+    async def read(hit: dict[str, Any]) -> str | None:
+        doc = object_at(hit, "document")
+        bare, _ = _split_id(str(doc.get("id") or ""))
+        if not ID_RE.match(bare):
+            return None
+        try:
+            data = await call.get("/zoek/" + quote(bare, safe=""), read_detail, headers=ACCEPT)
+        except UpstreamError:
+            return None  # the hit is still listed; only the body stays unnamed
+        return _known(_label(object_at(data, "document").get("verantwoordelijke")))
+
+    found = await asyncio.gather(*(read(h) for h in hits[:LOOKUPS]))
+    return [*found, *[None] * (len(hits) - len(found))]
 
 
 async def _search_publications(call: ToolCall) -> dict[str, Any]:
@@ -274,12 +313,15 @@ async def _search_publications(call: ToolCall) -> dict[str, Any]:
         pairs.append(("informatiecategorie", _filter_value(category)))
         matched.append(f"information category is {category!r}")
     organisation = " ".join(str(args.get("organisation") or "").split())
+    name = None
     if organisation:
         name, said = await resolve_organisation(call, organisation)
         pairs.append(("organisatie", _filter_value(name)))
         matched.append(f"organisation is {name!r}" + (f" ({said})" if said else ""))
     data = await call.get("/zoek?" + query_string(pairs), read_search, headers=ACCEPT)
-    items = [_hit(call.ctx, h) for h in data["resultaten"][:limit] if isinstance(h, dict)]
+    hits = [h for h in data["resultaten"][:limit] if isinstance(h, dict)]
+    bodies = await _responsible(call, hits, name)
+    items = [_hit(call.ctx, h, body) for h, body in zip(hits, bodies, strict=True)]
     total = data.get("totaal") if isinstance(data.get("totaal"), int) else None
     truncated = offset + len(items) < total if total is not None else len(items) >= limit
     matched.append({"relevance": "ranked by relevance", "newest": "newest disclosure first",
