@@ -258,6 +258,10 @@ async def test_a_ministry_is_found_under_each_official_name_it_had(env: Platform
 async def test_a_municipality_in_the_staatscourant_and_the_chambers(env: PlatformHarness) -> None:
     # Before: dt.creator="gemeente Haarlem" found nothing (KOOP stores "Haarlem").
     assert _ids(await env.call("search_publications", organisation="gemeente Haarlem")) == {"stcrt-2021-100"}
+    # The real record's creator is "Haarlem"; the Staatscourant also holds gemeenten as "gemeente <name>", which
+    # the platform's own search site sends: both go, OR'ed, with the organisation type.
+    assert ('(dt.creator=="Haarlem" OR dt.creator=="gemeente Haarlem") AND w.organisatietype=="gemeente"'
+            in env.requests[-1].query["query"])
     senate = await env.call("search_publications", organisation="Eerste Kamer", limit=50)
     searched = set(officieel.SOURCE.media.values())
     assert _ids(senate) == {p.identifier for p in PUBLICATIONS if p.creator == "Eerste Kamer der Staten-Generaal"

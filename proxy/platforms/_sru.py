@@ -341,6 +341,8 @@ class KoopSource:
     organisation_kinds: tuple[str, ...] = ("gemeente", "provincie", "waterschap")
     kind_media: Mapping[str, str] = field(default_factory=dict)
     own_creators: tuple[OwnCreator, ...] = ()
+    # More creator names a kind publishes under in this index, as templates ("gemeente {}"), sent OR'ed.
+    kind_creator_forms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def scope(self, codes: Iterable[str] | None = None) -> str:
         chosen = list(codes or self.media)
@@ -534,7 +536,7 @@ def read_organisation(source: KoopSource, written: str) -> CreatorChoice:
                              "government's register, so matched as KOOP's creator name, whole and exact)")
     choice = REGISTER.resolve(written, kinds)  # raises with the candidates when ambiguous or unknown
     org = choice.org
-    names = creator_names(org)
+    names = (*creator_names(org), *(form.format(org.name) for form in source.kind_creator_forms.get(org.kind, ())))
     creator = or_join(f"dt.creator=={cql_quote(n)}" for n in names)
     clauses = (creator, f"w.organisatietype=={cql_quote(org.kind)}")
     said = " or ".join(repr(n) for n in names)

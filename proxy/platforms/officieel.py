@@ -54,6 +54,8 @@ SOURCE = KoopSource(
     elsewhere="Gemeenteblad, Provinciaal blad, Waterschapsblad and Blad gemeenschappelijke regeling are in the "
               "Lokale bekendmakingen connector (lokalebekendmakingen).",
     organisation_kinds=("ministerie", "gemeente", "provincie", "waterschap"),
+    # The Staatscourant names a gemeente both ways; the platform's own search site sends "gemeente <name>" too.
+    kind_creator_forms={"gemeente": ("gemeente {}",)},
     own_creators=(
         OwnCreator("Tweede Kamer der Staten-Generaal", "staten generaal", ("Tweede Kamer", "TK")),
         OwnCreator("Eerste Kamer der Staten-Generaal", "staten generaal", ("Eerste Kamer", "EK", "Senaat")),
