@@ -365,7 +365,15 @@ async def test_a_place_name_of_two_kinds_means_the_gemeente_and_says_so(env: Pla
     merged = names.resolve("Weesp", orgs)
     assert merged.note and "merged into Amsterdam (key 'amsterdam') on 2022-03-24" in merged.note
     gone = names.resolve("Boxmeer", orgs)
-    assert gone.note and "Land van Cuijk, which OpenBesluitvorming does not hold" in gone.note
+    # It read "merged into Land van Cuijk, which OpenBesluitvorming does not hold on 2022-01-01: material … is
+    # under Land van Cuijk, which …": the date hung on the wrong clause and newer material was "under" a source
+    # that is not there.
+    assert gone.note == ("Boxmeer merged into Land van Cuijk on 2022-01-01; OpenBesluitvorming does not hold Land "
+                         "van Cuijk, so material from after that date is not in this source")
+    with pytest.raises(ToolInputError) as ended:  # a merged municipality the catalog never held: when it ended
+        names.resolve("Haarlemmerliede en Spaarnwoude", orgs)
+    assert "Haarlemmerliede en Spaarnwoude (CBS GM0393) ended on 2018-12-31" in str(ended.value)
+    assert "did you mean" not in str(ended.value)
 
 
 def test_every_table_target_is_in_the_platforms_real_catalog() -> None:

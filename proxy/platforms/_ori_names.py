@@ -208,9 +208,15 @@ def _merged_note(resolved: Resolved) -> Resolved:
     org = resolved.organisation
     if not org.merged_on:
         return resolved
-    heir = (f"{org.successor} (key '{org.successor_key}')" if org.successor_key else
-            f"{org.successor}, which OpenBesluitvorming does not hold" if org.successor else "another municipality")
-    note = f"{org.name} merged into {heir} on {org.merged_on}: material from after that date is under {heir}"
+    if org.successor_key:
+        heir = f"{org.successor} (key '{org.successor_key}')"
+        note = f"{org.name} merged into {heir} on {org.merged_on}: material from after that date is under {heir}"
+    elif org.successor:
+        note = (f"{org.name} merged into {org.successor} on {org.merged_on}; OpenBesluitvorming does not hold "
+                f"{org.successor}, so material from after that date is not in this source")
+    else:
+        note = (f"{org.name} merged into another municipality on {org.merged_on}: material from after that date "
+                "is not under this name")
     return Resolved(org, "; ".join(n for n in (resolved.note, note) if n))
 
 
@@ -230,6 +236,14 @@ def _unknown(raw: str, kind: str | None, pool: Sequence[Organisation], organisat
         if merged:
             return (f"{municipality.name} (CBS {municipality.cbs}) is not in OpenBesluitvorming; it holds the "
                     f"municipalities that merged into it, up to the merger: {_listing(merged)}")
+        if municipality.ended:
+            heir = register.by_id.get(municipality.successor or "")
+            held_heir = next((o for o in organisations if heir and o.cbs == heir.cbs), None)
+            into = (f": it merged into {heir.name}" + (f" (key '{held_heir.key}'), which OpenBesluitvorming holds"
+                                                       if held_heir else "") if heir else "")
+            return (f"{municipality.name} (CBS {municipality.cbs}) ended on {municipality.ended}{into}; "
+                    "OpenBesluitvorming does not hold it under its own name (list_organisations lists the "
+                    f"{len(organisations)} it holds)")
         return (f"{municipality.name} (CBS {municipality.cbs}) is a municipality that OpenBesluitvorming does not "
                 "hold: its council documents are not in this source (list_organisations lists the 330 it holds)")
     # A province or water board it does not hold is said so, not offered a look-alike ("did you mean

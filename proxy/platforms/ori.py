@@ -527,7 +527,8 @@ SEARCH_DOCUMENTS_OUTPUT = result_list_schema({
     "title": {"type": "string"},
     "organisation": {"type": "string"},
     "organisation_key": {"type": "string"},
-    "date": {**NSTR, "description": "Date of the meeting that discussed it (Dutch time)."},
+    "date": {**NSTR, "description": "The platform's date for it (Dutch time): the meeting that last discussed it, "
+                                    "or, where it knows none, the supplier's last change to the file."},
     "matched_page": {"type": ["integer", "null"], "description": "The page where the words were found."},
     "page_count": NINT,
     "download_url": {**NSTR, "description": "The file at the council information system."},
