@@ -217,6 +217,12 @@ async def test_an_organisation_resolves_on_the_sources_alone_when_the_status_fai
     assert any("/api/status) did not answer" in n for n in found["notes"])
     assert [r.path for r in env.requests].count("/ori/api/status") == 1  # a failing status is asked once
     assert found["organisation"]["state"] == "unknown" and found["organisation"]["current_through"] is None
+    # It also said "Altena stands still: its newest material … is from no date": unknown is not standing still.
+    assert found["organisation"]["stalled"] is False and not any("stands still" in n for n in found["notes"])
+    listed = await env.call("list_organisations", name="Altena")  # failed outright before
+    assert [r["key"] for r in listed["results"]] == ["altena"] and listed["results"][0]["state"] == "unknown"
+    assert "how current is unknown" in listed["results"][0]["citation"]["text"]
+    assert any("/api/status) did not answer" in n for n in listed["notes"])
 
 
 def test_a_date_stored_as_midnight_utc_is_a_day_without_a_start() -> None:

@@ -347,7 +347,7 @@ def _org_status(ctx: PlatformContext, org: Organisation, row: Mapping[str, Any])
         "current_through": through.isoformat() if through else None,
         "latest_content_date": latest_day.isoformat() if latest_day else None,
         "last_import": success_day.isoformat() if success_day else None,
-        "stalled": ctx.is_stalled(through),
+        "stalled": ctx.is_stalled(through) if row else False,  # no status row: how current it is is unknown
         "discontinued_at": row.get("discontinuedAt") if isinstance(row.get("discontinuedAt"), str) else None,
         "succeeded_by": successor.get("sourceKey") or successor.get("label") or None,
     }
@@ -1017,8 +1017,10 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
     args = call.arguments
     api = _api(call)
     limit, offset, notes = page(call)
-    organisations = await api.organisations()
-    status = await api.status()
+    organisations, reply, failed = await api.catalogue()  # without /api/status: names and keys, states unknown
+    status = _status(reply)
+    unknown = [f"OpenBesluitvorming's import status (/api/status) did not answer ({failed}): every state is "
+               "'unknown' and how current each organisation is, is not known for now"] if failed else []
     wanted = compact(str(args.get("name") or ""))
     rows = []
     for org in sorted(organisations, key=lambda o: words(o.name)):
@@ -1037,7 +1039,8 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
         state = (f"merged away on {row['discontinued_at']}" if row["discontinued_at"] else
                  _sample_freshness(row, sample_on) if sample_on and row["stalled"] else
                  f"stands still since {row['current_through']}" if row["stalled"] and row["current_through"] else
-                 "no material" if row["stalled"] else f"material through {row['current_through']}")
+                 "no material" if row["stalled"] else f"material through {row['current_through']}"
+                 if row["current_through"] else "how current is unknown")
         results.append({**row, "citation": cite(
             call.ctx, uri=f"{SITE}?{urlencode({'organization': row['key']})}",
             title=f"{row['name']} ({row['kind']}, key {row['key']})",
@@ -1052,7 +1055,7 @@ async def list_organisations(call: ToolCall) -> dict[str, Any]:
     prec = precision(total=len(rows), total_relation="exact", returned=len(results), truncated=seen < len(rows),
                      matched=matched, not_applied=notes, next_offset=seen if seen < len(rows) else None)
     return {"results": results, "precision": prec, "as_of": call.ctx.as_of().isoformat(),
-            "stalled_after_days": call.ctx.stalled_after_days, "notes": []}
+            "stalled_after_days": call.ctx.stalled_after_days, "notes": unknown}
 
 
 # =========================================================================== load status
