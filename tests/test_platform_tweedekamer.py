@@ -181,7 +181,9 @@ async def test_past_activities_by_kind_words_and_period(env: PlatformHarness) ->
     assert dates == sorted(dates, reverse=True)  # newest first
     nitrogen = await env.call("search_activities", query="stikstof", include_cancelled=True)
     assert [r["subject"] for r in nitrogen["results"]] == ["Stikstof, mestbeleid en natuur - GEANNULEERD"]
-    assert (await env.call("search_activities", query="stikstof"))["results"] == []  # cancelled: left out
+    hidden = await env.call("search_activities", query="stikstof")
+    assert hidden["results"] == []  # cancelled: left out, and the hint says that is why (not the spelling)
+    assert hidden["precision"]["hint"].startswith("every activity that matches was cancelled (1 found")
     with pytest.raises(ToolInputError, match="give words, a kind, a committee or a period"):
         await env.call("search_activities")
 

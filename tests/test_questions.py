@@ -35,7 +35,8 @@ _IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_])[a-z][a-z0-9_]*_[a-z0-9_]+(?![A-Za-z
 # How each cause of an empty answer opens its hint (proxy/results/emptied.py, and the adapters that set their own).
 CAUSES = (("standing", re.compile(r"^.+ (stands still|did not answer at its last call)")),
           ("period", re.compile(r"^nothing (in the period|in force on) ")),
-          ("filter", re.compile(r"^(\S+=.+ emptied this list|nothing matches .+ together)")),
+          ("filter", re.compile(r"^(\S+=.+ emptied this list|nothing matches .+ together|nothing matches \S+=.+; how "
+                                r"it was read)")),
           ("words", re.compile(r"^nothing holds ")))
 
 

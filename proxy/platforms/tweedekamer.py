@@ -590,7 +590,27 @@ async def _search_activities(call: ToolCall) -> dict[str, Any]:
     items = [_activity_item(call.ctx, row) for row in result.rows]
     matched = "; ".join([matched, *described]) + "; newest first"
     matched += mark_part_words(items, words(call.arguments.get("query")))
-    return _listing(result, items, offset=offset, matched=matched, notes=notes)
+    answer = _listing(result, items, offset=offset, matched=matched, notes=notes)
+    if not items and not offset and not call.arguments.get("include_cancelled"):
+        cancelled = await _cancelled_only(call)
+        if cancelled:
+            answer["precision"]["hint"] = (
+                f"every activity that matches was cancelled ({cancelled} found with include_cancelled=true): "
+                "ask again with include_cancelled=true to list them; their status says Geannuleerd")
+    return answer
+
+
+async def _cancelled_only(call: ToolCall) -> int:
+    """How many activities this search finds once cancelled ones count (one row read): an empty list is then
+    explained by cancellation, not by the words."""
+    again = ToolCall(tool=call.tool, arguments={**call.arguments, "include_cancelled": True}, caller=call.caller,
+                     ctx=call.ctx)
+    filters, _ = _titled_search(again, "Datum", ACTIVITY_KINDS, fields=("Onderwerp",))
+    shared, _ = _activity_filters(again, kind=False)
+    params = _params([*filters, *shared], orderby="Aanvangstijd desc,Id desc", select=ACTIVITY_SELECT,
+                     expand=ACTIVITY_EXPAND, top=1, skip=0, drop=DROP_TITLED)
+    result = await call.get("/Activiteit", read_page, params=params, headers=ACCEPT)
+    return (result.count if isinstance(result.count, int) else len(result.rows)) if result.rows else 0
 
 
 UPCOMING_INPUT = object_schema({

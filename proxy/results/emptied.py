@@ -191,11 +191,11 @@ async def explain_empty(data: dict[str, Any], arguments: Mapping[str, Any], inpu
 
 
 def _nothing_without(narrowing: Mapping[str, Any]) -> str:
-    """No single argument is the cause: leaving any one out finds nothing either."""
+    """No single argument is shown to be the cause (leaving one out finds nothing, or cannot be asked)."""
     if len(narrowing) == 1:
         name, value = next(iter(narrowing.items()))
-        return (f"nothing matches {name}={value!r}, and this search finds nothing without it either: the source "
-                "holds nothing of this kind here now (platform_status says how current it is)")
+        return (f"nothing matches {name}={value!r}; how it was read is in precision.matched, and platform_status "
+                "says how current the source is")
     return ("nothing matches these filters together, and leaving out any one of them finds nothing either; "
             "try fewer filters")
 
