@@ -213,3 +213,60 @@ def test_remote_connector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert "/derde/mcp" in files["llms.txt"].decode() and "/derde/mcp" in files["en/llms.txt"].decode()
     leaks = [name for name, data in files.items() if SECRET.encode() in data]
     assert not leaks
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_serve_site_agrees_with_the_tools_it_serves_from_start_up(tmp_path: Path) -> None:
+    """`serve --site` with a third-party connector: once /ready says ready, every connection page names exactly the
+    tools its address lists. The first site used to be built before the remote server was listed and never again
+    (the third party's page showed only the three meta tools until a reload)."""
+    import os
+    import subprocess
+    import sys
+
+    third_party = ThirdPartyServer(header="Authorization", value=f"Bearer {SECRET}").start()
+    data = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    add_remote(data, third_party.url)
+    path = tmp_path / "registry.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    port, replica_port = _free_port(), _free_port()
+    log = (tmp_path / "serve.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "proxy", "serve", "--site", "--upstream", "replica", "--registry", str(path),
+         "--port", str(port), "--replica-port", str(replica_port), "--trace-key-file", str(tmp_path / "key")],
+        cwd=tmp_path, env={**os.environ, ENV: SECRET, "PYTHONPATH": str(REGISTRY.parent)}, stdout=log,
+        stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(600):  # two site builds on two cores: up to a few minutes under load
+                try:
+                    async with http.get(f"{base}/ready") as resp:
+                        if resp.status == 200:
+                            break
+                except aiohttp.ClientError:
+                    pass
+                assert proc.poll() is None, (tmp_path / "serve.log").read_text(errors="replace")
+                await asyncio.sleep(0.5)
+            else:
+                raise AssertionError("serve --site never became ready")
+            for slug in ("derde", "allebronnen", "wetten"):
+                async with Client(f"{base}/{slug}/mcp", mode="2026-07-28") as c:
+                    served = {t.name for t in (await c.list_tools()).tools}
+                async with http.get(f"{base}/connectoren/{slug}.html") as resp:
+                    assert resp.status == 200
+                    page = BeautifulSoup(await resp.text(), "html.parser")
+                shown = {str(el["data-tool"]) for el in page.select("[data-tool]")}
+                assert shown == served, (slug, sorted(shown ^ served))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+        log.close()
+        third_party.stop()

@@ -330,16 +330,21 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
     if not config.trace_secret:
         # Every process on one store signs trace handles alike, so a stateless client may land on any of them.
         runtime.signer.secret = await runtime.store.shared_secret()
-    if await runtime.refresh_remote(config.registry_path):
+    remote = await runtime.refresh_remote(config.registry_path)
+    if remote:
         # Remote connectors' tools are known once their servers were listed: serve that before the first request.
         listed = runtime.try_load(config.registry_path)
         if listed is not None:
             runtime.apply(listed)
-    app[STARTED].append(True)
     tasks: list[asyncio.Task[None]] = []
     if config.measure_load:
         tasks.append(asyncio.create_task(run_measurements(lambda: runtime.generation, runtime.store,
                                                           owner=secrets.token_hex(8))))
+    if config.site_build_root is not None and (remote or config.measure_load or runtime.generation.site_dir is None):
+        # The site that was built before the remote servers were listed and the sources measured shows neither:
+        # build it again from what is served now, before /ready says ready.
+        await _first_site(app)
+    app[STARTED].append(True)
     reloading = asyncio.Lock()
 
     async def reload() -> None:
@@ -364,6 +369,37 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
         with contextlib.suppress(asyncio.CancelledError):
             await task
     await runtime.close()
+
+
+FIRST_MEASUREMENT_SECONDS = 60.0  # how long start-up waits for every source's first load status
+
+
+async def _first_site(app: web.Application) -> None:
+    runtime, config = app[RUNTIME], app[CONFIG]
+    assert config.site_build_root is not None
+    if config.measure_load:
+        deadline = asyncio.get_running_loop().time() + FIRST_MEASUREMENT_SECONDS
+        while asyncio.get_running_loop().time() < deadline:  # measured here or by the worker holding the lease
+            known = [await runtime.store.load_status(k) for k in runtime.generation.served_platforms]
+            if all(s is not None for s in known):
+                break
+            await asyncio.sleep(0.2)
+    with tempfile.TemporaryDirectory(prefix="registry-") as scratch:
+        snapshot = Path(scratch) / "registry.json"
+        try:
+            shutil.copyfile(config.registry_path, snapshot)
+            current = runtime.generation
+            statuses = {"sources": [await stored_status(current, runtime.store, k) for k in current.served_platforms]}
+            site = await build_site(snapshot, config.site_build_root, status=statuses,
+                                    remote=runtime.remote.snapshot(), sample=config.sample)
+        except (OSError, SiteBuildError) as exc:
+            log.error("the site could not be rebuilt from what is served; still serving the first one:\n%s", exc)
+            return
+    old = runtime.generation.site_dir
+    runtime.apply(runtime.generation, site)
+    if old is not None and old.parent == config.site_build_root:  # the start-up build of this process
+        app[RETIRED_SITES].append(old)
+        asyncio.get_running_loop().call_later(30, shutil.rmtree, old, True)
 
 
 async def reload_registry(app: web.Application) -> bool:
