@@ -5,7 +5,7 @@
   never asks for HTML there, so the transport sees every one of its requests as before.
 * `GET /<slug>/mcp/server-card` (SEP-2127's reserved location) and `GET /.well-known/mcp/catalog.json`
   answer the discovery documents of `proxy.catalog.discovery`, with the CORS and caching headers the
-  proposal asks for.
+  proposal asks for; `GET /.well-known/security.txt` says where to report a vulnerability.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from proxy.catalog.discovery import (
     mcp_catalog,
     server_card,
 )
+from proxy.web.securitytxt import SECURITY_TXT_PATH, security_txt
 
 __all__ = ["add_discovery_routes", "browser_redirect", "served_elsewhere", "wants_html"]
 
@@ -74,8 +75,13 @@ def add_discovery_routes(app: web.Application, catalog: Callable[[], Catalog]) -
     async def catalog_document(request: web.Request) -> web.Response:
         return _json(mcp_catalog(catalog()), "application/json")
 
+    async def security(request: web.Request) -> web.Response:
+        return web.Response(text=security_txt(catalog().registry.server), content_type="text/plain",
+                            charset="utf-8", headers={"Cache-Control": "public, max-age=86400"})
+
     app.router.add_get("/{slug}/mcp/server-card", card)
     app.router.add_get(CATALOG_PATH, catalog_document)
+    app.router.add_get(SECURITY_TXT_PATH, security)
 
 
 def _json(doc: dict[str, Any], media_type: str) -> web.Response:
