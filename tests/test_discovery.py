@@ -97,3 +97,19 @@ def test_short_descriptions_fit_the_official_registry() -> None:
     cut = short_description(long)
     assert len(cut) <= 100 and cut.endswith("…") and not cut.endswith(" …")
     assert short_description("kort en goed") == "kort en goed"
+
+
+async def test_security_txt_names_the_fault_contact_and_expires_within_a_year(server: LiveServer) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from proxy.registry.model import load_registry
+
+    settings = load_registry(server.registry_path).server
+    async with aiohttp.ClientSession() as http, http.get(f"{server.base}/.well-known/security.txt") as resp:
+        assert resp.status == 200 and resp.content_type == "text/plain"
+        text = await resp.text()
+    fields = [line.split(": ", 1) for line in text.strip().splitlines()]
+    assert ["Contact", f"mailto:{settings.fault_contact.email}"] in fields
+    expires = datetime.fromisoformat(dict(fields)["Expires"].replace("Z", "+00:00"))
+    assert datetime.now(UTC) < expires < datetime.now(UTC) + timedelta(days=365)  # RFC 9116: under a year
+    assert dict(fields)["Canonical"] == settings.public_url.rstrip("/") + "/.well-known/security.txt"
