@@ -17,6 +17,7 @@ hits, and the answer says so.
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import json
 import re
@@ -65,8 +66,8 @@ def _plain(fragment: Any) -> str:
 class Hit:
     ecli: str
     title: str
-    date: date | None
-    published: date | None
+    date: dt.date | None  # `date` here would name the field itself
+    published: dt.date | None
     areas: tuple[str, ...]
     kind: str  # "uitspraak", "conclusie" or "" when the search did not say
     fragment: str

@@ -449,10 +449,10 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
             names.setdefault(name, j)
 
     host = urlsplit(server["public_url"]).netloc
-    if not matches(host, tuple(server["allowed_hosts"])):
+    if not matches(host, hosts_for(server)):
         yield (f"server.allowed_hosts: does not admit '{host}', the host of public_url; every published "
                "address would answer 421")
-    if not matches(server["public_url"], tuple(server["allowed_origins"]) + tuple(server["cors_origins"])):
+    if not matches(server["public_url"], origins_for(server) + tuple(server["cors_origins"])):
         yield (f"server.allowed_origins: does not admit '{server['public_url']}', the origin of public_url; "
                "the site's own explorer would get 403")
 
@@ -607,6 +607,22 @@ def _remote_platform(c: Mapping[str, Any], server: ServerSettings) -> Platform:
     )
 
 
+def hosts_for(server: Mapping[str, Any]) -> tuple[str, ...]:
+    """`server.allowed_hosts`, or when it is left out what `public_url` implies: its host with and without a port
+    (a proxy on 443 may pass `Host` with or without it), so a registry names its public address once."""
+    if "allowed_hosts" in server:
+        return tuple(server["allowed_hosts"])
+    parts = urlsplit(server["public_url"])
+    return tuple(dict.fromkeys([parts.netloc, f"{parts.hostname}:*" if parts.hostname else parts.netloc]))
+
+
+def origins_for(server: Mapping[str, Any]) -> tuple[str, ...]:
+    """`server.allowed_origins`, or when it is left out the origin of `public_url` (the site's own explorer)."""
+    if "allowed_origins" in server:
+        return tuple(server["allowed_origins"])
+    return (server["public_url"].rstrip("/"),)
+
+
 def _contact(d: Mapping[str, Any]) -> Contact:
     return Contact(name=_text(d["name"]), email=d["email"], url=d.get("url"))
 
@@ -633,7 +649,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
     server = ServerSettings(
         name=s["name"], title=_text(s["title"]), tagline=_text(s["tagline"]),
         instructions=_text(s["instructions"]), public_url=s["public_url"],
-        allowed_hosts=tuple(s["allowed_hosts"]), allowed_origins=tuple(s["allowed_origins"]),
+        allowed_hosts=hosts_for(s), allowed_origins=origins_for(s),
         cors_origins=tuple(s["cors_origins"]), max_body_bytes=int(s["max_body_bytes"]),
         contact=s.get("contact") or (operator.contact.url if operator.contact.url
                                      else f"mailto:{operator.contact.email}"),
