@@ -69,3 +69,57 @@ async def test_redis_stopped_mid_run_fails_no_request_and_resumes(replicas: Repl
     finally:
         first_run.close()
         replicas.clear_faults()
+
+
+async def test_two_workers_keep_every_session_while_redis_is_gone(replicas: Replicas, tmp_path: Path) -> None:
+    """Two processes on one Redis; a 2025-11-25 client opened its session on the first. Redis stops: the second,
+    which never saw the session, answered 404 "Session not found" (its client failed); /ready answered 503 on
+    every process while /health said degraded: false. Now the session goes on wherever it lands, sessions opened
+    during the outage go on once Redis is back, stateless clients are answered throughout, and /ready and
+    /health say the same."""
+    from tests.test_scaleout import _rpc
+
+    port = _free_port()
+    (tmp_path / "redis").mkdir()
+    run = contextlib.ExitStack()
+    url = run.enter_context(redis_server(tmp_path / "redis", port))
+    path = write_registry(tmp_path)
+    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    call = {"name": "search_regulations", "arguments": {"title": "wet", "limit": 1}}
+    try:
+        async with serve(path, replicas, redis_url=url) as one, serve(path, replicas, redis_url=url) as two, \
+                aiohttp.ClientSession() as http:
+            status, _, session = await _rpc(http, one.url("wetten"), "initialize", init)
+            assert status == 200 and session
+            run.close()  # Redis stops
+            failed = 0
+            for n, worker in enumerate((two, one, two, one)):
+                status, answer, _ = await _rpc(http, worker.url("wetten"), "tools/call", call, session=session,
+                                               rid=10 + n)
+                failed += status != 200 or bool(answer.get("result", {}).get("isError"))
+                stateless = await stateless_call(http, worker.url("wetten"), "search_regulations",
+                                                 {"title": "wet", "limit": 1})
+                failed += bool(stateless.get("isError"))
+            assert failed == 0
+            status, _, during = await _rpc(http, two.url("wetten"), "initialize", init)  # opened on local state
+            assert status == 200 and during
+            for worker in (one, two):
+                async with http.get(f"{worker.base}/ready") as resp:
+                    ready = await resp.json()
+                assert resp.status == 200 and ready["checks"]["redis"]["degraded"] is True
+                assert (await state_health(http, worker.base))["degraded"] is True  # the same on both
+            with redis_server(tmp_path / "redis", port):  # back, and empty
+                for worker in (one, two):
+                    deadline = time.monotonic() + 15
+                    while (await state_health(http, worker.base))["degraded"]:
+                        assert time.monotonic() < deadline, "the proxy did not return to Redis"
+                        await asyncio.sleep(0.2)
+                for n, (worker, sid) in enumerate(((one, during), (two, during), (one, session))):
+                    status, answer, _ = await _rpc(http, worker.url("wetten"), "tools/call", call, session=sid,
+                                                   rid=30 + n)
+                    assert status == 200 and not answer["result"].get("isError"), (n, status, answer)
+            made_up = session[:-4] + ("0000" if not session.endswith("0000") else "1111")
+            status, _, _ = await _rpc(http, one.url("wetten"), "tools/list", {}, session=made_up, rid=40)
+            assert status == 404  # an id the cluster did not sign is still unknown
+    finally:
+        run.close()

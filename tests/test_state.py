@@ -219,15 +219,19 @@ async def _evalsha_calls(raw: aioredis.Redis) -> int:
 
 
 async def test_a_batch_of_session_checks_against_a_stopped_redis_falls_back_for_each(tmp_path: Path) -> None:
-    """Redis gone while checks wait together: each check fails over to this process's own state (where those
-    sessions do not exist), none hangs, none raises."""
+    """Redis gone while checks wait together: each check fails over to this process's own state, none hangs, none
+    raises, and the session (its id signed by the cluster) goes on there; an id the cluster did not sign, or one
+    of another connector, does not."""
     with redis_server(tmp_path) as url:
         store = ResilientStore(RedisStore(url, prefix="gone:"), MemoryStore())
         sid = await store.create_session("ori", 60)
     try:
         async with asyncio.timeout(3 * REDIS_TIMEOUT_SECONDS):
             answers = await asyncio.gather(*(store.touch_session(sid, "ori", 60) for _ in range(50)))
-        assert answers == [False] * 50 and store.describe()["degraded"] is True
+        assert answers == [True] * 50 and store.describe()["degraded"] is True
+        forged = sid[:-1] + ("0" if sid[-1] != "0" else "1")
+        assert not await store.touch_session(forged, "ori", 60)
+        assert not await store.touch_session(sid, "wetten", 60)
     finally:
         await store.close()
 
@@ -254,7 +258,7 @@ async def test_a_hung_redis_with_a_burst_waiting_answers_every_call_from_local_s
             os.kill(pid, signal.SIGCONT)
             await store.close()
     assert got == [None] * (REDIS_CONNECTIONS * 2)
-    assert checked == [False] * 50  # this process's own state has no such session
+    assert checked == [True] * 50  # the cluster signed the session: it goes on on this process's own state
     assert state["degraded"] is True and "Redis cannot be reached" in state["reason"], state
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -288,8 +290,9 @@ class RedisStore:
             raise RedisError("the trace secret vanished between SET and GET")
         return secret
 
-    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
-        session_id = secrets.token_hex(16)
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "",
+                             session_id: str | None = None) -> str:
+        session_id = session_id or secrets.token_hex(16)
         await self._create_session(
             keys=[self._k("session", session_id), self._k("client-sessions", client), self._k("sessions"),
                   self._k("session-groups")],
@@ -382,6 +385,9 @@ class RedisStore:
         await self._redis.aclose()
 
 
+SIGNATURE_HEX = 16  # 64 bits of HMAC-SHA256 after a 96-bit random token: a session id cannot be made up
+
+
 class ResilientStore:
     """`primary` (Redis) while it answers; this process's `fallback` while it does not.
 
@@ -408,6 +414,7 @@ class ResilientStore:
         self._writing: asyncio.Task[None] | None = None  # the one task writing batches, while there are any
         self._taken = self._written = 0  # records handed over, and of those written (to Redis, or locally)
         self._batch_written = asyncio.Event()  # set (and replaced) as each batch is written
+        self._secret: bytes | None = None  # the cluster's shared secret, which signs session ids
 
     async def _use(self, call: Callable[[StateStore], Awaitable[T]]) -> T:
         if self._down_since is None:
@@ -474,16 +481,34 @@ class ResilientStore:
                 continue
             answered = answered + 1 if time.perf_counter() - started <= self._slow else 0
         await self._primary.reset_connections()
-        log.warning("Redis is back after %s; shared state resumes", datetime.now(UTC) - down)
+        handed = await self._hand_over_sessions()
+        log.warning("Redis is back after %s; shared state resumes (%d sessions opened meanwhile handed over)",
+                    datetime.now(UTC) - down, handed)
         self._down_since = None
 
+    async def _hand_over_sessions(self) -> int:
+        """The sessions this process kept on its own state while Redis was gone, written to Redis, so every
+        process knows them again."""
+        live = getattr(self._fallback, "live_sessions", None)
+        handed = 0
+        for session_id, slug, client, left in live() if live else []:
+            try:
+                await self._primary.create_session(slug, left, client, session_id)
+            except (RedisError, OSError, TimeoutError):
+                break  # gone again: the next recovery hands them over
+            handed += 1
+        return handed
+
     async def unreachable(self, timeout: float = 1.0) -> str | None:
-        """Why Redis does not answer a PING now (for /ready), or None when it does."""
+        """Why Redis does not answer a PING now (for /ready), or None when it does. A failed PING also switches this
+        process to its own state, so /health says degraded at the same moment /ready does."""
         try:
             async with asyncio.timeout(timeout):
                 await self._primary.ping()
         except (RedisError, OSError, TimeoutError) as exc:
-            return f"Redis cannot be reached ({type(exc).__name__}); serving on this process's own state"
+            why = f"Redis cannot be reached ({type(exc).__name__})"
+            self._went_down(why)
+            return f"{why}; serving on this process's own state"
         return None
 
     def describe(self) -> JsonDict:
@@ -568,13 +593,48 @@ class ResilientStore:
         return await self._use(lambda s: s.take_token(platform, per_minute, max_wait))
 
     async def shared_secret(self) -> bytes:
-        return await self._use(lambda s: s.shared_secret())
+        secret = await self._use(lambda s: s.shared_secret())
+        if self._down_since is None:  # the cluster's own (Redis answered): it signs session ids from now on
+            self._secret = secret
+        return secret
 
-    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
-        return await self._use(lambda s: s.create_session(slug, idle_seconds, client))
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "",
+                             session_id: str | None = None) -> str:
+        minted = session_id or await self._mint(slug)
+        return await self._use(lambda s: s.create_session(slug, idle_seconds, client, minted))
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
-        return await self._use(lambda s: s.touch_session(session_id, slug, idle_seconds))
+        """A session any process of the cluster opened stays open while Redis is gone: its id carries a signature
+        (made with the cluster's shared secret), so a process that never saw it takes it up on its own state,
+        and one opened on a process's own state during the outage is taken up into Redis once it is back."""
+        if await self._use(lambda s: s.touch_session(session_id, slug, idle_seconds)):
+            return True
+        if self._secret is None and self._down_since is None:
+            await self.shared_secret()
+        if not self._signed(session_id, slug):
+            return False
+        if self._down_since is not None:  # Redis gone: keep the cluster's session going here
+            await self._fallback.create_session(slug, idle_seconds, "adopted", session_id)
+            return True
+        if await self._fallback.touch_session(session_id, slug, idle_seconds):  # opened here while Redis was gone
+            await self._use(lambda s: s.create_session(slug, idle_seconds, "adopted", session_id))
+            return True
+        return False
+
+    async def _mint(self, slug: str) -> str:
+        if self._secret is None:
+            await self.shared_secret()
+        token = secrets.token_hex(12)
+        if self._secret is None:  # Redis was gone from the start: this process's id, unsigned, stays its own
+            return token + secrets.token_hex(SIGNATURE_HEX // 2)
+        return token + hmac.new(self._secret, f"{slug}:{token}".encode(), hashlib.sha256).hexdigest()[:SIGNATURE_HEX]
+
+    def _signed(self, session_id: str, slug: str) -> bool:
+        token, mark = session_id[:-SIGNATURE_HEX], session_id[-SIGNATURE_HEX:]
+        if self._secret is None or len(session_id) != 24 + SIGNATURE_HEX:
+            return False
+        expected = hmac.new(self._secret, f"{slug}:{token}".encode(), hashlib.sha256).hexdigest()[:SIGNATURE_HEX]
+        return hmac.compare_digest(mark, expected)
 
     async def delete_session(self, session_id: str, slug: str) -> bool:
         return await self._use(lambda s: s.delete_session(session_id, slug))

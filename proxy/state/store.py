@@ -66,7 +66,8 @@ class StateStore(Protocol):
     async def live_check(self) -> JsonDict | None: ...
     async def take_token(self, platform: str, per_minute: int, max_wait: float) -> tuple[bool, float]: ...
     async def shared_secret(self) -> bytes: ...
-    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str: ...
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "",
+                             session_id: str | None = None) -> str: ...
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool: ...
     async def delete_session(self, session_id: str, slug: str) -> bool: ...
     async def open_sessions(self) -> dict[str, int]: ...
@@ -226,8 +227,10 @@ class MemoryStore:
             self._secret = _load_or_create_secret(self._secret_file) if self._secret_file else secrets.token_bytes(32)
         return self._secret
 
-    async def create_session(self, slug: str, idle_seconds: float, client: str = "") -> str:
-        """Open a session; never refuses: a full store or a client at its cap evicts instead."""
+    async def create_session(self, slug: str, idle_seconds: float, client: str = "",
+                             session_id: str | None = None) -> str:
+        """Open a session (under `session_id` when given); never refuses: a full store or a client at its cap
+        evicts instead."""
         now = self._clock()
         while self._sessions:  # expired sessions sit at the front (a touch moves a session to the end)
             oldest, (_, _, expires) = next(iter(self._sessions.items()))
@@ -241,10 +244,16 @@ class MemoryStore:
             most = max(len(own) for own in self._by_client.values())
             self._end_session(next(sid for sid, (_, group, _) in self._sessions.items()
                                    if len(self._by_client[group]) == most))
-        session_id = secrets.token_hex(16)
+        session_id = session_id or secrets.token_hex(16)
         self._sessions[session_id] = (slug, client, now + idle_seconds)
         self._by_client.setdefault(client, OrderedDict())[session_id] = None
         return session_id
+
+    def live_sessions(self) -> list[tuple[str, str, str, float]]:
+        """(id, slug, client, seconds left) of every open session: what a process hands to Redis when it is back."""
+        now = self._clock()
+        return [(sid, slug, client, expires - now) for sid, (slug, client, expires) in self._sessions.items()
+                if expires > now]
 
     async def touch_session(self, session_id: str, slug: str, idle_seconds: float) -> bool:
         entry = self._sessions.get(session_id)

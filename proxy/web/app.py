@@ -200,8 +200,10 @@ async def health(request: web.Request) -> web.Response:
 async def ready(request: web.Request) -> web.Response:
     """Readiness for a load balancer or orchestrator: 503 naming each failed check, else 200.
 
-    Checks: the registry is applied (start-up done), the site is built when one is served, and Redis
-    answers when it is configured (a process serving on its own state must not take shared traffic)."""
+    Checks: the registry is applied (start-up done) and the site is built when one is served. Redis is reported,
+    not required: without it every process serves on its own state and keeps the cluster's sessions (their ids
+    are signed), so a load balancer that takes every process out while Redis is down would take the service
+    down for nothing; /health and /ready then both say degraded."""
     app = request.app
     checks = {"registry": _registry_check(app), "site": _site_check(app), "redis": await _redis_check(app)}
     failed = [name for name, check in checks.items() if not check["ok"]]
@@ -230,7 +232,9 @@ async def _redis_check(app: web.Application) -> dict[str, object]:
         return {"ok": True, "configured": False}
     store = app[RUNTIME].store
     reason = await store.unreachable() if hasattr(store, "unreachable") else None
-    return {"ok": False, "reason": reason} if reason else {"ok": True, "configured": True}
+    if reason:
+        return {"ok": True, "configured": True, "degraded": True, "reason": reason}
+    return {"ok": True, "configured": True, "degraded": False}
 
 
 async def metrics_page(request: web.Request) -> web.Response:
