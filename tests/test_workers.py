@@ -337,7 +337,18 @@ async def test_sighup_reloads_every_worker_from_one_validated_registry(
         registry.write_text("{ not json", encoding="utf-8")
         live.arbiter.send_signal(signal.SIGHUP)
         await asyncio.sleep(1.5)
-        assert await wetten_statuses() == {True}  # refused by the arbiter: every worker keeps the previous one
+        assert await wetten_statuses() == {True}  # refused: every worker keeps the previous one
+        # The refusal showed only in the log: now in every worker's /health and in the service's /metrics.
+        seen_reloads = set()
+        for _ in range(12):
+            async with http.get(f"{live.https}/health", ssl=context, headers={"Connection": "close"}) as resp:
+                last = (await resp.json())["last_reload"]
+            seen_reloads.add((last or {}).get("outcome"))
+            assert last and last["reason"], last  # why it was refused
+        assert seen_reloads == {"refused"}
+        async with http.get(f"{live.https}/metrics", ssl=context) as resp:
+            scrape = Scrape(await resp.text())
+        assert scrape.value("besluitbron_registry_reloads_total", outcome="refused") == 2  # one per worker
         write_registry(tmp_path, lambda d: connector_entry(d, "wetten").update(
             enabled=False))
         live.arbiter.send_signal(signal.SIGHUP)
@@ -347,7 +358,7 @@ async def test_sighup_reloads_every_worker_from_one_validated_registry(
             await asyncio.sleep(0.3)
         assert len(children(live.arbiter.pid)) == 2  # reloaded in place, no worker replaced
     log = (tmp_path / "workers.log").read_text()
-    assert "was not passed on to the workers" in log
+    assert "the registry is refused, every worker keeps serving the previous one" in log
 
 
 

@@ -47,6 +47,7 @@ class Runtime:
         self._upstreams: dict[str, Upstream] = {}
         self._current: tuple[Generation, Mapping[str, ConnectorEndpoint]] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.last_refusal = ""  # why the last registry load was refused (for /health)
 
     @property
     def generation(self) -> Generation:
@@ -70,6 +71,7 @@ class Runtime:
             return self.load(registry_path)
         except BesluitBronError as exc:
             log.error("registry reload refused, still serving the previous one:\n%s", exc)
+            self.last_refusal = str(exc)
             return None
 
     def apply(self, generation: Generation, site_dir: Path | None = None) -> Generation:

@@ -17,6 +17,7 @@ import signal
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from aiohttp import web
@@ -49,6 +50,7 @@ CONFIG = web.AppKey["Config"]("config")  # Config is defined below
 MCP = web.AppKey("mcp", McpHttp)
 RETIRED_SITES = web.AppKey("retired_sites", list[Path])
 METRICS = web.AppKey("metrics", Metrics)
+LAST_RELOAD = web.AppKey("last_reload", dict[str, object])  # this process's last reload: outcome, when, why
 STARTED = web.AppKey("started", list[bool])  # one flag, set once start-up (remote listings included) is done
 
 
@@ -125,6 +127,7 @@ def create_app(config: Config) -> web.Application:
     app[METRICS] = metrics
     app[STARTED] = []
     app[RETIRED_SITES] = []
+    app[LAST_RELOAD] = {}
     app.router.add_get("/health", health)
     app.router.add_get("/ready", ready)
     app.router.add_get("/metrics", metrics_page)
@@ -184,6 +187,8 @@ async def health(request: web.Request) -> web.Response:
         "server": catalog.registry.server.name,
         "version": __version__,
         "state": runtime.store.describe(),  # with Redis: whether it is reachable, or local state is used
+        # The last SIGHUP or watch reload of this process: a refused one keeps the previous registry serving.
+        "last_reload": _last_reload(request.app),
         "connectors": [
             {"slug": c.slug, "title": c.connector.title.nl, "url": c.path} for c in catalog.connectors.values()
         ],
@@ -195,6 +200,11 @@ async def health(request: web.Request) -> web.Response:
     if sample:
         body["sample_data"] = sample.describe(runtime.generation.served_platforms)
     return web.json_response(body)
+
+
+def _last_reload(app: web.Application) -> dict[str, object] | None:
+    last: dict[str, object] = app[LAST_RELOAD]
+    return dict(last) if last else None
 
 
 async def ready(request: web.Request) -> web.Response:
@@ -411,12 +421,20 @@ async def reload_registry(app: web.Application) -> bool:
 
     Counted in /metrics as applied, refused (the previous one still served) or failed (raised)."""
     reloads = app[METRICS].reloads
+    runtime = app[RUNTIME]
+    runtime.last_refusal = ""
+    at = datetime.now(UTC).isoformat(timespec="seconds")
     try:
         applied = await _reload_registry(app)
-    except Exception:
+    except Exception as exc:
         reloads.labels("failed").inc()
+        app[LAST_RELOAD].clear()
+        app[LAST_RELOAD].update(outcome="failed", at_utc=at, reason=f"{type(exc).__name__}: {exc}"[:500])
         raise
     reloads.labels("applied" if applied else "refused").inc()
+    app[LAST_RELOAD].clear()
+    app[LAST_RELOAD].update(outcome="applied" if applied else "refused", at_utc=at,
+                            reason=None if applied else (runtime.last_refusal or "see the log")[:500])
     return applied
 
 
@@ -429,6 +447,7 @@ async def _reload_registry(app: web.Application) -> bool:
             shutil.copyfile(config.registry_path, snapshot)
         except OSError as exc:
             log.error("registry reload refused, still serving the previous one: %s", exc)
+            runtime.last_refusal = f"the registry file cannot be read: {exc}"
             return False
         # The catalog is built off the event loop (compiling every tool's schemas, a third party's too, takes
         # its time): calls keep being answered meanwhile. Building it is pure, so a thread of its own is safe.
@@ -448,6 +467,7 @@ async def _reload_registry(app: web.Application) -> bool:
             except SiteBuildError as exc:
                 log.error("registry reload refused: the site did not build, still serving the previous one:\n%s",
                           exc)
+                runtime.last_refusal = f"the site did not build: {exc}"
                 return False
     old_site = runtime.generation.site_dir
     measured_before = set(runtime.generation.served_platforms)

@@ -5,8 +5,9 @@ onto one listening socket, replaces a worker that dies, and on SIGTERM stops eve
 (each closes its listener and lets calls in flight finish, `--grace` seconds at most). aiohttp's own
 `GunicornWebWorker` runs the application in each worker. One thing is ours: SIGHUP. Gunicorn's default
 answer is to fork fresh workers, which would end every open event stream and, with a broken registry,
-leave no worker able to boot. Here the arbiter validates the registry once and, only if it is valid,
-passes SIGHUP on to the workers, which reload in place exactly as a single process does.
+leave no worker able to boot. Here the arbiter validates the registry once for the log and
+passes SIGHUP on to the workers, which reload in place exactly as a single process does (and refuse a broken
+registry each, keeping the previous one, which /health and /metrics then show).
 
 Listening: each worker accepts on a socket of its own, all bound to the one address with SO_REUSEPORT (gunicorn's
 `reuse_port`), and the kernel spreads new connections over them. On one shared socket the worker whose event loop
@@ -49,15 +50,19 @@ def validated(registry_path: Any) -> bool:
 
     try:
         load_generation(registry_path)
-    except Exception as exc:  # any refusal: keep every worker on the registry it serves
-        log.error("SIGHUP: the registry was not passed on to the workers, they keep serving the previous one: %s",
-                  exc)
+    except Exception as exc:  # any refusal: every worker keeps the registry it serves
+        log.error("SIGHUP: the registry is refused, every worker keeps serving the previous one: %s", exc)
         return False
     return True
 
 
 class ReloadingArbiter(Arbiter):
-    """Gunicorn's arbiter, except that SIGHUP reloads the workers in place from one validated registry."""
+    """Gunicorn's arbiter, except that SIGHUP reloads the workers in place (never forks new ones).
+
+    The registry is checked here once, for one clear line in the log, and the signal goes on to the workers
+    either way: each one refuses a broken registry itself (and keeps serving), so the refusal shows in every
+    worker's /health (`last_reload`) and in /metrics (`besluitbron_registry_reloads_total{outcome="refused"}`),
+    not only in the log."""
 
     app: Workers  # the application it runs is always ours
 
@@ -65,7 +70,7 @@ class ReloadingArbiter(Arbiter):
         registry = self.app.config.registry_path
         if validated(registry):
             log.info("SIGHUP: %s is valid; every worker reloads it", registry)
-            self.kill_workers(signal.SIGHUP)
+        self.kill_workers(signal.SIGHUP)
 
 
 def _ignore_hup_until_ready(worker: Any) -> None:
