@@ -24,14 +24,16 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-# Debian packages the tests use: a real redis-server and a real headless Chromium; wrk, the bench's load generator;
-# valgrind, whose callgrind counts the instructions of a call (bench/bench_instructions.py).
+# Debian packages the tests use: a real redis-server, a real headless Chromium and a real nginx (tests/test_nginx.py);
+# wrk, the bench's load generator; valgrind, whose callgrind counts the instructions of a call
+# (bench/bench_instructions.py).
 system-deps:
 	@command -v redis-server >/dev/null && command -v chromium >/dev/null && command -v npm >/dev/null \
-	  && command -v wrk >/dev/null && command -v valgrind >/dev/null || { \
-	  echo "installing redis-server, chromium, wrk, valgrind and npm (Debian packages)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server chromium wrk valgrind \
-	    $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; }
+	  && command -v wrk >/dev/null && command -v valgrind >/dev/null && { command -v nginx || test -x /usr/sbin/nginx; } \
+	  >/dev/null || { \
+	  echo "installing redis-server, chromium, nginx, wrk, valgrind and npm (Debian packages)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server chromium nginx wrk \
+	    valgrind $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; }
 
 run: install
 	$(PY) -m proxy serve --host $(HOST) --port $(PORT) --site --watch --upstream $(UPSTREAM)
