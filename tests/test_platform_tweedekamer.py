@@ -16,7 +16,7 @@ from proxy.platforms import tweedekamer
 from proxy.platforms._odata import day_start, quote, words_filter
 from proxy.replica.tweedekamer import DATA, ROLL_CALL, build_store
 from proxy.serving.loadstatus import status_from_report
-from tests.conftest import LiveServer, client
+from tests.conftest import MODES, LiveServer, client
 from tests.conftest_mcp import text_of
 from tests.platform_harness import PlatformHarness, harness_fixture
 
@@ -660,3 +660,28 @@ async def test_outcomes_parties_and_folded_names_through_the_sdk(server: LiveSer
                                         for r in d66.structured_content["results"])
         member = await c.call_tool(prefix + "search_members", {"name": "Yesilgoz"})
         assert [r["name"] for r in member.structured_content["results"]] == ["Dilan Yeşilgöz-Zegerius"]
+
+
+def test_kamervragen_name_their_text_in_officiele_bekendmakingen_as_koop_does() -> None:
+    # Real pairs from openkamer's tests: answer document 2016D07289 has Aanhangselnummer 151601580 and is
+    # ah-tk-20152016-1580; questions of case 2017Z07318 are kv-tk-2017Z07318.
+    assert tweedekamer.official_text({"Soort": "Antwoord schriftelijke vragen", "Aanhangselnummer": "151601580",
+                                      "Vergaderjaar": "2015-2016"}) == "ah-tk-20152016-1580"
+    assert tweedekamer.official_text({"Soort": "Schriftelijke vragen",
+                                      "Zaak": [{"Nummer": "2017Z07318"}]}) == "kv-tk-2017Z07318"
+    assert tweedekamer.official_text({"Soort": "Motie", "Zaak": [{"Nummer": "2025Z11198"}]}) is None
+
+
+async def test_the_kamers_own_kamervragen_lead_to_their_text_in_one_read(server: LiveServer) -> None:
+    """The Kamer's read_document gave only a PDF link; it now names the KOOP text, which Alle Bronnen reads."""
+    for mode in MODES:
+        async with client(server.url("allebronnen"), mode) as c:
+            answer = await c.call_tool("tk_read_document", {"id": "2021D23907"})
+            koop = answer.structured_content["document"]["official_text"]
+            assert koop == "ah-tk-20202021-3235"
+            text = await c.call_tool("officieel_read_publication", {"identifier": koop})
+            assert not text.is_error and "Antwoord van Minister Koolmees" in text.structured_content["text"]
+            asked = await c.call_tool("tk_read_document", {"id": "2020D28811"})
+            assert asked.structured_content["document"]["official_text"] == "kv-tk-2020Z13248"
+            read = await c.call_tool("officieel_read_publication", {"identifier": "kv-tk-2020Z13248"})
+            assert not read.is_error and "loden leidingen" in read.structured_content["title"].lower()

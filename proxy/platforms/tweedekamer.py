@@ -423,7 +423,26 @@ def _document_lookup(value: str) -> str:
     raise ToolInputError(f"id must be a document GUID or a DocumentNummer such as 2026D44984, got {value!r}")
 
 
-READ_SELECT = (*DOCUMENT_SELECT, "Citeertitel", "Volgnummer", "Organisatie", "DatumRegistratie")
+READ_SELECT = (*DOCUMENT_SELECT, "Citeertitel", "Volgnummer", "Organisatie", "DatumRegistratie", "Aanhangselnummer")
+OFFICIAL = "https://zoek.officielebekendmakingen.nl/"
+
+
+def official_text(row: Mapping[str, Any]) -> str | None:
+    """The id of a Kamervragen document's text in Officiële bekendmakingen (KOOP), as KOOP names it.
+
+    Questions are `kv-tk-<the case's number>` (Kamervragen zonder antwoord, the questions as asked); an answer is
+    `ah-tk-<session year without its dash>-<its number in the Aanhangsel>`, the number being the last five digits
+    of the document's Aanhangselnummer (`151601580` in 2015-2016 is ah-tk-20152016-1580), as openkamer's
+    client derives it."""
+    kind = str(row.get("Soort") or "").lower()
+    if kind == "schriftelijke vragen":
+        case = next((z.get("Nummer") for z in _rows(row.get("Zaak")) if z.get("Nummer")), None)
+        return f"kv-tk-{case}" if case else None
+    if kind in ("antwoord schriftelijke vragen", "antwoord schriftelijke vragen (nader)"):
+        number, year = str(row.get("Aanhangselnummer") or ""), str(row.get("Vergaderjaar") or "")
+        if len(number) == 9 and number.isdigit() and re.fullmatch(r"\d{4}-\d{4}", year):
+            return f"ah-tk-{year.replace('-', '')}-{int(number[4:])}"
+    return None
 
 
 async def _read_document(call: ToolCall) -> dict[str, Any]:
@@ -444,6 +463,7 @@ async def _read_document(call: ToolCall) -> dict[str, Any]:
         "actors": [{"name": a.get("ActorNaam"), "party": a.get("ActorFractie"), "role": a.get("Relatie"),
                     "function": a.get("Functie")} for a in _rows(row.get("DocumentActor"))],
         "text_url": f"{call.ctx.platform.base_url}/Document({row.get('Id')})/resource",
+        "official_text": official_text(row),
     })
     cases = [_case_item(call.ctx, z, row.get("DocumentNummer")) for z in _rows(row.get("Zaak"))]
     return {
@@ -462,6 +482,8 @@ DOCUMENT_RECORD = object_schema({
     "organisation": NSTR,
     "actors": {"type": "array", "items": ACTOR, "description": "Submitters, signatories and senders."},
     "text_url": {"type": "string", "description": "The file (PDF or Word) in the Gegevensmagazijn."},
+    "official_text": {**NSTR, "description": "Kamervragen: their text in Officiële bekendmakingen (kv-tk-…, or "
+                                             f"ah-tk-… with the answer), at {OFFICIAL}<id>.html."},
     "citation": CITATION_SCHEMA,
 }, description="The document itself.")
 

@@ -312,6 +312,40 @@ def _upcoming(anchor: date, activities: list[Row]) -> tuple[list[Row], list[Row]
     return made, points
 
 
+# Kamervragen: no recorded Zaak or Document of this kind was found, so (for tests) one question and one answer are
+# built from the two real KOOP records the Officiële bekendmakingen replica serves, with their real numbers, dates,
+# titles and session years; the GUIDs and the answer's case are made up, and the subjects say so.
+KAMERVRAGEN = (
+    ("Schriftelijke vragen", "2020Z13248", "2020D28811", "2020-07-02", "2019-2020", None,
+     "Huisbazen die weigeren loden leidingen te vervangen"),
+    ("Antwoord schriftelijke vragen", "2021Z09845", "2021D23907", "2021-06-21", "2020-2021", "202103235",
+     "Antwoord op vragen van de leden Van Weyenberg, Romke de Jong en Kat over de Tozo"),
+)
+
+
+def _kamervragen(links: dict[str, dict[str, list[str]]]) -> tuple[list[Row], list[Row]]:
+    cases, documents = [], []
+    for kind, case, number, day, year, appendix, subject in KAMERVRAGEN:
+        said = f"Voorbeeld (opgebouwd uit het KOOP-record, geen opgenomen Kamerrecord): {subject}"
+        stamp = f"{day}T00:00:00+02:00"
+        change = {"GewijzigdOp": stamp, "ApiGewijzigdOp": f"{day}T00:00:00Z", "Verwijderd": False}
+        zaak = {"Id": _sample_id("Zaak", case), "Nummer": case, "Soort": "Schriftelijke vragen", "Titel": subject,
+                "Citeertitel": None, "Alias": None, "Status": "Vrijgegeven", "Onderwerp": said, "GestartOp": stamp,
+                "Organisatie": "Tweede Kamer", "Grondslagvoorhang": None, "Termijn": None, "Vergaderjaar": year,
+                "Volgnummer": None, "HuidigeBehandelstatus": None, "Afgedaan": kind.startswith("Antwoord"),
+                "GrootProject": False, "Kabinetsappreciatie": None, **change}
+        document = {"Id": _sample_id("Document", number), "Soort": kind, "DocumentNummer": number, "Titel": subject,
+                    "Onderwerp": said, "Datum": stamp, "Vergaderjaar": year, "Kamer": 2, "Volgnummer": None,
+                    "Citeertitel": None, "Alias": None, "DatumRegistratie": stamp, "DatumOntvangst": None,
+                    "Aanhangselnummer": appendix, "KenmerkAfzender": None, "Organisatie": "Tweede Kamer",
+                    "ContentType": "application/pdf", "ContentLength": None, "HuidigeDocumentVersie_Id": None,
+                    **change}
+        cases.append(zaak)
+        documents.append(document)
+        _link(links, "zaak_document", "document_zaak", zaak["Id"], document["Id"])
+    return cases, documents
+
+
 # --------------------------------------------------------------------------- the store
 
 
@@ -334,6 +368,10 @@ def build_store(anchor: date, *, fixtures: bool = False) -> Store:
     activities, points = _upcoming(anchor, rows["Activiteit"]) if fixtures else ([], [])
     rows["Activiteit"] = [*rows["Activiteit"], *activities]
     rows["Agendapunt"] = [*rows["Agendapunt"], *points]
+    if fixtures:
+        cases, documents = _kamervragen(links)
+        rows["Zaak"] = [*rows["Zaak"], *cases]
+        rows["Document"] = [*rows["Document"], *documents]
     return Store(TYPES, rows, links)
 
 
@@ -343,8 +381,8 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
     recorded = {f"{name}.json": len(_records(f"{name}.json")) for name in SET_FILES}
     recorded["deleted.json"] = sum(len(v) for v in _read("deleted.json").values())
     made = {r["Id"] for name in ("FractieZetel", "FractieZetelPersoon") for r in store.rows[name]}
-    made |= {r["Id"] for r in store.rows["Activiteit"] + store.rows["Agendapunt"]
-             if str(r.get("Onderwerp") or "").startswith("Voorbeeld")}
+    made |= {r["Id"] for r in store.rows["Activiteit"] + store.rows["Agendapunt"] + store.rows["Zaak"]
+             + store.rows["Document"] if str(r.get("Onderwerp") or "").startswith("Voorbeeld")}
     assert sum(recorded.values()) + len(made) == sum(len(v) for v in store.rows.values())
     invented = tuple(
         [f"FractieZetel {r['Id']}: seat of party {r['Fractie_Id']}; recorded seat rows lack their links"
@@ -353,6 +391,9 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
            for r in store.rows["FractieZetelPersoon"]]
         + [f"{name} {r['Id']}: {r['Nummer'] or 'agenda item'}, nothing recorded is dated after {RECORDED_ON}"
            for name in ("Activiteit", "Agendapunt") for r in store.rows[name]
+           if str(r.get("Onderwerp") or "").startswith("Voorbeeld")]
+        + [f"{name} {r['Id']}: {r.get('Nummer') or r.get('DocumentNummer')}, Kamervragen built from a real KOOP "
+           "record; no Kamer record of this kind was found" for name in ("Zaak", "Document") for r in store.rows[name]
            if str(r.get("Onderwerp") or "").startswith("Voorbeeld")])
     real = {name: [r for r in rows if r["Id"] not in made] for name, rows in store.rows.items()}
     holds = (*tally(f"{r.get('Soort')} (Zaak)" for r in real["Zaak"] if not r.get("Verwijderd")),
