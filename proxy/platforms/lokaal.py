@@ -3,7 +3,8 @@
 Upstream: KOOP's SRU 2.0 at https://repository.overheid.nl/sru (guide: "HandleidingSRU2.0.pdf",
 https://data.overheid.nl/dataset/officiele-bekendmakingen), scoped with
 `c.product-area=="officielepublicaties"` and `w.publicatienaam` to the four decentral gazettes.
-Texts come from the record's XML manifestation under https://repository.overheid.nl/frbr/.
+Texts come from the record's XML manifestation under https://repository.overheid.nl/frbr/. The regulations in
+force that the gazettes enact come from CVDR (proxy.platforms.cvdr), on the same address.
 
 Load status: per gazette the newest publication, and per publishing organisation its newest
 publication, measured in a bounded number of calls (see `measure_load`).
@@ -15,6 +16,7 @@ import re
 import unicodedata
 from datetime import date, timedelta
 
+from proxy.platforms import cvdr
 from proxy.platforms._sru import (
     KoopSource,
     SruReply,
@@ -57,9 +59,10 @@ ORGAN_CALL_BUDGET = 30
 FACETS = "1000:dt.creator"
 
 
-TOOLS: tuple[ToolImpl, ...] = koop_tools(
+# The gazettes' publications, and the local regulations in force that some of them enact (CVDR).
+TOOLS: tuple[ToolImpl, ...] = (*koop_tools(
     SOURCE, search_example={"query": "omgevingsvergunning", "organisation": "Bergeijk", "limit": 5},
-    read_example={"identifier": "gmb-2023-174296", "length": 2000})
+    read_example={"identifier": "gmb-2023-174296", "length": 2000}), *cvdr.TOOLS)
 
 
 # --------------------------------------------------------------------------- load status

@@ -34,6 +34,7 @@ from typing import TypedDict
 
 from aiohttp import web
 
+from proxy.replica.cvdr import add_cvdr_routes
 from proxy.replica.provenance import Provenance
 from proxy.replica.sru_common import Publication, koop_app, publication_provenance
 
@@ -114,4 +115,6 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
 
 def create_app(anchor: date, *, fixtures: bool = False) -> web.Application:
     """The replica app; mounted by `create_replicas_app` under /lokaal."""
-    return koop_app(build_publications(anchor, fixtures=fixtures))
+    app = koop_app(build_publications(anchor, fixtures=fixtures))
+    add_cvdr_routes(app)  # the regulations in force (CVDR), which the Lokale bekendmakingen address also serves
+    return app
