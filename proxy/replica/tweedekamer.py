@@ -342,7 +342,7 @@ def _kamervragen(links: dict[str, dict[str, list[str]]]) -> tuple[list[Row], lis
                     **change}
         cases.append(zaak)
         documents.append(document)
-        _link(links, "zaak_document", "document_zaak", zaak["Id"], document["Id"])
+        _link(links, "zaak_document", "document_zaak", _sample_id("Zaak", case), _sample_id("Document", number))
     return cases, documents
 
 
