@@ -26,6 +26,8 @@ __all__ = ["HeadingsPage", "convert", "fits"]
 CHECKED_EXTENSIONS = frozenset({
     "abbr", "admonition", "attr_list", "fenced_code", "md_in_html", "tables", "toc", "pymdownx.details",
     "pymdownx.highlight", "pymdownx.inlinehilite", "pymdownx.superfences", "pymdownx.tabbed",
+    # An include (`--8<-- "file"`) is neither a heading nor a slot: a page with one is left to Python-Markdown.
+    "pymdownx.snippets",
 })
 CHECKED_TOC = {"permalink": True}
 

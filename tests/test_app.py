@@ -118,7 +118,7 @@ async def test_health_names_nothing_secret(server: LiveServer) -> None:
         text = await resp.text()
     health = json.loads(text)
     # The test server runs on a free port, not on the registry's public_url: /health says so.
-    assert set(health) == {"status", "server", "version", "state", "connectors", "warning"}
+    assert set(health) == {"status", "server", "version", "state", "last_reload", "connectors", "warning"}
     text = text.replace(health["warning"], "")
     assert "redis" not in text and "replica" not in text and "127.0.0.1" not in text
 

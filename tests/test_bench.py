@@ -68,7 +68,7 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
     assert results["upstream"]["single_flight"]["upstream_calls"] == 1
     assert results["memory"]["sessions"] == 64
     search = results["search"]
-    assert search["sources_answered_p50"] == len(search["sequential_tools"]) == 6
+    assert search["sources_answered_p50"] == len(search["sequential_tools"]) == 7
     assert search["search"]["requests_p50"] == search["sequential"]["requests_p50"] > 0
     slugs = {r["slug"] for r in results["toolslist"]["addresses"]}
     assert {"tweedekamer", "allebronnen"} <= slugs

@@ -81,6 +81,16 @@ def test_the_compose_registry_is_a_public_one_that_validates() -> None:
     assert server.allowed_origins == (server.public_url,)
 
 
+def test_the_compose_registry_serves_what_the_shipped_one_serves() -> None:
+    """Only its server settings differ: a connector or tool added to registry.json is also in compose's copy."""
+    import json
+
+    from scripts.compose_registry import COMPOSE, SHIPPED, compose_registry, render
+
+    expected = render(compose_registry(json.loads(SHIPPED.read_text(encoding="utf-8"))))
+    assert COMPOSE.read_text(encoding="utf-8") == expected, "run .venv/bin/python scripts/compose_registry.py"
+
+
 def test_the_going_public_steps_give_a_registry_that_validates(tmp_path: Path) -> None:
     """The page's steps, applied to the shipped registry: the public_url it shows, hosts and origins left out."""
     import json

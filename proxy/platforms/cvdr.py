@@ -48,7 +48,6 @@ SEARCH_URL = "https://zoekservice.overheid.nl/sru/Search"
 TEXT_HOST = "https://repository.officiele-overheidspublicaties.nl"
 PAGE_URL = "https://lokaleregelgeving.overheid.nl/"
 REAL_BASE = "https://repository.overheid.nl/sru"  # the Lokale bekendmakingen platform's own base URL
-SRW = "{http://www.loc.gov/zing/srw/}"
 ID_RE = re.compile(r"^(?:CVDR)?(\d{1,9})(?:_(\d{1,4}))?$", re.IGNORECASE)
 TEXT_BLOCKS = ("al", "li", "entry", "intitule", "aanhef", "slotformulering", "ondertekenaar", "label")
 
@@ -143,9 +142,10 @@ def read_records(body: bytes) -> Records:
     diagnostic = _find(root, "diagnostic")
     if diagnostic is not None:
         raise ToolInputError(f"CVDR refused the search: {_text(_find(diagnostic, 'message')) or _text(diagnostic)}")
-    count = _text(root.find(f"{SRW}numberOfRecords"))
+    # By local name: clients report both the SRU 1.2 and the 2.0 envelope namespace for this service.
+    count = _text(_find(root, "numberOfRecords"))
     out = []
-    for record in root.iter(f"{SRW}record"):
+    for record in (e for e in root.iter() if _local(e) == "record"):
         meta = _find(_find(record, "originalData"), "meta")
         if meta is None:
             continue

@@ -144,8 +144,8 @@ SEARCH_ROUTE = SourceRoute("search_publications", "query", "identifier",
 
 PLATFORM = koop_plugin("lokaal", TOOLS, measure_load, SOURCE, SEARCH_ROUTE,
                        search_words=(
-                           ("bekendmaking", "gemeenteblad", "vergunning", "publicatie"),
-                           ("publication", "notice", "announcement", "permit")),
+                           ("bekendmaking", "gemeenteblad", "vergunning", "publicatie", "verordening", "regeling"),
+                           ("publication", "notice", "announcement", "permit", "regulation", "by-law")),
                        cannot=("no exact totals for large result sets",
                                "no per-organisation publication list except through search"),
                        quirks=("the decentral gazettes share one SRU index with the national ones, scoped by "
