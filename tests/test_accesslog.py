@@ -93,11 +93,18 @@ async def test_every_request_leaves_one_line_with_time_address_request_status_an
                     size = len(await resp.read())
                 async with http.post(f"{base}/tweedekamer/mcp", data=b"{}") as resp:
                     refused = resp.status
+                # From a trusted proxy (loopback): the client it names, not the proxy; a forged value is not believed.
+                async with http.get(f"{base}/health", headers={"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}):
+                    pass
+                async with http.get(f"{base}/health", headers={"X-Forwarded-For": "203.0.113.9\u2028evil"}):
+                    pass
     finally:
         await runner.cleanup()
     # The replicas' own server logs to aiohttp.access too: only this client's lines count.
     lines = [line for line in stream.getvalue().splitlines() if line.endswith('"access-test/1.0"')]
-    assert len(lines) == 2, stream.getvalue()
+    assert len(lines) == 4, stream.getvalue()
+    assert ' INFO aiohttp.access: 203.0.113.9 "GET /health' in lines[2]  # it logged the proxy's 127.0.0.1
+    assert ' INFO aiohttp.access: 127.0.0.1 "GET /health' in lines[3] and "evil" not in lines[3]
     stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} INFO aiohttp\.access: "
     health = re.fullmatch(stamp + r'127\.0\.0\.1 "GET /health HTTP/1\.1" 200 (\d+) "https://example\.test/" '
                           r'"access-test/1\.0"', lines[0])

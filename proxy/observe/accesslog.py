@@ -16,6 +16,8 @@ from typing import TextIO
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
+from proxy.web.forwarded import TRUSTED_PROXIES, client_address
+
 __all__ = ["TEXT_FORMAT", "AccessLine", "TextLines", "lean_log_records", "use_text_logs"]
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"  # a process's log line, unless JSON lines are asked
@@ -27,8 +29,11 @@ class AccessLine(AbstractAccessLogger):
     def log(self, request: web.BaseRequest, response: web.StreamResponse, elapsed: float) -> None:
         headers = request.headers
         version = request.version
+        # Behind a trusted reverse proxy the client's own address, not the proxy's (as the per-client limits read it).
+        trusted = request.config_dict.get(TRUSTED_PROXIES, ()) if isinstance(request, web.Request) else ()
+        client = client_address(request, trusted) or "-"
         self.logger.info(
-            f'{request.remote or "-"} "{request.method} {request.path_qs} HTTP/{version.major}.{version.minor}" '
+            f'{client} "{request.method} {request.path_qs} HTTP/{version.major}.{version.minor}" '
             f'{response.status} {response.body_length} "{headers.get("Referer", "-")}" '
             f'"{headers.get("User-Agent", "-")}"')
 

@@ -37,6 +37,7 @@ from proxy.serving.runtime import Runtime
 from proxy.state.store import MemoryStore, StateStore
 from proxy.web.cors import cors_middleware
 from proxy.web.discovery_routes import add_discovery_routes, browser_redirect, served_elsewhere
+from proxy.web.forwarded import TRUSTED_PROXIES
 from proxy.web.framing import WRITE_SECONDS, held_framing
 from proxy.web.headers import SITE_HEADERS
 from proxy.web.sitebuild import SiteBuildError, build_site
@@ -128,6 +129,7 @@ def create_app(config: Config) -> web.Application:
     app[STARTED] = []
     app[RETIRED_SITES] = []
     app[LAST_RELOAD] = {}
+    app[TRUSTED_PROXIES] = frozenset(config.trusted_proxies)  # the access log names the client behind them
     app.router.add_get("/health", health)
     app.router.add_get("/ready", ready)
     app.router.add_get("/metrics", metrics_page)

@@ -82,6 +82,7 @@ from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import HTTP_CONTEXT, parent_context, tool_span
 from proxy.results.encoding import EncodedResult
 from proxy.state.store import SESSION_IDLE_SECONDS
+from proxy.web.forwarded import client_address
 from proxy.web.framing import WRITE_SECONDS
 
 __all__ = [
@@ -505,12 +506,7 @@ class McpHttp:
 
     def _client(self, request: web.Request) -> str:
         """The client's address: the peer, or the last `X-Forwarded-For` hop a trusted proxy added."""
-        peer = request.remote or ""
-        if peer in self._trusted_proxies:
-            forwarded = request.headers.getall("X-Forwarded-For", [])
-            if forwarded:
-                return forwarded[-1].rsplit(",", 1)[-1].strip()[:64] or peer
-        return peer
+        return client_address(request, self._trusted_proxies)
 
     async def _post_body(self, request: web.Request) -> web.Response | bytes:
         """The HTTP-level POST checks shared by both eras; a Response means refused."""
