@@ -311,6 +311,11 @@ def _serve_workers(args: argparse.Namespace) -> int:
                     trace_key_file=args.trace_key_file,
                     trusted_proxies=tuple(args.trusted_proxy or ("127.0.0.1", "::1")), sample=sample,
                     otlp_endpoint=args.otlp)
+    from proxy.catalog.generation import load_generation
+
+    paths = load_generation(args.registry, base_urls=base_urls).catalog.paths()
+    print(_addresses(f"http://{args.host}:{args.port}", paths, args) + f"\n  workers      {args.workers} on this "
+          "port, sharing state in Redis", flush=True)
     try:
         serve_workers(config, host=args.host, port=args.port, workers=args.workers, grace=args.grace,
                       loop=args.loop)

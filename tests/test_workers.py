@@ -359,6 +359,8 @@ async def test_sighup_reloads_every_worker_from_one_validated_registry(
         assert len(children(live.arbiter.pid)) == 2  # reloaded in place, no worker replaced
     log = (tmp_path / "workers.log").read_text()
     assert "the registry is refused, every worker keeps serving the previous one" in log
+    # `--workers` says where it answers, as a single process does (it printed nothing before).
+    assert f"BesluitBron on http://127.0.0.1:{live.port}" in log and "/wetten/mcp" in log and "workers      2" in log
 
 
 
