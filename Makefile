@@ -9,7 +9,7 @@ PORT ?= 8000
 # UPSTREAM=replica: every platform from the offline sample (offline demos); UPSTREAM=real: every platform live.
 UPSTREAM ?= auto
 
-.PHONY: install system-deps run test lint site conformance bench fuzz soak clean
+.PHONY: install system-deps run test lint site conformance bench fuzz soak image clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -78,6 +78,12 @@ fuzz: install
 soak: install
 	mkdir -p build
 	$(PY) bench/soak.py --clients 200 --seconds 60 --report build/soak-report.json
+
+# The container image (deploy/Dockerfile) where a container engine is installed; tests/test_deploy.py checks the
+# Dockerfile (hadolint, its paths, user and health check) without one.
+image:
+	@engine=$$(command -v docker || command -v podman) || { echo "no docker or podman here: install one to build"; exit 1; }; \
+	  $$engine build -f deploy/Dockerfile -t besluitbron:local .
 
 clean:
 	rm -rf build site .pytest_cache .mypy_cache node_modules test-artifacts
