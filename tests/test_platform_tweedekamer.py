@@ -685,3 +685,45 @@ async def test_the_kamers_own_kamervragen_lead_to_their_text_in_one_read(server:
             assert asked.structured_content["document"]["official_text"] == "kv-tk-2020Z13248"
             read = await c.call_tool("officieel_read_publication", {"identifier": "kv-tk-2020Z13248"})
             assert not read.is_error and "loden leidingen" in read.structured_content["title"].lower()
+
+
+async def test_members_of_a_committee_with_their_role(env: PlatformHarness) -> None:
+    """Committees with their members (the Kamer's CommissieZetelVastPersoon, as ORI's extractor and tkapi read it).
+    The sample holds the committees its activities name but no seat; one seat is added here, for this test only."""
+    from proxy.replica._odata import Store
+    from proxy.replica.tweedekamer import STORE, TYPES
+
+    empty = await env.call("search_members", committee="IenW")
+    (request,) = [r for r in env.requests if r.path.endswith("/Persoon")]
+    assert ("CommissieZetelVastPersoon/any(c:c/Verwijderd eq false and c/TotEnMet eq null and "
+            "(contains(tolower(c/CommissieZetel/Commissie/NaamNL),'ienw') or "
+            "tolower(c/CommissieZetel/Commissie/Afkorting) eq 'ienw' or "
+            "tolower(c/CommissieZetel/Commissie/Afkorting) eq 'i&w'))") in request.query["$filter"]
+    assert empty["results"] == []
+    store = env.replica[STORE]
+    committee = next(c for c in store.rows["Commissie"] if c["Afkorting"] == "I&W")
+    member = next(p for p in store.rows["Persoon"] if p.get("Functie") == "Tweede Kamerlid")
+    change = {"GewijzigdOp": "2025-01-01T00:00:00+01:00", "ApiGewijzigdOp": None, "Verwijderd": False}
+    seat = {"Id": "00000000-0000-4000-8000-00000000c0de", "Gewicht": 1, "Commissie_Id": committee["Id"], **change}
+    holding = {"Id": "00000000-0000-4000-8000-00000000c0df", "CommissieZetel_Id": seat["Id"],
+               "Persoon_Id": member["Id"], "Functie": "Voorzitter", "Van": "2025-01-01T00:00:00+01:00",
+               "TotEnMet": None, **change}
+    added = Store(TYPES, {**store.rows, "CommissieZetel": [seat], "CommissieZetelVastPersoon": [holding]},
+                  store.links)
+    saved = (store.rows, store.by_id, store._back)
+    store.rows, store.by_id, store._back = added.rows, added.by_id, {}  # this store only, put back below
+    try:
+        found = await env.call("search_members", committee="Infrastructuur", ctx=env.context())
+    finally:
+        store.rows, store.by_id, store._back = saved
+    assert [r["id"] for r in found["results"]] == [member["Id"]]
+    assert found["results"][0]["committees"] == ["I&W: Voorzitter"]
+
+
+async def test_committee_members_through_the_sdk_in_both_eras(server: LiveServer) -> None:
+    for mode in MODES:
+        for slug, tool in (("tweedekamer", "search_members"), ("allebronnen", "tk_search_members")):
+            async with client(server.url(slug), mode) as c:
+                result = await c.call_tool(tool, {"committee": "Financiën"})
+            assert not result.is_error, text_of(result)
+            assert "committee whose name contains 'financiën'" in result.structured_content["precision"]["matched"]

@@ -997,6 +997,7 @@ MEMBER_ITEM = {
     "residence": NSTR,
     "gender": NSTR,
     "api_url": {"type": "string", "description": "The Persoon entity in the Open Data API."},
+    "committees": {**STRINGS, "description": "With committee: the seat and role held there ('I&W: Voorzitter')."},
 }
 
 
@@ -1012,7 +1013,7 @@ def _member_page(row: Mapping[str, Any]) -> str:
     return f"{SITE}/kamerleden_en_commissies/alle_kamerleden/{re.sub(r'[^a-z0-9]+', '-', plain.lower()).strip('-')}"
 
 
-def _member_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]:
+def _member_item(ctx: PlatformContext, row: Mapping[str, Any], *, committee: bool = False) -> dict[str, Any]:
     seats = _rows(row.get("FractieZetelPersoon"))
     seats.sort(key=lambda s: (s.get("TotEnMet") is None, str(s.get("Van") or "")), reverse=True)
     seat = seats[0] if seats else {}
@@ -1034,6 +1035,9 @@ def _member_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[str, Any]
         "residence": row.get("Woonplaats"),
         "gender": row.get("Geslacht"),
         "api_url": f"{ctx.platform.base_url}/Persoon({row.get('Id')})",
+        "committees": [f"{object_at(object_at(c, 'CommissieZetel'), 'Commissie').get('Afkorting') or '?'}: "
+                       f"{c.get('Functie') or 'Lid'}" for c in _rows(row.get("CommissieZetelVastPersoon"))]
+        if committee else [],
         "citation": cite(ctx, uri=_member_page(row),
                          title=f"{name} ({party or 'geen fractie'})",
                          text=f"{role} {name}, fractie {party or 'onbekend'}{_changed(row)}"),
@@ -1245,11 +1249,21 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
                        drop="fewer name words (the surname alone usually suffices)"
                             + (" or leave out party" if party else ""))
 
+    committee = str(args.get("committee") or "").strip().lower()
+    seated: list[str] = []
+    if committee:  # members now holding a seat (vast) in that committee; the seat's Functie is their role there
+        spellings = _committee_spellings(committee)
+        named = (f"contains(tolower(c/CommissieZetel/Commissie/NaamNL),{quote(committee)}) or "
+                 + " or ".join(f"tolower(c/CommissieZetel/Commissie/Afkorting) eq {quote(x)}" for x in spellings))
+        seated = [f"CommissieZetelVastPersoon/any(c:c/Verwijderd eq false and c/TotEnMet eq null and ({named}))"]
+        filters += seated
+        expand += (f",CommissieZetelVastPersoon($filter={NOT_DELETED} and TotEnMet eq null;$select=Functie;"
+                   "$expand=CommissieZetel($select=Id;$expand=Commissie($select=Afkorting,NaamNL)))")
     party = str(args.get("party") or "").strip()
     params = params_for(party)  # a filter over the node limit is refused before anything is sent
     if terms:  # the member list gives the words' spellings; initials need none
         name_filters, name_matched = _name_filters(terms, await member_names(call, current=current), initials)
-        filters = [NOT_DELETED, MEMBERS_IN_SCOPE[current], *name_filters]
+        filters = [NOT_DELETED, MEMBERS_IN_SCOPE[current], *name_filters, *seated]
         params = params_for(party)
     extra = [name_matched] if name_matched else []
     extra.append("current members only (Functie is Tweede Kamerlid)" if current else "current and former members")
@@ -1258,8 +1272,11 @@ async def _search_members(call: ToolCall) -> dict[str, Any]:
         params = params_for(party)
         extra.extend(read_as)
         extra.append(f"{'now ' if current else 'ever '}in the party whose abbreviation is {party!r} (any case)")
+    if committee:
+        extra.append(f"now in a seat of the committee whose name contains {committee!r} or whose abbreviation is "
+                     + " or ".join(repr(x) for x in _committee_spellings(committee)))
     result = await call.get("/Persoon", read_page, params=params, headers=ACCEPT)
-    items = [_member_item(call.ctx, row) for row in result.rows]
+    items = [_member_item(call.ctx, row, committee=bool(committee)) for row in result.rows]
     matched = "; ".join(extra) + "; by surname"
     return _listing(result, items, offset=offset, matched=matched, notes=notes)
 
@@ -1274,6 +1291,7 @@ SEARCH_MEMBERS_INPUT = object_schema({
                              "'Partij voor de Vrijheid'."},
     "current_only": {"type": "boolean", "default": True,
                      "description": "Only sitting members (default); false also finds former members."},
+    "committee": {"type": "string", "maxLength": 120, "description": "Members now on this committee ('IenW')."},
     **PAGE_PROPS,
 }, required=[])
 SEARCH_MEMBERS_OUTPUT = result_list_schema(MEMBER_ITEM)

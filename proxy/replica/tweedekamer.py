@@ -193,7 +193,8 @@ TYPES = (
         "Voornamen": STR, "Roepnaam": STR, "Geslacht": STR, "Functie": STR, "Geboortedatum": DATE,
         "Geboorteplaats": STR, "Geboorteland": STR, "Overlijdensdatum": DATE, "Overlijdensplaats": STR,
         "Woonplaats": STR, "Land": STR, "ContentType": STR, "ContentLength": INT, **CHANGE, "Fractielabel": STR,
-    }, {"FractieZetelPersoon": many_back("FractieZetelPersoon", "Persoon_Id")}),
+    }, {"FractieZetelPersoon": many_back("FractieZetelPersoon", "Persoon_Id"),
+        "CommissieZetelVastPersoon": many_back("CommissieZetelVastPersoon", "Persoon_Id")}),
     EntityType("Fractie", {
         "Id": GUID, "Nummer": INT, "Afkorting": STR, "NaamNL": STR, "NaamEN": STR, "AantalZetels": INT,
         "AantalStemmen": INT, "DatumActief": DTO, "DatumInactief": DTO, "ContentType": STR, "ContentLength": INT,
@@ -206,6 +207,18 @@ TYPES = (
         "Id": GUID, "FractieZetel_Id": GUID, "Persoon_Id": GUID, "Functie": STR, "Van": DTO, "TotEnMet": DTO,
         **CHANGE,
     }, {"FractieZetel": one("FractieZetel", "FractieZetel_Id"), "Persoon": one("Persoon", "Persoon_Id")}),
+    # Committees and their seats, with the fields of the portal's own schemas (tkData-v1-0-commissie*.xsd).
+    EntityType("Commissie", {
+        "Id": GUID, "Nummer": INT, "Soort": STR, "Afkorting": STR, "NaamNL": STR, "NaamEN": STR, "NaamWebNL": STR,
+        "NaamWebEN": STR, "Inhoudsopgave": STR, "DatumActief": DTO, "DatumInactief": DTO, **CHANGE,
+    }, {"CommissieZetel": many_back("CommissieZetel", "Commissie_Id")}),
+    EntityType("CommissieZetel", {"Id": GUID, "Gewicht": INT, "Commissie_Id": GUID, **CHANGE},
+               {"Commissie": one("Commissie", "Commissie_Id"),
+                "CommissieZetelVastPersoon": many_back("CommissieZetelVastPersoon", "CommissieZetel_Id")}),
+    EntityType("CommissieZetelVastPersoon", {
+        "Id": GUID, "CommissieZetel_Id": GUID, "Persoon_Id": GUID, "Functie": STR, "Van": DTO, "TotEnMet": DTO,
+        **CHANGE,
+    }, {"CommissieZetel": one("CommissieZetel", "CommissieZetel_Id"), "Persoon": one("Persoon", "Persoon_Id")}),
 )
 
 
@@ -346,6 +359,23 @@ def _kamervragen(links: dict[str, dict[str, list[str]]]) -> tuple[list[Row], lis
     return cases, documents
 
 
+def _committees(activities: list[Row]) -> list[Row]:
+    """The committees the recorded activities name (their Voortouw fields: real names and abbreviations); no
+    Commissie row and no seat was recorded, so the Ids are made up and the committees have no members here."""
+    seen: dict[str, Row] = {}
+    for a in activities:
+        short, name = a.get("Voortouwafkorting"), a.get("Voortouwnaam")
+        if not short or not name or short == "TK" or short in seen:
+            continue
+        seen[short] = {"Id": _sample_id("Commissie", short), "Nummer": None,
+                       "Soort": "Vaste commissie" if str(name).startswith("vaste commissie") else None,
+                       "Afkorting": short, "NaamNL": name, "NaamEN": None, "NaamWebNL": a.get("Voortouwkortenaam"),
+                       "NaamWebEN": None, "Inhoudsopgave": None, "DatumActief": None, "DatumInactief": None,
+                       "GewijzigdOp": a.get("GewijzigdOp"), "ApiGewijzigdOp": a.get("ApiGewijzigdOp"),
+                       "Verwijderd": False}
+    return list(seen.values())
+
+
 # --------------------------------------------------------------------------- the store
 
 
@@ -365,6 +395,7 @@ def build_store(anchor: date, *, fixtures: bool = False) -> Store:
     rows = _real_rows()
     links = _recorded_links(rows)
     rows["FractieZetel"], rows["FractieZetelPersoon"] = _seats(rows)
+    rows["Commissie"] = _committees(rows["Activiteit"])
     activities, points = _upcoming(anchor, rows["Activiteit"]) if fixtures else ([], [])
     rows["Activiteit"] = [*rows["Activiteit"], *activities]
     rows["Agendapunt"] = [*rows["Agendapunt"], *points]
@@ -380,7 +411,7 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
     store = build_store(anchor, fixtures=fixtures)
     recorded = {f"{name}.json": len(_records(f"{name}.json")) for name in SET_FILES}
     recorded["deleted.json"] = sum(len(v) for v in _read("deleted.json").values())
-    made = {r["Id"] for name in ("FractieZetel", "FractieZetelPersoon") for r in store.rows[name]}
+    made = {r["Id"] for name in ("FractieZetel", "FractieZetelPersoon", "Commissie") for r in store.rows[name]}
     made |= {r["Id"] for r in store.rows["Activiteit"] + store.rows["Agendapunt"] + store.rows["Zaak"]
              + store.rows["Document"] if str(r.get("Onderwerp") or "").startswith("Voorbeeld")}
     assert sum(recorded.values()) + len(made) == sum(len(v) for v in store.rows.values())
@@ -389,6 +420,8 @@ def provenance(anchor: date, *, fixtures: bool = False) -> Provenance:
          for r in store.rows["FractieZetel"]]
         + [f"FractieZetelPersoon {r['Id']}: member {r['Persoon_Id']} in a seat, from the member's roll-call vote"
            for r in store.rows["FractieZetelPersoon"]]
+        + [f"Commissie {r['Id']}: {r['Afkorting']}, named by recorded activities (Voortouw); no committee row or "
+           "seat was recorded, so it has no members here" for r in store.rows["Commissie"]]
         + [f"{name} {r['Id']}: {r['Nummer'] or 'agenda item'}, nothing recorded is dated after {RECORDED_ON}"
            for name in ("Activiteit", "Agendapunt") for r in store.rows[name]
            if str(r.get("Onderwerp") or "").startswith("Voorbeeld")]
