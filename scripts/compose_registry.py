@@ -32,7 +32,7 @@ SERVER_LOG = {
 
 
 def compose_registry(shipped: dict[str, Any]) -> dict[str, Any]:
-    data = json.loads(json.dumps(shipped))
+    data: dict[str, Any] = json.loads(json.dumps(shipped))  # a deep copy
     data["$schema"] = "../../registry.schema.json"
     server = data["server"]
     server["public_url"] = PUBLIC_URL

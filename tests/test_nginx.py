@@ -12,7 +12,6 @@ import shutil
 import signal
 import ssl
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +21,16 @@ import pytest
 
 from tests.conftest import MODES, ROOT, Replicas, client, write_registry
 from tests.redis_server import redis_server
-from tests.test_workers import TITLES, _free_port, _wait_for_port, children, person, unhurried, workers_process
+from tests.test_workers import (
+    TITLES,
+    _free_port,
+    _until_answering,
+    _wait_for_port,
+    children,
+    person,
+    unhurried,
+    workers_process,
+)
 
 pytestmark = pytest.mark.redis
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -91,17 +99,7 @@ async def test_two_workers_behind_nginx_answer_both_eras_stream_and_survive_a_ki
         monkeypatch.setenv("SSL_CERT_FILE", str(ca))
         url = f"{https}/wetten/mcp"
         context = ssl.create_default_context(cafile=str(ca))
-        async with aiohttp.ClientSession() as http:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    async with http.get(f"{https}/health", ssl=context) as resp:
-                        if resp.status == 200:
-                            break
-                except aiohttp.ClientError:
-                    pass
-                assert time.monotonic() < deadline, (tmp_path / "nginx" / "error.log").read_text()
-                await asyncio.sleep(0.2)
+        await _until_answering(https, ca, lambda: (tmp_path / "nginx" / "error.log").read_text())
         # Both eras, several at once so both workers answer (a legacy session spans them through Redis).
         async def one(mode: str, title: str) -> bool:
             async with client(url, mode) as c:

@@ -174,7 +174,8 @@ async def service(replicas: Replicas, redis_url: str, tmp: Path,
         yield Service(arbiter=arbiter, port=port, https=https, ca=ca)
 
 
-async def _until_answering(https: str, ca: Path) -> None:
+async def _until_answering(https: str, ca: Path, why: Callable[[], str] = lambda: "no answer") -> None:
+    """Until /health answers 200 over https, 30 s at most (`why` says what went wrong)."""
     context = ssl.create_default_context(cafile=str(ca))
     deadline = time.monotonic() + 30
     async with aiohttp.ClientSession() as http:
@@ -185,7 +186,7 @@ async def _until_answering(https: str, ca: Path) -> None:
                         return
             except aiohttp.ClientError:
                 pass
-            assert time.monotonic() < deadline, "Caddy never answered /health over https"
+            assert time.monotonic() < deadline, f"the proxy never answered /health over https: {why()}"
             await asyncio.sleep(0.2)
 
 
