@@ -16,7 +16,7 @@ from typing import TextIO
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
-from proxy.web.forwarded import TRUSTED_PROXIES, client_address
+from proxy.observe.forwarded import TRUSTED_PROXIES, client_address
 
 __all__ = ["TEXT_FORMAT", "AccessLine", "TextLines", "lean_log_records", "use_text_logs"]
 

@@ -27,6 +27,7 @@ from proxy import __version__
 from proxy.catalog.discovery import icons
 from proxy.core.trace import TraceSigner
 from proxy.observe.accesslog import AccessLine
+from proxy.observe.forwarded import TRUSTED_PROXIES
 from proxy.observe.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import make_tracer
@@ -37,7 +38,6 @@ from proxy.serving.runtime import Runtime
 from proxy.state.store import MemoryStore, StateStore
 from proxy.web.cors import cors_middleware
 from proxy.web.discovery_routes import add_discovery_routes, browser_redirect, served_elsewhere
-from proxy.web.forwarded import TRUSTED_PROXIES
 from proxy.web.framing import WRITE_SECONDS, held_framing
 from proxy.web.headers import SITE_HEADERS
 from proxy.web.sitebuild import SiteBuildError, build_site

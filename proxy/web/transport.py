@@ -77,12 +77,12 @@ from proxy.core.hostmatch import matches
 from proxy.core.jsonwire import encode_json
 from proxy.core.peer import client_group, current_peer
 from proxy.core.trace import TRACE_META_KEY, TraceSigner
+from proxy.observe.forwarded import client_address
 from proxy.observe.jsonlog import REQUEST_ID, request_id_for
 from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import HTTP_CONTEXT, parent_context, tool_span
 from proxy.results.encoding import EncodedResult
 from proxy.state.store import SESSION_IDLE_SECONDS
-from proxy.web.forwarded import client_address
 from proxy.web.framing import WRITE_SECONDS
 
 __all__ = [
