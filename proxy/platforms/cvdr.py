@@ -13,7 +13,8 @@ the same `meta` and a `body` of `regeling` with `artikel` (`kop` with `nr` and `
 Elements are read by local name: the `overheidrg` namespace differs between exports.
 
 Off the real hosts (a replica or mirror standing in for the platform's base URL), the search is asked at
-`<root>/zoekservice/sru/Search` and a text at `<root>/cvdr/…`, where `<root>` stands in for the real base.
+`<root>/zoekservice/sru/Search` and a text at `<root>/cvdr/…` (`_sru.fetch_linked`), where `<root>` stands in for
+the real base.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from proxy.platforms._common import (
     parse_xml,
 )
 from proxy.platforms._organisations import REGISTER
-from proxy.platforms._sru import cql_quote
+from proxy.platforms._sru import cql_quote, fetch_linked
 from proxy.plugin.toolkit import PlatformContext, ToolCall, ToolImpl
 from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
 
@@ -48,6 +49,7 @@ SEARCH_URL = "https://zoekservice.overheid.nl/sru/Search"
 TEXT_HOST = "https://repository.officiele-overheidspublicaties.nl"
 PAGE_URL = "https://lokaleregelgeving.overheid.nl/"
 REAL_BASE = "https://repository.overheid.nl/sru"  # the Lokale bekendmakingen platform's own base URL
+TEXT_HOSTS = frozenset({"repository.officiele-overheidspublicaties.nl"})
 ID_RE = re.compile(r"^(?:CVDR)?(\d{1,9})(?:_(\d{1,4}))?$", re.IGNORECASE)
 TEXT_BLOCKS = ("al", "li", "entry", "intitule", "aanhef", "slotformulering", "ondertekenaar", "label")
 
@@ -162,14 +164,6 @@ def _root(ctx: PlatformContext) -> str | None:
 def _search_url(ctx: PlatformContext) -> str:
     root = _root(ctx)
     return SEARCH_URL if root is None else f"{root}/zoekservice/sru/Search"
-
-
-def _text_url(ctx: PlatformContext, link: str) -> str:
-    parts = urlsplit(link)
-    if parts.hostname not in ("repository.officiele-overheidspublicaties.nl",) or not parts.path.startswith("/cvdr/"):
-        raise ToolInputError(f"CVDR linked its text at an unexpected address ({link}); it was not followed")
-    root = _root(ctx)
-    return link if root is None else f"{root}{parts.path}"
 
 
 async def _search(call: ToolCall, cql: str, limit: int, offset: int) -> Records:
@@ -303,7 +297,8 @@ async def _read_regulation(call: ToolCall) -> dict[str, Any]:
                                                                    if chosen.in_force_until else ""))
         version = chosen.version
     link = f"{TEXT_HOST}/cvdr/{work}/{version}/xml/{work}_{version}.xml"
-    root = await call.ctx.upstream.get_url(_text_url(call.ctx, link), parse_xml, caller=call.caller, tool=call.tool)
+    # The same mapping of a linked text onto a replica or mirror as the gazettes' texts use.
+    root = await fetch_linked(call, link, parse_xml, real_base=REAL_BASE, hosts=TEXT_HOSTS)
     meta = _find(root, "meta")
     if _local(root) != "cvdr" or meta is None:
         raise ValueError("a CVDR text is a <cvdr> document with its meta")
