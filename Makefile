@@ -11,10 +11,12 @@ UPSTREAM ?= auto
 
 .PHONY: install system-deps run test lint site conformance bench fuzz soak image clean
 
-$(STAMP): pyproject.toml
+# requirements.lock constrains what pip picks for the runtime and everything it pulls in, so a clean clone tests
+# the versions the image installs, not whatever the index published since (scripts/lock.py writes the lock).
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[test,bench]' -c requirements.lock
 	touch $(STAMP)
 
 install: $(STAMP)
