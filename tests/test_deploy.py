@@ -40,10 +40,12 @@ def test_the_compose_file_follows_the_compose_specification() -> None:
 def test_the_image_runs_unprivileged_with_a_health_check_and_only_the_runtime() -> None:
     dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
     base = re.search(r"^FROM (\S+)", dockerfile, re.M)
-    assert base and re.search(r":\d+\.\d+\.\d+-slim", base.group(1)), "a pinned slim base"
+    assert base and re.search(r":\d+\.\d+\.\d+-slim\S*@sha256:[0-9a-f]{64}$", base.group(1)), "a slim base, by digest"
     assert re.search(r"^USER 10001$", dockerfile, re.M) and "HEALTHCHECK" in dockerfile
     assert "/health" in dockerfile and "[test" not in dockerfile and "-r requirements.lock" in dockerfile
     compose = (DEPLOY / "compose.yaml").read_text(encoding="utf-8")
+    pulled = re.findall(r"^\s+image: (\S+)$", compose, re.M)
+    assert all(re.search(r"@sha256:[0-9a-f]{64}$", i) for i in pulled if i != "besluitbron:local"), pulled
     caddy = re.search(r"caddy:.*?ipv4_address: (\S+)", compose, re.S)
     assert caddy and f'"--trusted-proxy", "{caddy.group(1)}"' in dockerfile  # the workers trust Caddy's address
     assert "./Caddyfile:/etc/caddy/Caddyfile" in compose and "condition: service_healthy" in compose
