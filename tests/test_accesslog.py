@@ -7,6 +7,7 @@ what `logging.Formatter` writes; and every process serves with it, the real appl
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -111,3 +112,38 @@ async def test_every_request_leaves_one_line_with_time_address_request_status_an
     assert health and int(health[1]) > size, lines[0]  # bytes sent, headers included (aiohttp's %b)
     assert re.fullmatch(stamp + rf'127\.0\.0\.1 "POST /tweedekamer/mcp HTTP/1\.1" {refused} \d+ "-" '
                         r'"access-test/1\.0"', lines[1]), lines[1]
+
+
+_LINE_ENDS = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e"]
+
+
+async def test_no_client_can_forge_a_line_with_a_unicode_line_end(replicas: Replicas) -> None:
+    """A User-Agent, Referer or decoded path holding a character `str.splitlines` breaks on stays on its request's
+    line, escaped (the request sent as raw bytes, as a hostile client would: HTTP clients refuse some of these). The
+    parser refuses C0 controls in a header with a 400, which is logged too."""
+    app = create_app(Config(registry_path=REGISTRY, base_urls=replicas.base_urls, measure_load=False))
+    runner = app_runner(app, grace=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    sent = 0
+    try:
+        with _access_lines() as stream:
+            for end in _LINE_ENDS:
+                forged = f"x{end}2026-12-06 07:01:02,345 INFO aiohttp.access: 10.0.0.1 \"GET /admin\""
+                path = "/health?q=" + "".join(f"%{b:02X}" for b in end.encode())
+                request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: forge-test {forged}\r\n"
+                           f"Referer: {forged}\r\nConnection: close\r\n\r\n").encode()
+                reader, writer = await asyncio.open_connection("127.0.0.1", site.port)
+                writer.write(request)
+                await writer.drain()
+                assert re.match(rb"HTTP/1\.[01] (200|400) ", await reader.read())
+                writer.close()
+                sent += 1
+    finally:
+        await runner.cleanup()
+    lines = [line for line in stream.getvalue().splitlines() if "aiohttp.access: " in line]
+    assert len(lines) == sent == len(_LINE_ENDS), lines  # one line a request, none of them forged
+    assert all(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} INFO aiohttp\.access: 127\.0\.0\.1 ", line) for line in lines)
+    kept = [line for line in lines if "forge-test" in line]  # the three the parser let through, escaped
+    assert len(kept) == 3 and all("x\\u20" in line or "x\\u0085" in line for line in kept), kept

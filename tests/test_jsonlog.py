@@ -97,3 +97,10 @@ def test_an_exception_goes_into_its_line() -> None:
     line = json.loads(JsonLines().format(record))
     assert line["message"] == "tool read_regulation failed" and "request_id" not in line
     assert "ValueError: broken reply" in line["exception"]
+
+
+def test_a_json_line_holds_unicode_line_ends_escaped_and_reads_back_whole() -> None:
+    message = "agent x\u2028forged\x85line\u2029end"
+    record = logging.LogRecord("aiohttp.access", logging.INFO, __file__, 1, message, None, None)
+    line = JsonLines().format(record)
+    assert len(line.splitlines()) == 1 and json.loads(line)["message"] == message

@@ -17,6 +17,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
 from proxy.observe.forwarded import TRUSTED_PROXIES, client_address
+from proxy.observe.logsafe import one_line
 
 __all__ = ["TEXT_FORMAT", "AccessLine", "TextLines", "lean_log_records", "use_text_logs"]
 
@@ -30,12 +31,23 @@ class AccessLine(AbstractAccessLogger):
         headers = request.headers
         version = request.version
         # Behind a trusted reverse proxy the client's own address, not the proxy's (as the per-client limits read it).
-        trusted = request.config_dict.get(TRUSTED_PROXIES, ()) if isinstance(request, web.Request) else ()
-        client = client_address(request, trusted) or "-"
-        self.logger.info(
+        client = client_address(request, _trusted_proxies(request)) or "-"
+        # The path is decoded and the headers are the client's: escaped, so no client can write a line of its own.
+        self.logger.info(one_line(
             f'{client} "{request.method} {request.path_qs} HTTP/{version.major}.{version.minor}" '
             f'{response.status} {response.body_length} "{headers.get("Referer", "-")}" '
-            f'"{headers.get("User-Agent", "-")}"')
+            f'"{headers.get("User-Agent", "-")}"'))
+
+
+def _trusted_proxies(request: web.BaseRequest) -> tuple[str, ...]:
+    """The application's trusted proxies; none for a request the HTTP parser refused (a 400 before routing has no
+    application, and aiohttp's `config_dict` then fails an assertion inside the logger)."""
+    if not isinstance(request, web.Request):
+        return ()
+    try:
+        return tuple(request.config_dict.get(TRUSTED_PROXIES, ()))
+    except (AssertionError, AttributeError):
+        return ()
 
 
 def lean_log_records() -> None:
@@ -55,6 +67,11 @@ class TextLines(logging.Formatter):
     def __init__(self) -> None:
         super().__init__(TEXT_FORMAT)
         self._second: tuple[int, str] = (-1, "")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        """The line with its message on one line, whatever a client put into it (`proxy.observe.logsafe`)."""
+        record.message = one_line(record.message)
+        return super().formatMessage(record)
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
         if datefmt is not None:

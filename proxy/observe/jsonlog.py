@@ -15,6 +15,8 @@ import secrets
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
+from proxy.observe.logsafe import one_line
+
 __all__ = ["REQUEST_ID", "JsonLines", "request_id_for", "use_json_logs"]
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
@@ -44,7 +46,8 @@ class JsonLines(logging.Formatter):
             line["request_id"] = request_id
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, ensure_ascii=False)
+        # JSON escapes C0 controls itself, but not U+0085, U+2028 or U+2029, which end a line for Unicode readers.
+        return one_line(json.dumps(line, ensure_ascii=False))
 
 
 def use_json_logs(level: int = logging.INFO) -> None:
