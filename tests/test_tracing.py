@@ -91,3 +91,25 @@ def test_tracing_is_off_without_an_otlp_endpoint(monkeypatch: pytest.MonkeyPatch
     traced = make_tracer(None)
     assert traced is not None
     traced[1].shutdown()
+
+
+async def test_a_huge_tool_name_is_echoed_cut_in_the_answer_and_the_span(
+        traced: tuple[LiveServer, InMemorySpanExporter]) -> None:
+    """A 900 KB name (the 2025 era carries it in the body alone) would be a 4.5 MB trace export, over the usual 4 MB
+    collector limit, and a 900 KB answer."""
+    live, exporter = traced
+    name = "x" * 900_000
+    legacy = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    hello = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "tracing", "version": "1"}}}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(live.url("wetten"), json=hello, headers=legacy) as resp:
+            session = {**legacy, "Mcp-Session-Id": resp.headers["Mcp-Session-Id"], "MCP-Protocol-Version": "2025-11-25"}
+        for body in ({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": {}}},
+                     {"jsonrpc": "2.0", "id": 2, "method": name, "params": {}}):
+            async with http.post(live.url("wetten"), data=json.dumps(body), headers=session) as resp:
+                raw = await resp.read()
+            assert len(raw) < 2_000 and "900,000 characters" in raw.decode(), raw[:300]
+    spans = [s for s in exporter.get_finished_spans() if s.kind == SpanKind.SERVER]
+    assert spans and all(len(s.name) < 200 and all(len(str(v)) < 200 for v in (s.attributes or {}).values())
+                         for s in spans), [s.name[:80] for s in spans]

@@ -17,6 +17,7 @@ __all__ = [
     "UpstreamTimeout",
     "UpstreamTooLarge",
     "UpstreamUnreachable",
+    "clipped",
 ]
 
 
@@ -108,8 +109,19 @@ class UnknownToolError(BesluitBronError):
 
     def __init__(self, name: str) -> None:
         self.name = name
-        super().__init__(f"Unknown tool: {name}")
+        super().__init__(f"Unknown tool: {clipped(name, TOOL_NAME_SHOWN)}")
 
 
 class RemoteRefused(UpstreamError):
     """The remote server answered, but refused the call (a JSON-RPC error); the server is there."""
+
+
+# Tool names are at most 64 characters (`proxy.core.toolnames`): a longer one is not a tool, and is shown cut.
+TOOL_NAME_SHOWN = 64
+QUOTE_MAX = 200
+
+
+def clipped(text: str, limit: int = QUOTE_MAX) -> str:
+    """A value a client sent, cut to `limit` characters when longer, saying how long it was: an answer, a log
+    line or a span never echoes a megabyte back."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"

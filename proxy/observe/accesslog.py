@@ -39,15 +39,15 @@ class AccessLine(AbstractAccessLogger):
             f'"{headers.get("User-Agent", "-")}"'))
 
 
-def _trusted_proxies(request: web.BaseRequest) -> tuple[str, ...]:
+def _trusted_proxies(request: web.BaseRequest) -> frozenset[str]:
     """The application's trusted proxies; none for a request the HTTP parser refused (a 400 before routing has no
     application, and aiohttp's `config_dict` then fails an assertion inside the logger)."""
     if not isinstance(request, web.Request):
-        return ()
+        return frozenset()
     try:
-        return tuple(request.config_dict.get(TRUSTED_PROXIES, ()))
+        return request.config_dict.get(TRUSTED_PROXIES, frozenset())
     except (AssertionError, AttributeError):
-        return ()
+        return frozenset()
 
 
 def lean_log_records() -> None:

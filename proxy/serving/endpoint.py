@@ -22,7 +22,7 @@ import mcp_types
 
 from proxy.catalog.build import CatalogConnector, CatalogTool
 from proxy.core.caller import Caller
-from proxy.core.errors import NotHeld, ToolInputError, UnknownToolError, UpstreamError
+from proxy.core.errors import NotHeld, ToolInputError, UnknownToolError, UpstreamError, clipped
 from proxy.core.jsonwire import encode_json
 from proxy.core.schemacheck import SchemaCheck
 from proxy.core.trace import TraceSigner
@@ -322,11 +322,11 @@ def _argument_problem(error: jsonschema.ValidationError, tool: CatalogTool) -> s
         # A size keyword failed, so the instance is there and has a size.
         message = f"{len(cast(Sized, error.instance)):,} {unit}, {bound} {error.validator_value:,}"
     elif error.validator == "pattern":
-        message = f"{_clipped(repr(error.instance))} is not in the form {param} takes"
+        message = f"{clipped(repr(error.instance))} is not in the form {param} takes"
     elif error.validator == "additionalProperties":
         message = _unknown_parameters(error.instance, tool)
     else:
-        message = _clipped(error.message)
+        message = clipped(error.message)
     expected = f" (send: {tool.localise(words.en)})" if words and error.validator != "additionalProperties" else ""
     return f"{where}: {message}{expected}"
 
@@ -339,7 +339,7 @@ def _unknown_parameters(arguments: Any, tool: CatalogTool) -> str:
     for name in unknown[:3]:
         # A likely parameter for a name of plausible length only: difflib on a 1 MB key costs 100s of ms of CPU.
         close = difflib.get_close_matches(name.lower(), takes, n=1, cutoff=0.6) if len(name) <= _NAME_GUESS_MAX else []
-        said.append(f"{_clipped(repr(name))} is not a parameter" + (f" (did you mean {close[0]}?)" if close else ""))
+        said.append(f"{clipped(repr(name))} is not a parameter" + (f" (did you mean {close[0]}?)" if close else ""))
     if len(unknown) > 3:
         said.append(f"and {len(unknown) - 3} more")
     return "; ".join([*said, f"{tool.name} takes {', '.join(takes) or 'no arguments'}"])
@@ -353,12 +353,6 @@ _NAME_GUESS_MAX = 64  # longer unknown argument names get no "did you mean" (non
 _SIZES = {"maxItems": ("values", "at most"), "minItems": ("values", "at least"),
           "maxLength": ("characters", "at most"), "minLength": ("characters", "at least"),
           "maxProperties": ("fields", "at most"), "minProperties": ("fields", "at least")}
-_QUOTE_MAX = 200
-
-
-def _clipped(text: str) -> str:
-    """A message that quotes a value, cut to a readable length (an error must not echo a huge argument back)."""
-    return text if len(text) <= _QUOTE_MAX else f"{text[:_QUOTE_MAX]}… ({len(text):,} characters)"
 
 
 def _describe(error: jsonschema.ValidationError) -> str:

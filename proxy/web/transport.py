@@ -72,7 +72,7 @@ from opentelemetry.trace import Tracer
 from pydantic import ValidationError
 
 from proxy.core.caller import Caller
-from proxy.core.errors import UnknownToolError
+from proxy.core.errors import TOOL_NAME_SHOWN, UnknownToolError, clipped
 from proxy.core.hostmatch import matches
 from proxy.core.jsonwire import encode_json
 from proxy.core.peer import client_group, current_peer
@@ -827,15 +827,16 @@ class McpHttp:
             if not self._stopping:
                 raise
             task.uncancel()  # stopped by stop_calls_after: the answer still goes out
+            shown = clipped(name, TOOL_NAME_SHOWN)
             result = types.CallToolResult(is_error=True, content=[types.TextContent(type="text", text=(
-                f"{name}: BesluitBron is restarting and stopped this call before it finished; send it again in "
-                "a few seconds (nothing was changed: every tool only reads)."))])
-        except UnknownToolError:
-            return _Rpc(INVALID_PARAMS, f"Unknown tool: {name}")
+                f"{shown}: BesluitBron is restarting and stopped this call before it finished; send it again "
+                "in a few seconds (nothing was changed: every tool only reads)."))])
+        except UnknownToolError as exc:
+            return _Rpc(INVALID_PARAMS, str(exc))
         except MCPError as exc:
             return _Rpc(exc.error.code, exc.error.message, exc.error.data)
         except Exception:
-            logger.exception("tool %s on %s raised", name, endpoint.slug)
+            logger.exception("tool %s on %s raised", clipped(name, TOOL_NAME_SHOWN), endpoint.slug)
             return _Rpc(INTERNAL_ERROR, "Internal server error")
         finally:
             self._calls.discard(task)
@@ -844,7 +845,8 @@ class McpHttp:
                 return self._wire_encoded(version, result, trace=trace)
             return self._wire("tools/call", version, result, trace=trace)
         except Exception:  # not a CallToolResult, or one this era cannot carry
-            logger.exception("tool %s on %s returned a result protocol %s cannot carry", name, endpoint.slug, version)
+            logger.exception("tool %s on %s returned a result protocol %s cannot carry", clipped(name, TOOL_NAME_SHOWN),
+                             endpoint.slug, version)
             return _Rpc(INTERNAL_ERROR, "Handler returned an invalid result")
 
     async def _run_tool(self, endpoint: Endpoint, name: str, params: Mapping[str, Any], caller: Caller
@@ -928,7 +930,7 @@ def _validate(method: str, version: str, params: Mapping[str, Any] | None) -> _R
 
 
 def _method_not_found(method: str) -> _Rpc:
-    return _Rpc(METHOD_NOT_FOUND, "Method not found", method)
+    return _Rpc(METHOD_NOT_FOUND, "Method not found", clipped(method, TOOL_NAME_SHOWN))  # echoed, so never whole
 
 
 def _legacy_kind(decoded: Any) -> str | None:
