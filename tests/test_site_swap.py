@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
+import urllib.parse
 from pathlib import Path
 
 import aiohttp
 import pytest
+import yarl
 
 from proxy.web import sitebuild
 from proxy.web.app import reload_registry
@@ -106,6 +109,35 @@ async def test_static_paths_that_are_not_files_under_the_site(replicas: Replicas
         for tail in ("%00", f"/{site}/index.html", "..%5c..%5cetc%5cpasswd"):
             async with http.get(f"{live.base}/{tail}", allow_redirects=False) as resp:
                 assert resp.status == 404, tail
+
+
+# Paths whose tail resolves to a directory of the site while reading as another host once a browser drops the tab,
+# newline or backslash in it (the WHATWG URL parser strips tabs and newlines, and reads "\\" as "/").
+_OFF_SITE = ["%09/evil.example/../..", "%09/evil.example:8080/../..", "%09/user@evil.example/../..",
+             "%0a/evil.example/../..", "%0d/evil.example/../..", "%09%09/evil.example/../../en",
+             ".%09/evil.example/../..", "%09/evil.example/../../connectoren"]
+
+
+async def test_no_redirect_leaves_the_site(replicas: Replicas, tmp_path: Path) -> None:
+    path = write_registry(tmp_path)
+    root = tmp_path / "generations"
+    site = await build_site(path, root)
+    async with serve(path, replicas, site_dir=site, site_build_root=root) as live, \
+            aiohttp.ClientSession() as http:
+        redirected = 0
+        for tail in _OFF_SITE:
+            url = yarl.URL(f"{live.base}/{tail}", encoded=True)  # sent as written, not normalised by the client
+            async with http.get(url, allow_redirects=False) as resp:
+                location = resp.headers.get("Location")
+            if location is None:
+                continue
+            redirected += 1
+            browser_reads = re.sub(r"[\t\n\r]", "", urllib.parse.unquote(location)).replace("\\", "/")
+            assert browser_reads.startswith("/") and not browser_reads.startswith("//"), (tail, location)
+            assert urllib.parse.urljoin(live.base + "/", browser_reads).startswith(live.base + "/"), (tail, location)
+        assert redirected  # the directories are still redirected to their own path
+        async with http.get(f"{live.base}/en", allow_redirects=False) as resp:
+            assert resp.status == 302 and resp.headers["Location"] == "/en/"
 
 
 def _build_processes(marker: str) -> dict[int, tuple[int, int]]:

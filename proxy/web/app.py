@@ -15,6 +15,7 @@ import secrets
 import shutil
 import signal
 import tempfile
+import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -293,7 +294,10 @@ async def site(request: web.Request) -> web.StreamResponse:
                                 headers=SITE_HEADERS)
         raise web.HTTPNotFound()
     if target.is_dir():
-        raise web.HTTPFound(f"/{tail.rstrip('/')}/")
+        # To the directory's own path under the site, never to what the client wrote: a tail such as
+        # "\t/evil.example/../.." resolves here, and echoed it would be a redirect off the site ("//evil.example/").
+        inside = target.relative_to(site_dir.resolve()).as_posix()
+        raise web.HTTPFound(urllib.parse.quote(f"/{inside}/" if inside != "." else "/"))
     return web.FileResponse(target, headers={**SITE_HEADERS, "Content-Type": _content_type(target.name)})
 
 
