@@ -79,3 +79,37 @@ async def _contest(server: LiveServer) -> None:
     refusals = [r["content"][0]["text"] for r in results if r.get("isError")]
     assert len(served) >= INNOCENT_CALLS // 2, (len(served), refusals[:2], flooded)
     assert all("limit" in text for text in refusals)  # a refusal names the limit and when to come back
+
+
+async def test_a_flood_rotating_through_the_64s_of_one_48_is_one_client(replicas: Replicas, tmp_path: Path) -> None:
+    """Behind the trusted proxy (loopback), each flooding call names a new /64 of 2001:db8:1::/48: counted per /64,
+    each was a new, least-served client, and an innocent client got 5 of 8 calls. Counted per /48, the flood spends
+    one client's share and the innocent client is served every time."""
+    async with serve(write_registry(tmp_path, _budget), replicas) as server, aiohttp.ClientSession() as http:
+        url = server.url("tweedekamer")
+        stop = asyncio.Event()
+        counter = itertools.count(1)
+        flooded = {"served": 0, "refused": 0}
+
+        async def flood() -> None:
+            while not stop.is_set():
+                n = next(counter)
+                result = await stateless_call(http, url, "search_documents", {"query": f"motie {n}", "limit": 1},
+                                              forwarded_for=f"2001:db8:1:{n:x}::1")
+                flooded["refused" if result.get("isError") else "served"] += 1
+                if result.get("isError"):
+                    await asyncio.sleep(0.05)
+
+        tasks = [asyncio.create_task(flood()) for _ in range(FLOODERS * AT_ONCE)]
+        try:
+            async with asyncio.timeout(30):
+                while not flooded["refused"]:
+                    await asyncio.sleep(0.1)
+            results = [await stateless_call(http, url, "search_documents", {"query": f"begroting {i}", "limit": 1},
+                                            forwarded_for="2001:db8:2::7") for i in range(INNOCENT_CALLS)]
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks)
+    refusals = [r["content"][0]["text"] for r in results if r.get("isError")]
+    assert not refusals, (refusals[:2], flooded)
+    assert flooded["served"] <= BUDGET // 4 + 5, flooded  # the flood had one client's share: a quarter of the budget

@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 import time
+import tracemalloc
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -278,6 +279,30 @@ async def test_memory_store_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     assert await store.cache_get("a") == b"1"  # now a is the most recently used
     await store.cache_set("c", b"3", 60)
     assert await store.cache_get("b") is None and await store.cache_get("a") == b"1"
+
+
+async def test_a_client_groups_rate_bucket_is_forgotten_once_it_is_full_again() -> None:
+    """A flood from 50,000 networks, each spending one token of its share: its buckets (3 KB each, about 1 GB per
+    300,000 networks) are gone once they have filled up again, a minute later, while a bucket in use keeps its
+    count."""
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(50_000):
+            await store.take_token(f"tweedekamer|client|2001:db8:{i:x}::/48", 15, 2.0)
+        flooded = tracemalloc.get_traced_memory()[0] - before
+        now[0] = 60.5
+        for _ in range(15):  # one group spends its whole share
+            await store.take_token("tweedekamer|client|192.0.2.0/24", 15, 0.0)
+        now[0] = 61.0
+        assert (await store.take_token("tweedekamer|client|192.0.2.0/24", 15, 0.0))[0] is False  # still spent
+        left = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # What stays is the dict's emptied table (Python shrinks it at its next resize), not the buckets.
+    assert flooded > 5_000_000 and left < flooded / 4, (flooded, left)
 
 
 async def test_one_client_at_its_cap_evicts_only_its_own_sessions(store: StateStore) -> None:

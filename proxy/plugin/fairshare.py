@@ -1,5 +1,8 @@
 """A platform's rate budget, shared fairly between client groups: the least-served group goes first.
 
+A group here is a budget group (`proxy.core.peer.budget_group`: an IPv4 /24, an IPv6 /48), so rotating through the
+/64s of one allocation makes no new clients.
+
 Every call to a platform spends one token of its per-minute budget: the state store's bucket, which
 every process of the installation shares. A call first spends one of its client group's own tokens
 (at most `CLIENT_SHARE_OF_RATE` of the budget a minute, so even a lone client leaves room), then

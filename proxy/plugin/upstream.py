@@ -34,7 +34,7 @@ from proxy.core.errors import (
     UpstreamTooLarge,
     UpstreamUnreachable,
 )
-from proxy.core.peer import current_peer
+from proxy.core.peer import budget_group
 from proxy.core.shapes import CallRecord, availability_record, call_record
 from proxy.observe.jsonlog import REQUEST_ID
 from proxy.observe.metrics import Metrics, PlatformMetrics
@@ -270,7 +270,7 @@ class Upstream:
         """This call's token of the live rate limit, fairly queued between client groups (`FairBudget`)."""
         platform = self.platform
         try:
-            await self._conn.budget.spend(platform.key, platform.limits.requests_per_minute, current_peer.get(),
+            await self._conn.budget.spend(platform.key, platform.limits.requests_per_minute, budget_group(),
                                           platform.title.en)
         except UpstreamRateLimited:
             self._metrics.rate_refusals.inc()

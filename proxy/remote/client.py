@@ -37,7 +37,7 @@ from proxy.core.errors import (
     UpstreamUnreachable,
 )
 from proxy.core.netguard import AddressPolicy, safe_url
-from proxy.core.peer import current_peer
+from proxy.core.peer import budget_group
 from proxy.core.shapes import availability_record, call_record
 from proxy.observe.jsonlog import REQUEST_ID
 from proxy.plugin.fairshare import FairBudget
@@ -249,7 +249,7 @@ class RemoteClient:
 
     async def _wait_for_token(self) -> None:
         """The same fair share of the budget as a built-in platform's (`FairBudget`): per client group, queued."""
-        await self._budget.spend(self.key, self.platform.limits.requests_per_minute, current_peer.get(), self.name)
+        await self._budget.spend(self.key, self.platform.limits.requests_per_minute, budget_group(), self.name)
 
     async def _record(self, caller: Caller, method: str, tool: str | None, started: float, *,
                       error: str | None) -> None:

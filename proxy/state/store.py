@@ -41,6 +41,10 @@ PROMOTE_AFTER_SECONDS = 60.0
 # All call logs together keep at most this many records (a few hundred bytes each): about 100 MB.
 CALL_RECORDS_MAX = 250_000
 CACHE_MAX_ENTRIES = 10_000
+# Rate buckets (a platform's, and each client group's share of it): beyond this many, the least recently used go
+# (it then starts full again). Full buckets are forgotten long before: this bounds a flood from more networks in one
+# minute than this.
+BUCKETS_MAX = 100_000
 CACHE_MAX_BYTES = 256 * 1024 * 1024
 # Legacy sessions: one client group's new sessions evict its own oldest first, and a full store takes
 # the oldest session of the group that holds the most (its client gets 404 and initializes again): a
@@ -97,7 +101,8 @@ class MemoryStore:
         self._availability: dict[str, JsonDict] = {}
         self._load: dict[str, JsonDict] = {}
         self._live_check: JsonDict | None = None
-        self._buckets: dict[str, tuple[float, float]] = {}
+        # key → (tokens, when counted, when full again), least recently used first
+        self._buckets: dict[str, tuple[float, float, float]] = {}
         # session id → (slug, client, expires at), least recently used first.
         self._sessions: OrderedDict[str, tuple[str, str, float]] = OrderedDict()
         self._by_client: dict[str, OrderedDict[str, None]] = {}
@@ -213,14 +218,27 @@ class MemoryStore:
         instead of all seeing the same short wait."""
         now = self._clock()
         rate = per_minute / 60.0
-        tokens, last = self._buckets.get(platform, (float(per_minute), now))
+        tokens, last, _ = self._buckets.pop(platform, (float(per_minute), now, now))
         tokens = min(float(per_minute), tokens + (now - last) * rate)
         wait = max(0.0, (1 - tokens) / rate)
-        if wait > max_wait:
-            self._buckets[platform] = (tokens, now)
-            return False, wait
-        self._buckets[platform] = (tokens - 1, now)
-        return True, wait
+        granted = wait <= max_wait
+        if granted:
+            tokens -= 1
+        self._buckets[platform] = (tokens, now, now + (per_minute - tokens) / rate)  # most recently used last
+        self._forget_full_buckets(now)
+        return granted, wait
+
+    def _forget_full_buckets(self, now: float) -> None:
+        """A bucket that has filled up again is the same as none: forgotten, so a client group costs memory only
+        while it has spent tokens in the last minute (a flood from 300,000 networks held about 1 GB). The least
+        recently used come first, and every bucket is full a minute after its last use at the latest, so the sweep
+        stops at the first that is not: each bucket is removed once, at no more than a dict deletion's cost."""
+        buckets = self._buckets
+        while buckets:
+            key, (_, _, full_at) = next(iter(buckets.items()))
+            if full_at > now and len(buckets) <= BUCKETS_MAX:
+                return
+            del buckets[key]
 
     async def shared_secret(self) -> bytes:
         if self._secret is None:
