@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from proxy.web.app import reload_registry
@@ -247,3 +248,40 @@ async def test_pages_carry_the_browser_protections_and_no_response_names_version
         for path in ("/health", "/wetten/mcp", "/metrics"):
             async with http.get(f"{live.base}{path}", allow_redirects=False) as resp:
                 assert resp.headers.get("Server") == "BesluitBron", path
+
+
+async def test_metrics_answer_only_the_clients_the_registry_names(replicas: Replicas, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behind the trusted proxy (loopback here) a public client asking for /metrics gets 403 before any work; this
+    machine, a network `server.metrics.allow_networks` names, or the token of `token_env` get the page."""
+    monkeypatch.setenv("TEST_METRICS_TOKEN", "s3cret-token-for-prometheus")
+
+    def access(data: dict[str, Any]) -> None:
+        data["server"]["metrics"] = {"allow_networks": ["127.0.0.0/8", "198.51.100.0/24"],
+                                     "token_env": "TEST_METRICS_TOKEN"}
+
+    async with serve(write_registry(tmp_path, access), replicas) as live, aiohttp.ClientSession() as http:
+        async def status(forwarded: str | None, token: str | None = None) -> int:
+            headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+            if token is not None:
+                headers["Authorization"] = f"Bearer {token}"
+            async with http.get(f"{live.base}/metrics", headers=headers) as resp:
+                body = await resp.text()
+                assert (resp.status == 200) == ("besluitbron_tool_calls" in body), body[:200]
+                return resp.status
+
+        assert await status(None) == 200  # this machine
+        assert await status("198.51.100.7") == 200  # a network the registry names
+        assert await status("203.0.113.9") == 403  # the public, through the proxy
+        assert await status("2001:db8::1") == 403
+        assert await status("203.0.113.9", "s3cret-token-for-prometheus") == 200
+        assert await status("203.0.113.9", "s3cret-token-for-prometheu") == 403
+        assert await status("203.0.113.9", "") == 403
+
+
+async def test_metrics_by_default_answer_this_machine_only(replicas: Replicas, tmp_path: Path) -> None:
+    async with serve(write_registry(tmp_path), replicas) as live, aiohttp.ClientSession() as http:
+        async with http.get(f"{live.base}/metrics", headers={"X-Forwarded-For": "203.0.113.9"}) as resp:
+            assert resp.status == 403 and "server.metrics" in await resp.text()
+        async with http.get(f"{live.base}/metrics", headers={"X-Forwarded-For": "127.0.0.1"}) as resp:
+            assert resp.status == 200

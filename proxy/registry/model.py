@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import datetime
 import functools
+import hmac
+import ipaddress
 import json
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,7 +24,7 @@ import jsonschema
 
 from proxy.core.errors import RegistryError
 from proxy.core.hostmatch import matches
-from proxy.core.netguard import AddressPolicy, AddressRefused, parse_networks
+from proxy.core.netguard import AddressPolicy, AddressRefused, IPNetwork, parse_networks
 from proxy.core.schemacheck import SchemaCheck
 from proxy.core.toolnames import name_problem
 
@@ -37,6 +40,7 @@ __all__ = [
     "DomainPolicy",
     "Limits",
     "LoadStatusSettings",
+    "MetricsAccess",
     "Operator",
     "Platform",
     "Privacy",
@@ -234,6 +238,29 @@ class Operator:
 
 
 @dataclass(frozen=True, slots=True)
+class MetricsAccess:
+    """Who may read /metrics (`server.metrics`): clients in `networks`, or any client sending the token held in the
+    environment variable `token_env`."""
+
+    networks: tuple[IPNetwork, ...]
+    token_env: str | None
+
+    def admits(self, client: str, authorization: str | None) -> bool:
+        try:
+            ip = ipaddress.ip_address(client.split("%", 1)[0])
+        except ValueError:
+            ip = None
+        if ip is not None and any(ip.version == net.version and ip in net for net in self.networks):
+            return True
+        token = os.environ.get(self.token_env, "") if self.token_env else ""
+        scheme, _, sent = (authorization or "").partition(" ")
+        return bool(token) and scheme == "Bearer" and hmac.compare_digest(sent.encode(), token.encode())
+
+
+LOOPBACK_NETWORKS: tuple[IPNetwork, ...] = parse_networks(("127.0.0.0/8", "::1/128"))
+
+
+@dataclass(frozen=True, slots=True)
 class ServerSettings:
     name: str
     title: Text
@@ -250,6 +277,7 @@ class ServerSettings:
     operator: Operator
     contact: str = ""  # how a platform's operators reach us; goes into every User-Agent
     remote_allow_networks: tuple[str, ...] = ()
+    metrics: MetricsAccess = field(default_factory=lambda: MetricsAccess(LOOPBACK_NETWORKS, None))
 
     @property
     def user_agent(self) -> str:
@@ -405,6 +433,10 @@ def _check_rules(data: Mapping[str, Any]) -> Iterator[str]:
         policy = AddressPolicy(allow=parse_networks(server.get("remote_allow_networks", ())))
     except ValueError as exc:
         yield f"server.remote_allow_networks: {exc}; write CIDR networks such as 127.0.0.1/32"
+    try:
+        parse_networks(server.get("metrics", {}).get("allow_networks", ()))
+    except ValueError as exc:
+        yield f"server.metrics.allow_networks: {exc}; write CIDR networks such as 10.0.0.0/8"
 
     seen_slug: dict[str, int] = {}
     served_by: dict[str, int] = {}
@@ -643,6 +675,11 @@ def _operator(d: Mapping[str, Any]) -> Operator:
     )
 
 
+def _metrics_access(section: Mapping[str, Any]) -> MetricsAccess:
+    networks = section.get("allow_networks")
+    return MetricsAccess(LOOPBACK_NETWORKS if networks is None else parse_networks(networks), section.get("token_env"))
+
+
 def _build(data: Mapping[str, Any], source: str) -> Registry:
     s = data["server"]
     operator = _operator(s["operator"])
@@ -654,6 +691,7 @@ def _build(data: Mapping[str, Any], source: str) -> Registry:
         contact=s.get("contact") or (operator.contact.url if operator.contact.url
                                      else f"mailto:{operator.contact.email}"),
         remote_allow_networks=tuple(s.get("remote_allow_networks", ())),
+        metrics=_metrics_access(s.get("metrics", {})),
         namespace=s["namespace"],
         fault_contact=_contact(s["fault_contact"]) if "fault_contact" in s else operator.contact,
         privacy=Privacy(server_log=_text(s["privacy"]["server_log"])),

@@ -28,7 +28,7 @@ from proxy import __version__
 from proxy.catalog.discovery import icons
 from proxy.core.trace import TraceSigner
 from proxy.observe.accesslog import AccessLine
-from proxy.observe.forwarded import TRUSTED_PROXIES
+from proxy.observe.forwarded import TRUSTED_PROXIES, client_address
 from proxy.observe.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import make_tracer
@@ -252,7 +252,15 @@ async def _redis_check(app: web.Application) -> dict[str, object]:
 
 async def metrics_page(request: web.Request) -> web.Response:
     """The Prometheus text format: the service's counters (every worker's, under --workers) and the sessions
-    open, counted in the session store at each scrape."""
+    open, counted in the session store. Only for the clients `server.metrics` names (by default this machine's
+    own): anyone else is refused before any of that work (a scrape costs 70 times a /health)."""
+    access = request.app[RUNTIME].generation.registry.server.metrics
+    trusted: frozenset[str] = request.app[TRUSTED_PROXIES]
+    client = client_address(request, trusted)
+    if not access.admits(client, request.headers.get("Authorization")):
+        return web.Response(status=403, text="/metrics is for this installation's monitoring: scrape it from a network "
+                            "server.metrics.allow_networks names (by default this machine), or send the token of "
+                            "server.metrics.token_env as 'Authorization: Bearer <token>'.\n")
     metrics = request.app[METRICS]
     open_now = await request.app[RUNTIME].store.open_sessions()
     for slug in request.app[RUNTIME].generation.catalog.connectors.keys() | open_now.keys():
@@ -344,6 +352,24 @@ async def _end_streams(app: web.Application) -> None:
     app[MCP].stop_calls_after(max(grace - STOP_ANSWER_SECONDS, grace / 2))
 
 
+class _EarlySighup:
+    """Whether a SIGHUP reached this process before its application could reload (a gunicorn worker starting)."""
+
+    def __init__(self) -> None:
+        self._noted = False
+
+    def note(self, *_: object) -> None:
+        self._noted = True
+
+    def pop(self) -> bool:
+        noted, self._noted = self._noted, False
+        return noted
+
+
+_early_sighup = _EarlySighup()
+note_early_sighup = _early_sighup.note  # the signal handler gunicorn's post_worker_init installs
+
+
 async def _background(app: web.Application) -> AsyncIterator[None]:
     """Load-status loop, registry watcher and SIGHUP; torn down in reverse."""
     runtime, config = app[RUNTIME], app[CONFIG]
@@ -377,6 +403,8 @@ async def _background(app: web.Application) -> AsyncIterator[None]:
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.add_signal_handler(signal.SIGHUP, lambda: tasks.append(asyncio.create_task(reload())))
+    if _early_sighup.pop():  # one came while this worker started, perhaps after it read the registry
+        tasks.append(asyncio.create_task(reload()))
     if config.watch:
         tasks.append(asyncio.create_task(_watch(config.registry_path, config.watch_interval, reload)))
     yield

@@ -38,7 +38,7 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 
 from proxy.observe import metrics
-from proxy.web.app import Config, app_runner, create_app
+from proxy.web.app import Config, app_runner, create_app, note_early_sighup
 from proxy.web.eventloop import Loop, worker_class
 
 log = logging.getLogger("proxy")
@@ -73,10 +73,11 @@ class ReloadingArbiter(Arbiter):
         self.kill_workers(signal.SIGHUP)
 
 
-def _ignore_hup_until_ready(worker: Any) -> None:
-    """A SIGHUP that reaches a worker before its application installed its own handler must not kill it:
-    the worker reads the registry when it starts anyway."""
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+def _hold_hup_until_ready(worker: Any) -> None:
+    """A SIGHUP that reaches a worker before its application installed its own handler must not kill it, nor be
+    lost: the worker may have read the registry before it changed. It is noted, and the application reloads once
+    its handler is in place (`proxy.web.app.note_early_sighup`)."""
+    signal.signal(signal.SIGHUP, note_early_sighup)
 
 
 def unavailable(host: str, port: int) -> str | None:
@@ -120,7 +121,7 @@ class Workers(BaseApplication):
             "graceful_timeout": math.ceil(grace) + 5,
             "post_fork": lambda arbiter, worker: metrics.share_between_workers(metrics_dir),
             "child_exit": lambda arbiter, worker: metrics.worker_gone(metrics_dir, worker.pid),
-            "post_worker_init": _ignore_hup_until_ready,
+            "post_worker_init": _hold_hup_until_ready,
             # Gunicorn then opens no socket in the arbiter: each worker binds its own (see the docstring).
             "reuse_port": True,
             # Gunicorn's control socket (in $HOME or $XDG_RUNTIME_DIR) would make two services on one machine
