@@ -511,6 +511,11 @@ class ResilientStore:
             return f"{why}; serving on this process's own state"
         return None
 
+    @property
+    def on_local_state(self) -> bool:
+        """Whether this process serves on its own state now (Redis was unreachable, and recovery has not passed)."""
+        return self._down_since is not None
+
     def describe(self) -> JsonDict:
         if self._down_since is None and self._slow_median is not None:
             return {"backend": "redis", "degraded": True, "reason": f"Redis answers slowly (median "

@@ -244,9 +244,16 @@ async def _redis_check(app: web.Application) -> dict[str, object]:
     if not app[CONFIG].redis_url:
         return {"ok": True, "configured": False}
     store = app[RUNTIME].store
-    reason = await store.unreachable() if hasattr(store, "unreachable") else None
-    if reason:
+    unreachable = getattr(store, "unreachable", None)  # a ResilientStore (imported only where Redis is used)
+    if unreachable is None:
+        return {"ok": True, "configured": True, "degraded": False}
+    reason = await unreachable()
+    if reason:  # every process is in the same place: taking them all out of the balancer would help nobody
         return {"ok": True, "configured": True, "degraded": True, "reason": reason}
+    if store.on_local_state:  # type: ignore[attr-defined]  # Redis answers, the other processes share it, and this one is still catching up
+        return {"ok": False, "configured": True, "degraded": True,
+                "reason": "Redis answers again, but this process still serves on its own state until its recovery "
+                          "checks pass (a few seconds); meanwhile its sessions and call logs are not the others'"}
     return {"ok": True, "configured": True, "degraded": False}
 
 
