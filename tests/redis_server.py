@@ -6,7 +6,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -18,14 +18,15 @@ def _free_port() -> int:
 
 
 @contextmanager
-def redis_server(tmp: Path, port: int | None = None) -> Iterator[str]:
-    """Start redis-server (installed by `make test`) on `port` (default: a free one), yield its URL, stop it."""
+def redis_server(tmp: Path, port: int | None = None, options: Sequence[str] = ()) -> Iterator[str]:
+    """Start redis-server (installed by `make test`) on `port` (default: a free one), with more command-line
+    `options` (`--maxmemory 4mb`), yield its URL, stop it."""
     binary = shutil.which("redis-server")
     if binary is None:
         raise RuntimeError("redis-server is not installed; `make test` installs it (Debian package redis-server)")
     port = port or _free_port()
     proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(tmp)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--dir", str(tmp), *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 10
         while True:

@@ -449,3 +449,81 @@ async def test_a_slow_redis_gets_one_batch_of_call_records_at_a_time(redis_url: 
     finally:
         await raw.aclose()
         await store.close()
+
+
+async def test_redis_call_logs_are_bounded_per_client_group_and_in_all(redis_url: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every stateless call without a trace handle made a call log kept a day, with no cap: 620-740 bytes a call,
+    7,000 calls a second from one client. Now a one-off log lives ten minutes, one written again or read a day; a
+    group keeps its newest logs (one-off ones go first), and all logs together a bounded number of records."""
+    import proxy.state.redis_store as redis_store
+    from proxy.core.peer import current_peer
+
+    monkeypatch.setattr(redis_store, "CALL_LOGS_PER_GROUP", 40)
+    monkeypatch.setattr(redis_store, "CALL_RECORDS_MAX", 300)
+    prefix = f"bounds{time.monotonic_ns()}:"
+    store = RedisStore(redis_url, prefix=prefix)
+    raw = aioredis.from_url(redis_url)
+    try:
+        current_peer.set("192.0.2.0/24")
+        await store.record_call("trace:regular", _call(0))
+        await store.record_call("trace:regular", _call(1))  # written again: a returning caller
+        current_peer.set("2001:db8:1:2::/64")  # a flood from one /48, rotating its /64s
+        for i in range(200):
+            current_peer.set(f"2001:db8:1:{i:x}::/64")
+            await store.record_calls([(f"trace:once-{i}", _call(i))])
+        flood_logs = await raw.zcard(f"{prefix}call-logs-of:2001:db8:1::/48")
+        assert flood_logs <= 40  # one group, however many /64s
+        assert (await store.calls("trace:regular", 5))[1] == 2  # another group's log is untouched
+        assert 0 < await raw.ttl(f"{prefix}calls:trace:once-199") <= 600
+        assert await raw.ttl(f"{prefix}calls:trace:regular") > 600
+        for n in range(60):  # many groups, many records: the total bound
+            current_peer.set(f"198.51.{n}.0/24")
+            await store.record_calls([(f"trace:busy-{n}", _call(i)) for i in range(20)])
+        assert int(await raw.get(f"{prefix}call-records") or 0) <= 300
+        kept = [k async for k in raw.scan_iter(f"{prefix}calls:*")]
+        assert len(kept) <= 300 // 20 + 41, len(kept)
+        assert (await store.calls("trace:regular", 5))[1] == 2  # a returning log outlives the one-off ones
+    finally:
+        await raw.aclose()
+        await store.close()
+
+
+async def test_at_the_shipped_memory_bound_redis_evicts_and_no_write_fails(tmp_path: Path) -> None:
+    """deploy/compose.yaml bounds Redis's memory; with its policy (and a bound small enough to reach here), a flood
+    of call logs and cached answers is evicted least recently used first: no write fails (which sent both workers
+    onto local state), the session in use and the trace-signing key stay."""
+    import re
+
+    compose = (Path(__file__).resolve().parents[1] / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+    command = re.search(r'command: \["redis-server", (.*?)\]', compose, re.S)
+    assert command, "compose runs redis-server"
+    options = re.findall(r'"([^"]*)"', command.group(1))
+    assert "--maxmemory" in options and "--maxmemory-policy" in options, options
+    options[options.index("--maxmemory") + 1] = "6mb"
+    with redis_server(tmp_path, options=options) as url:
+        store = ResilientStore(RedisStore(url), MemoryStore())
+        try:
+            secret = await store.shared_secret()
+            session = await store.create_session("wetten", 1800, "192.0.2.0/24")
+            for i in range(1_000):  # 2 MB of older answers and call logs: below the bound
+                await store.record_call(f"trace:old-{i}", _call(i))
+                await store.cache_set(f"old-{i}", os.urandom(2048), 3600)
+            await asyncio.sleep(1.1)  # Redis tells keys' idle times apart by the second
+            assert await store.touch_session(session, "wetten", 1800)  # in use: more recent than all of that
+            for i in range(1_500):  # 3 MB more: the bound is reached, and the older keys go
+                await store.record_call(f"trace:new-{i}", _call(i))
+                await store.cache_set(f"new-{i}", os.urandom(2048), 3600)
+            await store.calls("trace:new-0", 1)  # waits for the last batch of records
+            assert store.describe() == {"backend": "redis", "degraded": False}, store.describe()
+            assert await store.touch_session(session, "wetten", 1800)
+            assert await store.shared_secret() == secret
+            raw = aioredis.from_url(url)
+            try:
+                info = await raw.info("memory")
+                stats = await raw.info("stats")
+            finally:
+                await raw.aclose()
+            assert stats["evicted_keys"] > 0 and info["used_memory"] <= 7 * 1024 * 1024, (stats, info["used_memory"])
+        finally:
+            await store.close()

@@ -27,12 +27,17 @@ from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
 from proxy.core.jsonwire import encode_json
+from proxy.core.peer import budget_group
 from proxy.core.shapes import JsonDict
 from proxy.state.store import (
     CALL_LOG_TTL_SECONDS,
+    CALL_LOGS_PER_GROUP,
+    CALL_RECORDS_MAX,
     CALLS_PER_CALLER,
+    NEW_CALL_LOG_TTL_SECONDS,
     SESSIONS_MAX,
     SESSIONS_PER_CLIENT,
+    LoggedCall,
     MemoryStore,
     StateStore,
 )
@@ -145,18 +150,57 @@ for i = 2, #KEYS do
 end
 return found
 """
-# A batch of call records in one command: each caller's log appended to, trimmed to its newest and kept a day from
-# its last record. KEYS: the logs. ARGV: 1 records kept per log, 2 seconds kept, then per log its count of records
-# and the records.
+# A batch of call records in one command, with the bounds of all call logs together kept in the same step:
+# - a log is trimmed to its newest records; one written for the first time is kept `new ttl` seconds, one written
+#   again a day (`CALL_LOG_TTL_SECONDS`, `NEW_CALL_LOG_TTL_SECONDS`);
+# - `call-logs` scores every log by when it expires, `call-log-sizes` holds its length and `call-records` the sum;
+#   the logs of one budget group are scored alike in `call-logs-of:<group>`;
+# - a group beyond its cap loses its least recently written logs, and all logs beyond the total of records lose
+#   the one expiring first (a one-off caller's before any returning one's), so a flood pushes out its own.
+# KEYS: 1 call-logs, 2 call-log-sizes, 3 call-records, then per log its key and its group's set.
+# ARGV: 1 records kept per log, 2 ttl (s), 3 new ttl (s), 4 now (ms), 5 logs per group, 6 records in all,
+# then per log its count of records and the records.
 _APPEND_LOGS = """
-local keep, ttl = tonumber(ARGV[1]), tonumber(ARGV[2])
-local at = 3
-for i = 1, #KEYS do
+local logs, sizes, total = KEYS[1], KEYS[2], KEYS[3]
+local keep, ttl, new_ttl, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local per_group, records_max = tonumber(ARGV[5]), tonumber(ARGV[6])
+local function drop(log)
+  redis.call('DEL', log)
+  redis.call('ZREM', logs, log)
+  local n = tonumber(redis.call('HGET', sizes, log) or '0')
+  redis.call('HDEL', sizes, log)
+  if n > 0 then redis.call('DECRBY', total, n) end
+end
+local at = 7
+for i = 4, #KEYS, 2 do
+  local log, group = KEYS[i], KEYS[i + 1]
+  local kept = redis.call('EXPIRE', log, ttl) == 1  -- written before, and still there: a returning caller
   local n = tonumber(ARGV[at])
-  redis.call('RPUSH', KEYS[i], unpack(ARGV, at + 1, at + n))
-  redis.call('LTRIM', KEYS[i], -keep, -1)
-  redis.call('EXPIRE', KEYS[i], ttl)
+  redis.call('RPUSH', log, unpack(ARGV, at + 1, at + n))
+  redis.call('LTRIM', log, -keep, -1)
   at = at + 1 + n
+  local life = kept and ttl or new_ttl
+  if not kept then redis.call('EXPIRE', log, life) end
+  local length = redis.call('LLEN', log)
+  local was = tonumber(redis.call('HGET', sizes, log) or '0')  -- of an expired log too: those records are gone
+  redis.call('HSET', sizes, log, length)
+  redis.call('INCRBY', total, length - was)
+  local expires = now + life * 1000
+  redis.call('ZADD', logs, expires, log)
+  redis.call('ZADD', group, expires, log)
+  redis.call('EXPIRE', group, ttl)
+  while redis.call('ZCARD', group) > per_group do
+    local oldest = redis.call('ZPOPMIN', group)[1]
+    if oldest ~= log then drop(oldest) end
+  end
+end
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', logs, '-inf', now, 'LIMIT', 0, 64)) do drop(gone) end
+local turns = 0
+while tonumber(redis.call('GET', total) or '0') > records_max and turns < 64 do
+  local first = redis.call('ZRANGE', logs, 0, 0)[1]
+  if not first then break end
+  drop(first)
+  turns = turns + 1
 end
 return #KEYS
 """
@@ -235,24 +279,33 @@ class RedisStore:
         await self.record_calls([(caller, record)])
 
     async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
-        """Every record in one command (`_APPEND_LOGS`), as the transaction of three commands per caller it
-        replaced was one round trip: each caller's log appended to, trimmed to its newest and kept a day from its
-        last record."""
-        lines: dict[str, list[bytes]] = {}
-        for caller, record in batch:
-            lines.setdefault(caller, []).append(encode_json(record))
-        keys: list[str] = []
-        args: list[bytes | int] = [CALLS_PER_CALLER, CALL_LOG_TTL_SECONDS]
-        for caller, records in lines.items():
+        await self.append_calls([(caller, budget_group() or "", record) for caller, record in batch])
+
+    async def append_calls(self, entries: Sequence[LoggedCall]) -> None:
+        """Every record in one command (`_APPEND_LOGS`): each caller's log appended to, trimmed to its newest and
+        kept while someone may ask for it, within its group's and the store's bounds."""
+        lines: dict[str, tuple[str, list[bytes]]] = {}
+        for caller, group, record in entries:
+            lines.setdefault(caller, (group, []))[1].append(encode_json(record))
+        keys = [self._k("call-logs"), self._k("call-log-sizes"), self._k("call-records")]
+        args: list[bytes | int] = [CALLS_PER_CALLER, CALL_LOG_TTL_SECONDS, NEW_CALL_LOG_TTL_SECONDS, _now_ms(),
+                                   CALL_LOGS_PER_GROUP, CALL_RECORDS_MAX]
+        for caller, (group, records) in lines.items():
             kept = records[-CALLS_PER_CALLER:]  # the log keeps no more (and Lua unpacks a few thousand at most)
-            keys.append(self._k("calls", caller))
+            keys += [self._k("calls", caller), self._k("call-logs-of", group)]
             args += [len(kept), *kept]
         await self._append_logs(keys=keys, args=args)
 
     async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
+        """The newest `limit` records of a log; one that is read is kept a day from now, like a returning caller's
+        (someone asks for it)."""
         key = self._k("calls", caller)
-        raw = await self._redis.lrange(key, -limit, -1)
-        kept = await self._redis.llen(key)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.lrange(key, -limit, -1)
+            pipe.llen(key)
+            pipe.expire(key, CALL_LOG_TTL_SECONDS)
+            pipe.zadd(self._k("call-logs"), {key: _now_ms() + CALL_LOG_TTL_SECONDS * 1000}, xx=True)
+            raw, kept, _, _ = await pipe.execute()
         return [json.loads(r) for r in raw], int(kept)
 
     async def set_availability(self, platform: str, record: JsonDict) -> None:
@@ -410,7 +463,7 @@ class ResilientStore:
         self._lag_watch: asyncio.Task[None] | None = None
         self._slow_median: float | None = None  # set while Redis is what is slow
         self._probe: asyncio.Task[None] | None = None
-        self._records: list[tuple[str, CallRecord]] = []  # call records waiting for the next batch
+        self._records: list[LoggedCall] = []  # call records waiting for the next batch
         self._writing: asyncio.Task[None] | None = None  # the one task writing batches, while there are any
         self._taken = self._written = 0  # records handed over, and of those written (to Redis, or locally)
         self._batch_written = asyncio.Event()  # set (and replaced) as each batch is written
@@ -537,14 +590,17 @@ class ResilientStore:
         await self._use(lambda s: s.cache_set(key, value, ttl))
 
     async def record_call(self, caller: str, record: CallRecord) -> None:
-        self._records.append((caller, record))
-        self._taken += 1
-        if self._writing is None:
-            self._writing = asyncio.get_running_loop().create_task(self._write_records())
+        await self.append_calls([(caller, budget_group() or "", record)])
 
     async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
-        for caller, record in batch:
-            await self.record_call(caller, record)
+        group = budget_group() or ""  # read here, in the request's context: the batch is written from another task
+        await self.append_calls([(caller, group, record) for caller, record in batch])
+
+    async def append_calls(self, entries: Sequence[LoggedCall]) -> None:
+        self._records.extend(entries)
+        self._taken += len(entries)
+        if self._writing is None:
+            self._writing = asyncio.get_running_loop().create_task(self._write_records())
 
     async def _write_records(self) -> None:
         """One batch at a time: records that arrive while a batch is on its way wait for the next one, so a slow
@@ -560,8 +616,8 @@ class ResilientStore:
             self._writing = None
             self._wake_readers()
 
-    async def _write_batch(self, batch: list[tuple[str, CallRecord]]) -> None:
-        await self._use(lambda s: s.record_calls(batch))  # Redis gone: kept on this process's own state
+    async def _write_batch(self, batch: list[LoggedCall]) -> None:
+        await self._use(lambda s: s.append_calls(batch))  # Redis gone: kept on this process's own state
 
     def _wake_readers(self) -> None:
         self._batch_written.set()

@@ -17,15 +17,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from proxy.core.peer import budget_group
+
 if TYPE_CHECKING:
     from proxy.core.shapes import CallRecord, JsonDict, SourceStatus
 
 __all__ = [
     "CALLS_PER_CALLER",
+    "CALL_LOGS_PER_GROUP",
     "CALL_LOG_TTL_SECONDS",
+    "NEW_CALL_LOG_TTL_SECONDS",
     "SESSIONS_MAX",
     "SESSIONS_PER_CLIENT",
     "SESSION_IDLE_SECONDS",
+    "LoggedCall",
     "MemoryStore",
     "StateStore",
 ]
@@ -33,6 +38,12 @@ __all__ = [
 # A caller's call log keeps its newest entries; older ones fall off (and expire with the caller).
 CALLS_PER_CALLER = 1000
 CALL_LOG_TTL_SECONDS = 24 * 3600
+# A log written once and never again (a stateless client that does not send its trace handle back gets a new one per
+# call) is kept this long, unless it is written to again or read: nobody can ask for it afterwards in practice.
+NEW_CALL_LOG_TTL_SECONDS = 600
+# One budget group (an IPv4 /24, an IPv6 /48: `proxy.core.peer.budget_group`) keeps at most this many call logs;
+# its least recently written go first. A flood from one network pushes out its own logs, never another's.
+CALL_LOGS_PER_GROUP = 1000
 SESSION_IDLE_SECONDS = 1800  # a session no request has touched for this long is forgotten (the transport's default)
 # This process's memory is bounded: least recently used entries go first.
 CALLERS_MAX = 20_000
@@ -61,6 +72,7 @@ class StateStore(Protocol):
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None: ...
     async def record_call(self, caller: str, record: CallRecord) -> None: ...
     async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None: ...
+    async def append_calls(self, entries: Sequence[LoggedCall]) -> None: ...
     async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]: ...
     async def set_availability(self, platform: str, record: JsonDict) -> None: ...
     async def availability(self, platform: str) -> JsonDict | None: ...
@@ -80,10 +92,15 @@ class StateStore(Protocol):
     async def close(self) -> None: ...
 
 
+# One call record to log: (the caller's log key, the caller's budget group, the record).
+LoggedCall = tuple[str, str, "CallRecord"]
+
+
 @dataclass(slots=True)
 class _CallLog:
     first: float
     expires: float
+    group: str
     lines: deque[CallRecord]
 
 
@@ -98,6 +115,8 @@ class MemoryStore:
         self._calls: OrderedDict[str, _CallLog] = OrderedDict()  # callers that came back
         self._probation: OrderedDict[str, _CallLog] = OrderedDict()  # callers seen once so far
         self._records = 0
+        # budget group → its callers seen once so far and those that came back, each least recently written first
+        self._group_logs: dict[str, tuple[OrderedDict[str, None], OrderedDict[str, None]]] = {}
         self._availability: dict[str, JsonDict] = {}
         self._load: dict[str, JsonDict] = {}
         self._live_check: JsonDict | None = None
@@ -141,23 +160,28 @@ class MemoryStore:
             self._cache_bytes -= len(hit[1])
 
     async def record_call(self, caller: str, record: CallRecord) -> None:
-        self._append(caller, (record,))
+        self._append(caller, budget_group() or "", (record,))
 
     async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
-        """A tool call's records (one per platform request) at once: usually one caller, so one log update."""
-        if len({caller for caller, _ in batch}) == 1:
-            self._append(batch[0][0], [record for _, record in batch])
-        else:
-            for caller, record in batch:
-                self._append(caller, (record,))
+        """A tool call's records (one per platform request) at once, for the current request's client."""
+        await self.append_calls([(caller, budget_group() or "", record) for caller, record in batch])
 
-    def _append(self, caller: str, records: Sequence[CallRecord]) -> None:
+    async def append_calls(self, entries: Sequence[LoggedCall]) -> None:
+        """Records of any callers and groups (the Redis store's batch, kept here while Redis is gone): usually one
+        caller, so one log update."""
+        if len({caller for caller, _, _ in entries}) == 1:
+            self._append(entries[0][0], entries[0][1], [record for _, _, record in entries])
+        else:
+            for caller, group, record in entries:
+                self._append(caller, group, (record,))
+
+    def _append(self, caller: str, group: str, records: Sequence[CallRecord]) -> None:
         now = self._clock()
         log = self._calls.pop(caller, None) or self._probation.pop(caller, None)
         if log is None or log.expires <= now:
             if log is not None:
-                self._records -= len(log.lines)
-            log = _CallLog(first=now, expires=0.0, lines=deque(maxlen=CALLS_PER_CALLER))
+                self._forget(caller, log)
+            log = _CallLog(first=now, expires=0.0, group=group, lines=deque(maxlen=CALLS_PER_CALLER))
         before = len(log.lines)
         log.lines.extend(records)  # kept as given: the caller hands over fresh dicts and never touches them again
         self._records += len(log.lines) - before  # the oldest fall off a full log
@@ -167,6 +191,12 @@ class MemoryStore:
         # then only ever push out each other, never an established history.
         returning = now - log.first >= PROMOTE_AFTER_SECONDS
         (self._calls if returning else self._probation)[caller] = log
+        new, back = self._group_logs.setdefault(log.group, (OrderedDict(), OrderedDict()))
+        new.pop(caller, None)
+        back.pop(caller, None)
+        (back if returning else new)[caller] = None
+        while len(new) + len(back) > CALL_LOGS_PER_GROUP:  # the group's own one-off callers first, then its oldest
+            self._drop_caller(next(iter(new or back)))
         while len(self._probation) > PROBATION_CALLERS:
             self._drop_log(self._probation)
         while len(self._calls) > CALLERS_MAX:
@@ -175,8 +205,23 @@ class MemoryStore:
             self._drop_log(self._probation if self._probation else self._calls)
 
     def _drop_log(self, segment: OrderedDict[str, _CallLog]) -> None:
-        _, log = segment.popitem(last=False)
+        caller, log = segment.popitem(last=False)
+        self._forget(caller, log)
+
+    def _drop_caller(self, caller: str) -> None:
+        log = self._calls.pop(caller, None) or self._probation.pop(caller, None)
+        if log is not None:
+            self._forget(caller, log)
+
+    def _forget(self, caller: str, log: _CallLog) -> None:
+        """A log is gone (dropped or expired): its records and its place in its group no longer count."""
         self._records -= len(log.lines)
+        own = self._group_logs.get(log.group)
+        if own is not None:
+            own[0].pop(caller, None)
+            own[1].pop(caller, None)
+            if not own[0] and not own[1]:
+                del self._group_logs[log.group]
 
     async def calls(self, caller: str, limit: int) -> tuple[list[CallRecord], int]:
         log = self._calls.get(caller)
@@ -184,6 +229,9 @@ class MemoryStore:
             log = self._probation.pop(caller, None)
             if log is not None:  # a caller that reads its own log is using it: keep it
                 self._calls[caller] = log
+                new, back = self._group_logs[log.group]
+                new.pop(caller, None)
+                back[caller] = None
         if log is None or log.expires <= self._clock():
             return [], 0
         newest = list(log.lines)[-limit:]
