@@ -125,7 +125,7 @@ def fuzz_server(tmp: Path) -> Iterator[FuzzServer]:
 class Request:
     method: str
     path: str
-    headers: tuple[tuple[str, str], ...]
+    headers: tuple[tuple[str, str | bytes], ...]  # bytes: a value http.client would not encode (UTF-8 line ends)
     body: bytes
 
     def __repr__(self) -> str:  # hypothesis prints failing examples: keep them readable
@@ -206,7 +206,7 @@ def arguments_for(draw: st.DrawFn, schema: dict[str, Any]) -> dict[str, Any]:
 def rpc_body(draw: st.DrawFn, server: FuzzServer, slug: str, modern: bool) -> tuple[bytes, str | None, str | None]:
     """(body, Mcp-Method, Mcp-Name): valid, nearly valid or garbage JSON-RPC."""
     kind = draw(st.sampled_from(["call", "call", "list", "init", "ping", "discover", "notify", "batch", "garbage",
-                                 "deep", "huge", "odd-text", "wrong-id", "not-object", "many-keys"]))
+                                 "deep", "huge", "odd-text", "wrong-id", "not-object", "many-keys", "huge-name"]))
     meta = {"_meta": dict(ENVELOPE)} if modern else {}
     rid: Any = draw(st.one_of(st.integers(min_value=0, max_value=2**40), st.text(max_size=8)))
     if kind == "call":
@@ -254,6 +254,11 @@ def rpc_body(draw: st.DrawFn, server: FuzzServer, slug: str, modern: bool) -> tu
                            "params": {**meta, "name": name, "arguments": keys}}).encode(), "tools/call", name
     if kind == "wrong-id":
         return json.dumps({"jsonrpc": "2.0", "id": draw(_JSON), "method": "tools/list"}).encode(), "tools/list", None
+    if kind == "huge-name":  # a tool or method name of 900 KB, echoed back (issue 42: capped in answers and spans)
+        name = "x" * 900_000
+        method = draw(st.sampled_from(["tools/call", name]))
+        return json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                           "params": {**meta, "name": name, "arguments": {}}}).encode(), None, None
     return json.dumps(draw(_JSON)).encode(), None, None
 
 
@@ -268,11 +273,16 @@ _HEADER_VALUE = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), m
 @st.composite
 def hostile_request(draw: st.DrawFn, server: FuzzServer) -> Request:
     slug = draw(st.sampled_from(server.slugs))
-    target = draw(st.sampled_from(["mcp"] * 16 + ["health", "status", "site", "long"]))
+    target = draw(st.sampled_from(["mcp"] * 16 + ["health", "status", "site", "long", "metrics", "off-site"]))
     if target == "health":
         path = "/health" + draw(st.sampled_from(["", "?x=1", "/"]))
     elif target == "status":
         path = "/status"
+    elif target == "metrics":
+        path = "/metrics"
+    elif target == "off-site":  # a directory's redirect, written to read as another host (issue 42)
+        path = "/" + draw(st.sampled_from(["%09/evil.example/../..", "%0a/evil.example:8080/../..",
+                                           "%09/user@evil.example/../../en", ".%0d/evil.example/../.."]))
     elif target == "site":
         path = "/" + draw(st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E, exclude_characters="?#%"),
                                   max_size=300))
@@ -285,7 +295,7 @@ def hostile_request(draw: st.DrawFn, server: FuzzServer) -> Request:
                                      "https://127.0.0.1:1"])) + path
     modern = draw(st.booleans())
     body, method_header, name_header = draw(rpc_body(server, slug, modern)) if target == "mcp" else (b"", None, None)
-    headers: list[tuple[str, str]] = [("Host", draw(st.sampled_from([f"127.0.0.1:{server.port}"] * 40 + [
+    headers: list[tuple[str, str | bytes]] = [("Host", draw(st.sampled_from([f"127.0.0.1:{server.port}"] * 40 + [
         "localhost:evil.example", "evil.example", "", f"localhost:{server.port}", "[::1]:1"])))]
     if draw(_rarely(40)):
         headers.append(("Host", "evil.example"))  # a second Host
@@ -323,6 +333,11 @@ def hostile_request(draw: st.DrawFn, server: FuzzServer) -> Request:
         headers.append(("X-Forwarded-For", draw(st.sampled_from([
             "203.0.113.7", "2001:db8::1", "::ffff:198.51.100.4", "fe80::1%eth0", "203.0.113.7, 10.0.0.1",
             ", , ,", "999.1.1.1", "x" * 500, "127.0.0.1, " * 100]))))
+    if draw(_rarely(10)):  # a flood rotating through the /64s of one /48 (issue 42)
+        headers.append(("X-Forwarded-For", f"2001:db8:1:{draw(st.integers(0, 0xFFFF)):x}::1"))
+    if draw(_rarely(10)):  # Unicode line ends in what the log writes (issue 42)
+        end = draw(st.sampled_from(["\u2028", "\u2029", "\x85", "\u000b"]))
+        headers.append((draw(st.sampled_from(["User-Agent", "Referer"])), f"x{end}FORGED".encode()))
     for _ in range(draw(st.integers(0, 2))):
         headers.append((draw(st.sampled_from(["X-Forwarded-For", "Mcp-Param-Query", "X-Odd", "Cookie"])),
                         draw(_HEADER_VALUE)))
