@@ -75,11 +75,13 @@ CLIENT_WORDS: Mapping[str, Text] = {
     ),
     "client_fix_not_public": _t(
         "Deze dienst verbindt vanuit de eigen cloud, niet vanaf je computer: het adres moet via internet met https "
-        "bereikbaar zijn, dus niet `localhost` of alleen in het netwerk van je organisatie. Gebruik het publieke "
-        "adres van deze pagina, of een assistent op je computer.",
+        "bereikbaar zijn, dus niet `localhost` of alleen in het netwerk van je organisatie. Gebruik een publiek "
+        "https-adres van BesluitBron (de beheerder van je organisatie weet of er een is), of een assistent op je "
+        "computer.",
         "This service connects from its own cloud, not from your computer: the address must be reachable over the "
-        "internet with https, so not `localhost` or only inside your organisation's network. Use the public "
-        "address on this page, or an assistant on your computer.",
+        "internet with https, so not `localhost` or only inside your organisation's network. Use a public https "
+        "address of BesluitBron (your organisation's operator knows whether there is one), or an assistant on "
+        "your computer.",
     ),
     "client_fail_node": _t(
         "Foutmelding dat `npx` of `node` niet gevonden wordt.",

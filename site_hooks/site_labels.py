@@ -42,6 +42,17 @@ LABELS: Mapping[str, Text] = {
         "connectors and Copilot Studio connect from the cloud and need an address reachable over the internet with "
         "https: [Going public]({guide}) says how an operator sets that up.",
     ),
+    "local_notice": _t(
+        "Deze installatie draait op één computer: de adressen op deze site ({address}) werken alleen op de computer "
+        "waarop BesluitBron draait, voor een assistent op die computer. Voor ChatGPT, de connectors van Claude, "
+        "Copilot Studio of een collega is een publiek https-adres nodig; een beheerder regelt dat met een eigen "
+        "domeinnaam, een server en een certificaat.",
+        "This installation runs on one computer: the addresses on this site ({address}) work only on the computer "
+        "that runs BesluitBron, for an assistant on that computer. ChatGPT, Claude's connectors, Copilot Studio or a "
+        "colleague need a public https address; an operator sets that up with a domain name, a server and a "
+        "certificate.",
+    ),
+    "local_notice_link": _t("Publiek maken", "Going public"),
     "public_https": _t(
         "Dit is een publiek https-adres. Ook diensten die vanuit de cloud verbinden, kunnen het gebruiken: ChatGPT, "
         "de connectors van Claude en Copilot Studio. Wat je assistent opvraagt, gaat dan via die dienst naar deze "

@@ -367,6 +367,13 @@ _INLINE_MD = markdown.Markdown()
 # --------------------------------------------------------------------------- machine-readable twins
 
 
+def local_notice(data: SiteData, lang: str) -> str | None:
+    """What a local installation says wherever it shows an address (it works on this computer only, and what
+    going public takes); None for a public one, which says nothing of it."""
+    address = data.registry.server.public_url.rstrip("/")
+    return None if is_public_https(address) else label("local_notice", lang, address=address)
+
+
 def render_llms_txt(data: SiteData, lang: str, *, pages: Sequence[PageRef], connection_pages: Mapping[str, str],
                     platform_pages: Mapping[str, str], other_language_url: str | None,
                     explorer_json_url: str) -> str:
@@ -382,6 +389,7 @@ def render_llms_txt(data: SiteData, lang: str, *, pages: Sequence[PageRef], conn
         "",
         _one_line(label("llms_info", lang, name=server.name, count=len(data.connectors), aggregate=aggregate_text)),
         "",
+        *([_one_line(notice), ""] if (notice := local_notice(data, lang)) else []),
         f"## {label('llms_connectors', lang)}",
         "",
     ]

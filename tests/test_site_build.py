@@ -408,6 +408,23 @@ def test_the_public_site_has_no_sample_banner(shipped: Path) -> None:
     assert not [p for p in shipped.rglob("*.html") if 'class="sample-banner"' in p.read_text(encoding="utf-8")]
 
 
+def test_a_local_installation_says_on_every_page_that_its_addresses_work_on_this_computer_only(
+        shipped: Path) -> None:
+    """The shipped registry's public_url is http://127.0.0.1:8000: every page shows an address (the footer's), so
+    every page, the 404 pages and llms.txt say where it works and link to what going public takes."""
+    pages = list(shipped.rglob("*.html"))
+    without = [p for p in pages if 'class="local-banner"' not in p.read_text(encoding="utf-8")]
+    assert pages and not without, without[:5]
+    for prefix, words, guide in (("", "alleen op de computer", "publiek-maken.html"),
+                                 ("en/", "only on the computer", "en/publiek-maken.html")):
+        soup = BeautifulSoup((shipped / prefix / "keuzehulp.html").read_text(encoding="utf-8"), "html.parser")
+        banner = soup.select_one(".local-banner")
+        assert banner is not None and words in banner.get_text() and "http://127.0.0.1:8000" in banner.get_text()
+        link = banner.find("a")
+        assert link is not None and str(link["href"]).endswith(guide)
+        assert words in (shipped / prefix / "llms.txt").read_text(encoding="utf-8")
+
+
 def test_per_language_404(shipped: Path) -> None:
     for name, lang in (("404.html", "nl"), ("en/404.html", "en")):
         soup = BeautifulSoup((shipped / name).read_text(encoding="utf-8"), "html.parser")

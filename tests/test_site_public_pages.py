@@ -59,6 +59,9 @@ PAGES = ("over.html", "privacy.html", "toegankelijkheid.html")
 def _variant_data() -> dict[str, Any]:
     data = copy.deepcopy(SHIPPED)
     data["server"]["operator"] = copy.deepcopy(VARIANT_OPERATOR)
+    data["server"]["public_url"] = "https://besluitbron.example.nl"  # a public installation
+    for derived in ("allowed_hosts", "allowed_origins"):  # from public_url
+        data["server"].pop(derived, None)
     return data
 
 
@@ -151,7 +154,7 @@ def test_accessibility_statement_has_the_registry_status_and_date(site: Path, la
     checked = soup.select_one("[data-accessibility] tr[data-fact=checked] time")
     assert checked is not None and checked["datetime"] == access["checked"]
     links = {a["href"] for a in soup.select("[data-accessibility] a")}
-    assert {access["report_url"], access["register_url"], SHIPPED["server"]["public_url"] + "/"} <= links
+    assert {access["report_url"], access["register_url"], _variant_data()["server"]["public_url"] + "/"} <= links
     assert VARIANT_OPERATOR["name"][lang] in _text(soup.select_one("[data-accessibility] tr[data-fact=operator]"))
     contact = soup.select_one("[data-accessibility-contact] a")
     assert contact is not None and contact["href"] == f"mailto:{VARIANT_OPERATOR['contact']['email']}"
@@ -322,3 +325,9 @@ def test_public_words_do_not_shadow_other_labels() -> None:
     assert not own & set(PUBLIC_WORDS)
     assert all(LABELS[key] is PUBLIC_WORDS[key] for key in PUBLIC_WORDS)
     assert all(word.startswith("pub_") for word in PUBLIC_WORDS)
+
+
+def test_a_public_installation_says_nothing_of_running_on_one_computer(site: Path) -> None:
+    assert not [p for p in site.rglob("*.html") if 'class="local-banner"' in p.read_text(encoding="utf-8")]
+    for lang in PREFIX:
+        assert "127.0.0.1" not in (site / PREFIX[lang] / "llms.txt").read_text(encoding="utf-8")
