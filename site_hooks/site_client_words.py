@@ -266,8 +266,10 @@ CLIENT_WORDS: Mapping[str, Text] = {
         "and publishes the app; Free does not have it.",
     ),
     "client_chatgpt_step_mode": _t(
-        f"Zet {_ui('Settings', 'Plugins')} (of {_ui('Apps')}) → {_ui('Advanced settings', 'Developer mode')} aan.",
-        f"Switch on {_en('Settings', 'Plugins')} (or {_en('Apps')}) → {_en('Advanced settings', 'Developer mode')}.",
+        f"Zet {_ui('Settings', 'Apps', 'Advanced settings', 'Developer mode')} aan (eerder: "
+        f"{_ui('Settings', 'Connectors')}; OpenAI noemt connectors sinds december 2025 apps).",
+        f"Switch on {_en('Settings', 'Apps', 'Advanced settings', 'Developer mode')} (earlier: "
+        f"{_en('Settings', 'Connectors')}; OpenAI has called connectors apps since December 2025).",
     ),
     "client_chatgpt_step_create": _t(
         f"Kies {_ui('Create app')}: geef een naam, plak dit adres bij {_ui('MCP Server URL')}, kies bij "
