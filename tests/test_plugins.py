@@ -243,3 +243,16 @@ def test_a_registry_tool_missing_from_the_module_is_refused(toy_path: Path, tmp_
     path = write_registry(tmp_path, lambda d: _add_toy(d, "https://example.org", ("search_notes", "read_note")))
     with pytest.raises(CatalogError, match=r"tool 'read_note' has no implementation in proxy/platforms/toy\.py"):
         load_generation(path)
+
+
+def test_every_built_in_plug_in_says_what_it_cannot_do_and_its_quirks_in_dutch_too() -> None:
+    """The Dutch Bronplatforms pages showed the plug-ins' English notes (up to 46 English words per 1,000)."""
+    from proxy.catalog.build import load_plugins
+    from proxy.registry.model import load_registry
+    from tests.conftest import REGISTRY
+
+    for key, plugin in load_plugins(load_registry(REGISTRY)).items():
+        about = plugin.about
+        assert len(about.cannot_nl) == len(about.cannot) and len(about.quirks_nl) == len(about.quirks), key
+        assert all(lang == "nl" for kind in ("cannot", "quirks") for _, lang in about.lines(kind, "nl")), key
+        assert [line for line, _ in about.lines("cannot", "en")] == list(about.cannot), key

@@ -149,4 +149,8 @@ PLATFORM = koop_plugin("lokaal", TOOLS, measure_load, SOURCE, SEARCH_ROUTE,
                        cannot=("no exact totals for large result sets",
                                "no per-organisation publication list except through search"),
                        quirks=("the decentral gazettes share one SRU index with the national ones, scoped by "
-                               "w.publicatienaam",))
+                               "w.publicatienaam",),
+                       cannot_nl=("geen exacte totalen bij grote aantallen resultaten",
+                                  "geen lijst van publicaties per organisatie, alleen via zoeken"),
+                       quirks_nl=("de decentrale bladen delen één SRU-index met de landelijke, afgebakend met "
+                                  "w.publicatienaam",))

@@ -106,4 +106,7 @@ PLATFORM = koop_plugin("officieel", TOOLS, measure_load, SOURCE, SEARCH_ROUTE,
                            ("bekendmaking", "staatscourant", "staatsblad", "kamerstuk", "publicatie"),
                            ("publication", "gazette", "official")),
                        cannot=("no full text in search results, only metadata",),
-                       quirks=("Kamerstukken and Handelingen share the index with the gazettes",))
+                       quirks=("Kamerstukken and Handelingen share the index with the gazettes",),
+                       cannot_nl=("geen volledige tekst in zoekresultaten, alleen metadata",),
+                       quirks_nl=("Kamerstukken en Handelingen delen de index met de Staatscourant en het "
+                                  "Staatsblad",))

@@ -1182,5 +1182,19 @@ PLATFORM = PlatformPlugin(
             "date filters use whole UTC days while meetings are in Dutch time",
             "a token-bucket rate limit (60 units, 1/s) with RateLimit-* headers on every reply",
         ),
+        cannot_nl=(
+            "geen exacte totalen bij brede zoekvragen: totalIsApproximate markeert een schatting",
+            "geen diep bladeren: een zoekvraag leest hooguit zo'n 6.000 indexrijen; alles uitlezen kan alleen via de "
+            "export",
+            "agendapunten zijn geen zoektreffers: ze komen mee met de details van een vergadering",
+            "geen omzetting van de numerieke ids van het klassieke Open Raadsinformatie naar de nieuwe ids",
+        ),
+        quirks_nl=(
+            "sleutels van organisaties mengen '_' en '-', en namen zijn soms vreemd ('Bergen Nh'): namen worden "
+            "opgezocht in /api/sources plus ori_aliases.json",
+            "/api/sources begint met rijen all_<leverancier> die door de controle komen maar niets vinden",
+            "datumfilters rekenen in hele UTC-dagen, terwijl vergaderingen in Nederlandse tijd staan",
+            "een snelheidslimiet (60 eenheden, één per seconde erbij) met RateLimit-*-headers bij elk antwoord",
+        ),
     ),
 )

@@ -594,4 +594,8 @@ PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS,
     documentation="https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx",
     cannot=("the open-data feed has no free-text search (unknown parameters are ignored and the whole corpus comes "
             "back); words go to the website's undocumented search, best effort",),
-    quirks=("a summary of \"-\" is a placeholder for no summary",)))
+    quirks=("a summary of \"-\" is a placeholder for no summary",),
+    cannot_nl=("de opendatafeed kan niet zoeken in de volledige tekst (onbekende parameters worden genegeerd en het "
+               "hele bestand komt terug); woorden gaan naar de niet-gedocumenteerde zoekfunctie van de website, naar "
+               "beste vermogen",),
+    quirks_nl=("een samenvatting \"-\" staat voor: geen samenvatting",)))

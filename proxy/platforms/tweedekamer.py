@@ -1383,4 +1383,8 @@ PLATFORM = PlatformPlugin(key="tweedekamer", tools=TOOLS,
     documentation="https://opendata.tweedekamer.nl/documentatie/odata-api",
     cannot=("no full-text search over document content", "at most 250 entities per page"),
     quirks=("soft-deleted rows stay in every entity set (Verwijderd: true)", "no @odata.nextLink once $top is given",
-            "a filter with too many nodes is refused with HTTP 400")))
+            "a filter with too many nodes is refused with HTTP 400"),
+    cannot_nl=("geen zoeken in de volledige tekst van documenten", "hooguit 250 entiteiten per pagina"),
+    quirks_nl=("verwijderde rijen blijven in elke entiteitenset staan (Verwijderd: true)",
+               "geen @odata.nextLink zodra $top is meegegeven",
+               "een filter met te veel onderdelen wordt geweigerd met HTTP 400")))

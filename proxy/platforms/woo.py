@@ -561,4 +561,6 @@ PLATFORM = PlatformPlugin(key="woo", tools=TOOLS,
         ("woo", "publicatie", "openbaarmaking"),
         ("publication", "freedom of information", "foi", "disclosure")),
     documentation="https://open.overheid.nl", cannot=("the API is undocumented", "page sizes 10, 20 and 50 only"),
-    quirks=("filter values are sent double URL-encoded", "whether totaal is exact is not documented")))
+    quirks=("filter values are sent double URL-encoded", "whether totaal is exact is not documented"),
+    cannot_nl=("de API is niet gedocumenteerd", "alleen paginagroottes 10, 20 en 50"),
+    quirks_nl=("filterwaarden gaan dubbel URL-gecodeerd mee", "of totaal exact is, is niet gedocumenteerd")))

@@ -22,7 +22,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from proxy.core.clock import dutch_today, is_stalled, utc_now
 from proxy.core.shapes import JsonDict
@@ -154,9 +154,21 @@ class About:
     documentation: str  # where the platform documents its API (the licence of its data is the registry's attribution)
     cannot: tuple[str, ...] = ()  # what the platform cannot do (so nobody builds a tool expecting it)
     quirks: tuple[str, ...] = ()  # known surprises in its answers
+    # The same lines in Dutch, in the same order, for the Dutch site; a remote server's come in its one language.
+    cannot_nl: tuple[str, ...] = ()
+    quirks_nl: tuple[str, ...] = ()
     # The words people search this source's tools with, (Dutch, English): a client that finds tools by topic
     # finds these in a tool's name, title or description (proxy.catalog.assistants checks it).
     search_words: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    def lines(self, kind: Literal["cannot", "quirks"], lang: str) -> tuple[tuple[str, str], ...]:
+        """(line, its language) of `cannot` or `quirks` for a page in `lang`: the Dutch lines where the plug-in
+        has them all, else the English ones (a page marks them as English)."""
+        english: tuple[str, ...] = getattr(self, kind)
+        dutch: tuple[str, ...] = getattr(self, f"{kind}_nl")
+        if lang == "nl" and len(dutch) == len(english):
+            return tuple((line, "nl") for line in dutch)
+        return tuple((line, "en") for line in english)
 
 
 @dataclass(frozen=True, slots=True)

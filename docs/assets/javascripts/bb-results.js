@@ -3,7 +3,7 @@
 // http(s) scheme (bb-dom.safeLink).
 
 import {el, safeLink, uid} from "./bb-dom.js";
-import {fieldLabel, formatNumber, pageLanguage, translator} from "./bb-i18n.js";
+import {fieldLabel, formatNumber, pageLanguage, translator, valueLabel} from "./bb-i18n.js";
 
 const MAX_DEPTH = 6;
 
@@ -27,6 +27,12 @@ export function precisionSentence(t, lang, precision) {
   return parts.join("; ");
 }
 
+/** Text the server wrote for the assistant (English): on a Dutch page marked as English, after a Dutch word of notice. */
+function serverWords(t, lang, text) {
+  if (lang === "en") return [text];
+  return [el("span", {class: "bb-server-note"}, t("server_english")), " ", el("span", {attrs: {lang: "en"}}, text)];
+}
+
 function renderPrecision(t, lang, precision) {
   const box = el("div", {class: "bb-precision", dataset: {bbPrecision: ""}},
     el("p", {class: "bb-precision__summary"}, el("strong", {}, precisionSentence(t, lang, precision))));
@@ -34,10 +40,12 @@ function renderPrecision(t, lang, precision) {
   if (precision.matched) box.append(el("details", {class: "bb-tech bb-precision__matched"},
     el("summary", {}, t("technical_details")),
     el("p", {}, t("precision_matched", {matched: String(precision.matched)}))));
-  if (precision.hint) box.append(el("p", {class: "bb-precision__hint"}, String(precision.hint)));
+  // The server's own explanations are English, as the assistant reads them: marked so, and said so once.
+  const english = lang === "en" ? {} : {lang: "en"};
+  if (precision.hint) box.append(el("p", {class: "bb-precision__hint"}, ...serverWords(t, lang, String(precision.hint))));
   if (Array.isArray(precision.not_applied) && precision.not_applied.length) {
-    box.append(el("p", {class: "bb-precision__not-applied"},
-      t("precision_not_applied", {list: precision.not_applied.map(String).join("; ")})));
+    box.append(el("p", {class: "bb-precision__not-applied"}, t("precision_not_applied_intro"), " ",
+      el("span", {attrs: english}, precision.not_applied.map(String).join("; "))));
   }
   return box;
 }
@@ -55,6 +63,9 @@ function fieldName(key) {
 export function renderValue(value, depth = 0) {
   if (value === null || value === undefined) return el("span", {class: "bb-null"}, "–");
   if (typeof value === "boolean") return el("span", {class: "bb-scalar"}, PAGE_T(value ? "yes" : "no"));
+  if (typeof value === "string" && valueLabel(PAGE_LANG, value) && valueLabel(PAGE_LANG, value) !== value) {
+    return el("span", {class: "bb-scalar"}, [valueLabel(PAGE_LANG, value), " ", el("code", {class: "bb-field-key"}, value)]);
+  }
   if (typeof value !== "object") return el("span", {class: "bb-scalar"}, String(value));
   if (depth >= MAX_DEPTH) return el("code", {}, JSON.stringify(value));
   if (Array.isArray(value)) {
