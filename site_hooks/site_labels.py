@@ -53,6 +53,8 @@ LABELS: Mapping[str, Text] = {
         "certificate.",
     ),
     "local_notice_link": _t("Publiek maken", "Going public"),
+    "hosts_outbound": _t("Adressen die de server aanroept (https, poort 443)",
+                         "Addresses the server calls (https, port 443)"),
     "public_https": _t(
         "Dit is een publiek https-adres. Ook diensten die vanuit de cloud verbinden, kunnen het gebruiken: ChatGPT, "
         "de connectors van Claude en Copilot Studio. Wat je assistent opvraagt, gaat dan via die dienst naar deze "

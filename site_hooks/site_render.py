@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import jinja2
 import markdown
@@ -106,6 +107,7 @@ MARKERS: Mapping[str, str] = {
     "operator": "operator.md.j2",
     "software": "software.md.j2",
     "source-licences": "source_licences.md.j2",
+    "platform-hosts": "platform_hosts.md.j2",
     "privacy-controller": "privacy_controller.md.j2",
     "privacy-basis": "privacy_basis.md.j2",
     "privacy-recipients": "privacy_recipients.md.j2",
@@ -269,6 +271,7 @@ class Renderer:
         return self.env.get_template(template).render(
             data=self.data, lang=lang, t=t, h=h, link=link, here=here, slot=slot, stencil=stencil,
             params=params, address=address, medium_name=medium_name, result_list=returns_result_list,
+            base_host=lambda url: urlsplit(url).hostname or url,
             fields=self._fields,
             tool_count=self.data.tool_count, privacy=privacy_facts(self.data),
             connector_src=connector_src, platform_src=platform_src, connector_dir=CONNECTOR_DIR,

@@ -716,12 +716,29 @@ SEARCHES = {
         ("Woo-verzoek", "woo"), ("Woo-besluit", "woo"), ("Wob-verzoek", "woo"),
         ("alle bronnen", None), ("hoe actueel", "laadstatus.html"), ("bron vermelden", "bronvermelding.html"),
         ("https certificaat", "publiek-maken.html"),
+        # What deciders and the people connecting an assistant type (issue 43).
+        ("wat kost het", "voor-organisaties.html"), ("kosten", "voor-organisaties.html"),
+        ("firewall", "voor-organisaties.html"), ("leverancier", "voor-organisaties.html"),
+        ("Copilot Studio", "voor-organisaties.html"), ("hosting", "publiek-maken.html"),
+        ("ChatGPT", "connectoren.html"), ("Claude", "connectoren.html"), ("VS Code", "connectoren.html"),
+        ("Cursor", "connectoren.html"), ("privacy", "privacy.html"), ("toegankelijkheid", "toegankelijkheid.html"),
     ],
     "en": [
         ("city council", "ori"), ("council decision", "ori"), ("permit", "lokaal"), ("Government Gazette", "officieel"),
         ("parliamentary questions", "tweedekamer"), ("law", "wetten"), ("ruling", "rechtspraak"),
         ("case law", "rechtspraak"), ("freedom of information request", "woo"), ("all sources", None),
         ("how up to date", "laadstatus.html"), ("citing sources", "bronvermelding.html"),
+        ("council meeting", "ori"), ("motion", "ori"), ("amendment", "ori"), ("municipal gazette", "lokaal"),
+        ("official publications", "officieel"), ("Bulletin of Acts and Decrees", "officieel"),
+        ("member of parliament", "tweedekamer"), ("bill", "tweedekamer"), ("legislation", "wetten"),
+        ("article of a law", "wetten"), ("court decision", "rechtspraak"), ("ECLI", "rechtspraak"),
+        ("Open Government Act", "woo"), ("what does it cost", "voor-organisaties.html"),
+        ("cost", "voor-organisaties.html"), ("firewall", "voor-organisaties.html"),
+        ("supplier", "voor-organisaties.html"), ("Copilot Studio", "voor-organisaties.html"),
+        ("ChatGPT", "connectoren.html"), ("Claude", "connectoren.html"), ("VS Code", "connectoren.html"),
+        ("Cursor", "connectoren.html"), ("https certificate", "publiek-maken.html"), ("privacy", "privacy.html"),
+        ("accessibility", "toegankelijkheid.html"), ("Woo request", "woo"), ("parliament vote", "tweedekamer"),
+        ("local regulation", "lokaal"),
     ],
 }
 
@@ -769,5 +786,6 @@ async def test_site_search_finds_the_page_for_the_readers_words(env: Env, contex
                 wrong[f"{lang}: {query}"] = f"{found} (wanted {want})"
         assert_clean(watch)
         await page.close()
-    assert asked >= 40
+    assert all(len(searches) >= 40 for searches in SEARCHES.values())
+    assert asked >= 80
     assert wrong == {}

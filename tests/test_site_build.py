@@ -115,6 +115,28 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     }
 
 
+def _search_docs(site: Path) -> list[dict[str, Any]]:
+    """Both languages' search entries, each at its location under the site root (each language has its own index,
+    its locations relative to its own folder: site_hooks/search_languages.py)."""
+    docs: list[dict[str, Any]] = []
+    for prefix in ("", "en/"):
+        index = json.loads((site / prefix / "search/search_index.json").read_text(encoding="utf-8"))
+        docs += [{**doc, "location": prefix + doc["location"]} for doc in index["docs"]]
+    return docs
+
+
+def test_each_language_has_its_own_search_index_with_its_own_stemmer(shipped: Path) -> None:
+    """One index held both languages: Dutch searches returned English pages and the reverse."""
+    for prefix, lang, other in (("", "nl", "en/"), ("en/", "en", None)):
+        index = json.loads((shipped / prefix / "search/search_index.json").read_text(encoding="utf-8"))
+        assert index["config"]["lang"] == [lang]
+        assert index["docs"] and all((shipped / prefix / d["location"].split("#")[0]).is_file() for d in index["docs"])
+        if other:
+            assert not [d for d in index["docs"] if d["location"].startswith(other)]
+        page = (shipped / prefix / "connectoren" / "wetten.html").read_text(encoding="utf-8")
+        assert '"base": ".."' in page  # Material reads the index below its base: this language's folder
+
+
 def _slug_is_unique(slug: str) -> bool:
     """True when no registry text but the connector's own entry, and no hand-written page, has the slug."""
     data = json.loads(REGISTRY.read_text(encoding="utf-8"))
@@ -286,7 +308,7 @@ def test_footer_names_only_in_footer_connectors(shipped: Path, catalog: Catalog)
 
 def test_search_has_what_each_connection_page_says_of_its_own_and_what_every_page_repeats_once(
         shipped: Path, catalog: Catalog) -> None:
-    docs = json.loads((shipped / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    docs = _search_docs(shipped)
     locations = {doc["location"] for doc in docs}
     meta = [t.name for t in next(iter(catalog.connectors.values())).tools if t.impl is None]
     assert meta
@@ -311,7 +333,7 @@ def test_search_has_what_each_connection_page_says_of_its_own_and_what_every_pag
 def test_hidden_connectors_are_listed_everywhere_but_the_footer(shipped: Path, catalog: Catalog) -> None:
     hidden = [c for c in catalog.connectors.values() if not c.connector.in_footer]
     assert hidden
-    search = (shipped / "search/search_index.json").read_text(encoding="utf-8")
+    search = json.dumps(_search_docs(shipped), ensure_ascii=False, separators=(",", ":"))
     sitemap = (shipped / "sitemap.xml").read_text(encoding="utf-8")
     for c in hidden:
         for prefix in ("", "en/"):

@@ -792,9 +792,10 @@ async def koop_canary(probe: Probe, plugin: PlatformPlugin, source: KoopSource) 
 def koop_plugin(key: str, tools: tuple[ToolImpl, ...], measure_load: MeasureLoad, source: KoopSource,
                 search_route: SourceRoute, *, search_words: tuple[tuple[str, ...], tuple[str, ...]],
                 cannot: tuple[str, ...], quirks: tuple[str, ...], cannot_nl: tuple[str, ...],
-                quirks_nl: tuple[str, ...]) -> PlatformPlugin:
+                quirks_nl: tuple[str, ...], hosts: tuple[str, ...] = ()) -> PlatformPlugin:
     """A KOOP SRU source's plug-in (lokaal, officieel): the shared documentation and canary, its own words."""
     return PlatformPlugin(key=key, tools=tools, measure_load=measure_load,
                           canary=functools.partial(koop_canary, source=source), search_route=search_route,
                           about=dataclasses.replace(KOOP_SRU_ABOUT, search_words=search_words, cannot=cannot,
-                                                    quirks=quirks, cannot_nl=cannot_nl, quirks_nl=quirks_nl))
+                                                    quirks=quirks, cannot_nl=cannot_nl, quirks_nl=quirks_nl,
+                                                    hosts=hosts))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, timedelta
+from urllib.parse import urlsplit
 
 from proxy.platforms import cvdr
 from proxy.platforms._sru import (
@@ -150,6 +151,7 @@ PLATFORM = koop_plugin("lokaal", TOOLS, measure_load, SOURCE, SEARCH_ROUTE,
                                "no per-organisation publication list except through search"),
                        quirks=("the decentral gazettes share one SRU index with the national ones, scoped by "
                                "w.publicatienaam",),
+                       hosts=(urlsplit(cvdr.SEARCH_URL).netloc, *sorted(cvdr.TEXT_HOSTS)),
                        cannot_nl=("geen exacte totalen bij grote aantallen resultaten",
                                   "geen lijst van publicaties per organisatie, alleen via zoeken"),
                        quirks_nl=("de decentrale bladen delen één SRU-index met de landelijke, afgebakend met "

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
 from proxy.core.caller import SYSTEM_CALLER
@@ -48,7 +49,7 @@ from proxy.platforms._common import (
     parse_xml,
 )
 from proxy.platforms._resolve import Entry, Resolved, Table, norm
-from proxy.platforms.rechtspraak_words import FILTERED_PAGE, Hit, Narrowing, read_zoek, zoek_body, zoek_url
+from proxy.platforms.rechtspraak_words import FILTERED_PAGE, ZOEK_URL, Hit, Narrowing, read_zoek, zoek_body, zoek_url
 from proxy.plugin.canary import DAY, ISO_START, Probe, check_load
 from proxy.plugin.toolkit import About, LoadReport, PlatformContext, PlatformPlugin, SourceRoute, ToolCall, ToolImpl
 from proxy.results.outputs import CITATION_SCHEMA, object_schema, precision, result_list_schema
@@ -592,6 +593,7 @@ PLATFORM = PlatformPlugin(key="rechtspraak", tools=TOOLS,
         ("uitspraak", "uitspraken", "rechter", "rechtspraak", "ecli", "vonnis", "arrest"),
         ("ruling", "court", "judgment", "case law")),
     documentation="https://www.rechtspraak.nl/Uitspraken/paginas/open-data.aspx",
+    hosts=(urlsplit(ZOEK_URL).netloc,),
     cannot=("the open-data feed has no free-text search (unknown parameters are ignored and the whole corpus comes "
             "back); words go to the website's undocumented search, best effort",),
     quirks=("a summary of \"-\" is a placeholder for no summary",),

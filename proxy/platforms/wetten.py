@@ -599,6 +599,7 @@ PLATFORM = PlatformPlugin(key="wetten", tools=TOOLS,
     quirks=("a record is a version (toestand) of a regulation, so one regulation has many records",
             "one version can answer as several records, one per zicht generation; the newest is the current text",
             "an open end date is written 9999-12-31"),
+    hosts=tuple(sorted(BWB_DOCUMENT_HOSTS)),
     cannot_nl=("zoeken alleen op titels, niet in de tekst van regelingen",),
     quirks_nl=("een record is een versie (toestand) van een regeling, dus één regeling heeft veel records",
                "één versie kan als meerdere records antwoorden, één per zichtgeneratie; de nieuwste is de huidige "

@@ -152,6 +152,9 @@ class About:
     """Facts about an upstream platform that a maintainer and the site need."""
 
     documentation: str  # where the platform documents its API (the licence of its data is the registry's attribution)
+    # The hosts it calls besides its registry base_url's (a search elsewhere, the texts a record links to), over
+    # https: what an IT department opens outbound (the page "Voor organisaties" lists them).
+    hosts: tuple[str, ...] = ()
     cannot: tuple[str, ...] = ()  # what the platform cannot do (so nobody builds a tool expecting it)
     quirks: tuple[str, ...] = ()  # known surprises in its answers
     # The same lines in Dutch, in the same order, for the Dutch site; a remote server's come in its one language.
