@@ -49,8 +49,20 @@ PUBLIC_WORDS: Mapping[str, Text] = {
     ),
     "pub_source_code": _t("Broncode", "Source code"),
     "pub_no_source_url": _t(
-        "Er is geen openbaar adres van de broncode opgegeven; vraag ernaar via het contactadres.",
-        "No public address of the source code is given; ask for it at the contact address.",
+        "Deze installatie noemt geen openbare repository. De broncode staat in de map waaruit BesluitBron hier draait "
+        "(met `LICENSE` en `SECURITY.md`); onder de EUPL-1.2 mag je hem kopiëren en hergebruiken. Een publieke "
+        "installatie noemt hier haar repository (`server.operator.source_url`).",
+        "This installation names no public repository. The source code is in the folder BesluitBron runs from here "
+        "(with `LICENSE` and `SECURITY.md`); under the EUPL-1.2 you may copy and reuse it. A public installation "
+        "names its repository here (`server.operator.source_url`).",
+    ),
+    "pub_security": _t("Beveiligingsproblemen melden", "Reporting a security problem"),
+    "pub_security_value": _t(
+        "Meld een kwetsbaarheid aan {email}, niet in een openbaar kanaal. De server publiceert dit adres ook "
+        "volgens RFC 9116 op {securitytxt}; `SECURITY.md` bij de broncode zegt wat je na een melding kunt "
+        "verwachten.",
+        "Report a vulnerability to {email}, not in a public channel. The server also publishes this address as "
+        "RFC 9116 asks, at {securitytxt}; `SECURITY.md` with the source code says what to expect after a report.",
     ),
     "pub_source": _t("Bron", "Source"),
     "pub_source_license": _t("Licentie", "Licence"),

@@ -331,3 +331,14 @@ def test_a_public_installation_says_nothing_of_running_on_one_computer(site: Pat
     assert not [p for p in site.rglob("*.html") if 'class="local-banner"' in p.read_text(encoding="utf-8")]
     for lang in PREFIX:
         assert "127.0.0.1" not in (site / PREFIX[lang] / "llms.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["nl", "en"])
+def test_over_names_where_to_report_a_security_problem(site: Path, lang: str) -> None:
+    """The privacy and security officer found no security contact or disclosure policy on the site."""
+    row = _soup(site, lang, "over.html").select_one("[data-software] tr[data-fact=security]")
+    assert row is not None
+    links = {a["href"] for a in row.select("a")}
+    fault = _variant_data()["server"].get("fault_contact") or VARIANT_OPERATOR["contact"]
+    assert f"mailto:{fault['email']}" in links
+    assert "https://besluitbron.example.nl/.well-known/security.txt" in links and "SECURITY.md" in _text(row)
