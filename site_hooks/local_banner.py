@@ -1,18 +1,15 @@
-"""Hook: a local installation says on every page that its addresses work on this computer only, and links to what
+"""A local installation says on every page that its addresses work on this computer only, and links to what
 going public takes; a public installation (its `public_url` a public https address) says nothing of it.
 
 Every page shows an address (the footer names Alle Bronnen), so the notice is in Material's announce bar, beside
-the sample banner (`sample_banner.py`)."""
+the sample banner; the hook `sample_banner.py` puts both there."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.nav import Navigation
-from mkdocs.structure.pages import Page
 
 _ROOT = str(Path(__file__).resolve().parents[1])
 if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only while importing a hook
@@ -30,14 +27,3 @@ def banner(config: MkDocsConfig) -> dict[str, str] | None:
         return None
     return {"text": text, "link": label("local_notice_link", lang),
             "href": bridge.site_url(config) + bridge.lang_prefix(config, lang) + "publiek-maken.html"}
-
-
-def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
-    context["bb_local_banner"] = banner(config)
-    return context
-
-
-def on_template_context(context: dict[str, Any], template_name: str, config: MkDocsConfig) -> dict[str, Any]:
-    """The pages rendered from a template alone (404.html) get it too."""
-    context["bb_local_banner"] = banner(config)
-    return context

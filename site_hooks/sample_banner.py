@@ -1,4 +1,5 @@
-"""Hook: when the server answers from its offline sample of the platforms, every page says so in a banner.
+"""Hook: the announce bar's two notices. When the server answers from its offline sample of the platforms, every
+page says so in a banner; a local installation says where its addresses work (`local_banner.py`).
 
 The server hands the builds it runs with the replicas the newest recording date (`SiteInput.sample_recorded_on`);
 a build without it (the public site, CI) shows no banner. The banner is Material's announce bar."""
@@ -17,7 +18,7 @@ _ROOT = str(Path(__file__).resolve().parents[1])
 if _ROOT not in sys.path:  # mkdocs puts only site_hooks/ on sys.path, and only while importing a hook
     sys.path.insert(0, _ROOT)
 
-from site_hooks import bridge  # noqa: E402
+from site_hooks import bridge, local_banner  # noqa: E402
 
 WORDS = {
     "nl": "Voorbeeldgegevens: deze installatie antwoordt uit een offline steekproef van de platforms, vastgelegd "
@@ -50,10 +51,12 @@ def banner(config: MkDocsConfig) -> str | None:
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
     context["bb_sample_banner"] = banner(config)
+    context["bb_local_banner"] = local_banner.banner(config)
     return context
 
 
 def on_template_context(context: dict[str, Any], template_name: str, config: MkDocsConfig) -> dict[str, Any]:
-    """The pages rendered from a template alone (404.html) get the banner too."""
+    """The pages rendered from a template alone (404.html) get the banners too."""
     context["bb_sample_banner"] = banner(config)
+    context["bb_local_banner"] = local_banner.banner(config)
     return context

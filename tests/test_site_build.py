@@ -26,6 +26,7 @@ from proxy.catalog.build import Catalog, build_catalog
 from proxy.maintain.registry_edit import Switch, set_switch
 from proxy.registry.model import load_registry, parse_registry
 from proxy.state.store import CALL_LOG_TTL_SECONDS, CALLS_PER_CALLER
+from proxy.web.securitytxt import SECURITY_TXT_PATH
 from proxy.web.transport import TransportSettings
 from site_hooks.parallel_languages import SERIAL_ENV
 from site_hooks.site_data import CONNECTOR_DIR, PLATFORM_DIR
@@ -222,6 +223,10 @@ def test_every_page_exists_in_both_languages(shipped: Path, catalog: Catalog) ->
         assert soup.html is not None and soup.html["lang"] == ("en" if name.startswith("en/") else "nl"), name
 
 
+# Paths on the site's address that the server answers itself (proxy.web.app), which the site links to.
+SERVER_ANSWERS = frozenset({SECURITY_TXT_PATH})
+
+
 def test_internal_links_resolve(shipped: Path, catalog: Catalog) -> None:
     site_url = _site_url(catalog)
     ids: dict[str, set[str]] = {}
@@ -236,6 +241,8 @@ def test_internal_links_resolve(shipped: Path, catalog: Catalog) -> None:
                 if target is None:
                     continue
                 path, fragment = target
+                if "/" + path in SERVER_ANSWERS:  # the server answers it, not a file of the site
+                    continue
                 if not (shipped / path).is_file():
                     broken.append(f"{name}: {element[attribute]} → {path} (missing)")
                 elif fragment and path.endswith(".html") and fragment not in ids.get(path, set()):
