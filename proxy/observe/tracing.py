@@ -23,7 +23,6 @@ from opentelemetry.trace import SpanKind, Tracer, get_current_span
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
 from proxy import __version__
-from proxy.core.errors import TOOL_NAME_SHOWN, clipped
 
 __all__ = ["ACTIVE_TRACER", "HTTP_CONTEXT", "make_tracer", "parent_context", "platform_span", "tool_span"]
 
@@ -71,7 +70,6 @@ def parent_context(carrier: Mapping[str, Any] | None) -> Context | None:
 def tool_span(tracer: Tracer, connector: str, tool: str, meta: Mapping[str, Any] | None) -> Iterator[None]:
     """The server span of one tool call, child of the client's context (`_meta` first, then the header)."""
     parent = parent_context(meta) or HTTP_CONTEXT.get()
-    tool = clipped(tool, TOOL_NAME_SHOWN)  # the name as the client sent it: a 900 KB one must not fill the export
     attributes = {"mcp.method.name": "tools/call", "gen_ai.tool.name": tool, "besluitbron.connector": connector}
     with tracer.start_as_current_span(f"tools/call {tool}", context=parent, kind=SpanKind.SERVER,
                                       attributes=attributes):

@@ -854,7 +854,8 @@ class McpHttp:
         tracer = self._tracer
         if tracer is None:
             return await endpoint.call_tool(name, params.get("arguments") or {}, caller)
-        with tool_span(tracer, endpoint.slug, name, params.get("_meta")):
+        # The name as the client sent it, cut: a 900 KB one must not fill the export.
+        with tool_span(tracer, endpoint.slug, clipped(name, TOOL_NAME_SHOWN), params.get("_meta")):
             return await endpoint.call_tool(name, params.get("arguments") or {}, caller)
 
     # ── shared ──
