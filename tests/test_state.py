@@ -514,6 +514,8 @@ async def test_at_the_shipped_memory_bound_redis_evicts_and_no_write_fails(tmp_p
             for i in range(1_500):  # 3 MB more: the bound is reached, and the older keys go
                 await store.record_call(f"trace:new-{i}", _call(i))
                 await store.cache_set(f"new-{i}", os.urandom(2048), 3600)
+                if i % 50 == 0:  # in use meanwhile, as a client's session is (a loaded machine takes seconds here)
+                    await store.touch_session(session, "wetten", 1800)
             await store.calls("trace:new-0", 1)  # waits for the last batch of records
             assert store.describe() == {"backend": "redis", "degraded": False}, store.describe()
             assert await store.touch_session(session, "wetten", 1800)
