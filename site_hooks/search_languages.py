@@ -33,9 +33,7 @@ def own_base(base: str, prefix: str) -> str:
     """Material's `base` for a page of the language under `prefix` ('en/'): that folder instead of the site root."""
     if base.startswith(("/", "http:", "https:")):  # an absolute base (the 404 pages)
         return base.rstrip("/") + "/" + prefix
-    if base == "..":
-        return "."
-    return base.removesuffix("/..") if base.endswith("/..") else base
+    return "." if base == ".." else base.removesuffix("/..")
 
 
 def _own(output: str, config: MkDocsConfig) -> str:
@@ -60,13 +58,12 @@ def on_post_build(config: MkDocsConfig) -> None:
         return
     site = Path(config.site_dir)
     merged = json.loads((site / INDEX).read_text(encoding="utf-8"))
-    default = bridge.default_language(config)
     prefixes = {lang: bridge.lang_prefix(config, lang) for lang in bridge.languages(config)}
     for lang, prefix in prefixes.items():
         others = tuple(p for p in prefixes.values() if p and p != prefix)
         docs = [{**doc, "location": doc["location"].removeprefix(prefix)} for doc in merged["docs"]
                 if (doc["location"].startswith(prefix) if prefix else not doc["location"].startswith(others))]
         index = {**merged, "config": {**merged["config"], "lang": [lang]}, "docs": docs}
-        target = site / prefix / INDEX if lang != default else site / INDEX
+        target = site / prefix / INDEX  # the default language's prefix is "": the root
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

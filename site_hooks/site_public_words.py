@@ -50,10 +50,10 @@ PUBLIC_WORDS: Mapping[str, Text] = {
     "pub_source_code": _t("Broncode", "Source code"),
     "pub_no_source_url": _t(
         "Deze installatie noemt geen openbare repository. De broncode staat in de map waaruit BesluitBron hier draait "
-        "(met `LICENSE` en `SECURITY.md`); onder de EUPL-1.2 mag je hem kopiëren en hergebruiken. Een publieke "
+        "(met `LICENSE` en `SECURITY.md`); wat je ermee mag, zegt de licentie hierboven. Een publieke "
         "installatie noemt hier haar repository (`server.operator.source_url`).",
         "This installation names no public repository. The source code is in the folder BesluitBron runs from here "
-        "(with `LICENSE` and `SECURITY.md`); under the EUPL-1.2 you may copy and reuse it. A public installation "
+        "(with `LICENSE` and `SECURITY.md`); what you may do with it, the licence above says. A public installation "
         "names its repository here (`server.operator.source_url`).",
     ),
     "pub_security": _t("Beveiligingsproblemen melden", "Reporting a security problem"),

@@ -20,8 +20,8 @@ from urllib.parse import SplitResult, urlsplit
 
 from proxy.core.errors import BesluitBronError
 
-__all__ = ["AddressPolicy", "AddressRefused", "IPAddress", "IPNetwork", "literal_ip", "parse_networks", "resolved_ip",
-           "safe_url"]
+__all__ = ["AddressPolicy", "AddressRefused", "IPAddress", "IPNetwork", "in_networks", "literal_ip", "parse_networks",
+           "resolved_ip", "safe_url"]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -50,6 +50,11 @@ def parse_networks(cidrs: Iterable[str]) -> tuple[IPNetwork, ...]:
     return tuple(ipaddress.ip_network(c, strict=False) for c in cidrs)
 
 
+def in_networks(ip: IPAddress, networks: Iterable[IPNetwork]) -> bool:
+    """Whether `ip` lies in one of `networks` (an address of the other IP version never does)."""
+    return any(ip.version == net.version and ip in net for net in networks)
+
+
 @dataclass(frozen=True, slots=True)
 class AddressPolicy:
     """The address rules plus the registry's exceptions (`allow`)."""
@@ -57,7 +62,7 @@ class AddressPolicy:
     allow: tuple[IPNetwork, ...] = ()
 
     def allowed_by_exception(self, ip: IPAddress) -> bool:
-        return any(ip.version == net.version and ip in net for net in self.allow)
+        return in_networks(ip, self.allow)
 
     def refusal(self, ip: IPAddress) -> str | None:
         """Why `ip` may not be called, or None when it may."""

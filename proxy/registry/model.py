@@ -24,7 +24,7 @@ import jsonschema
 
 from proxy.core.errors import RegistryError
 from proxy.core.hostmatch import matches
-from proxy.core.netguard import AddressPolicy, AddressRefused, IPNetwork, parse_networks
+from proxy.core.netguard import AddressPolicy, AddressRefused, IPNetwork, in_networks, parse_networks
 from proxy.core.schemacheck import SchemaCheck
 from proxy.core.toolnames import name_problem
 
@@ -250,7 +250,7 @@ class MetricsAccess:
             ip = ipaddress.ip_address(client.split("%", 1)[0])
         except ValueError:
             ip = None
-        if ip is not None and any(ip.version == net.version and ip in net for net in self.networks):
+        if ip is not None and in_networks(ip, self.networks):
             return True
         token = os.environ.get(self.token_env, "") if self.token_env else ""
         scheme, _, sent = (authorization or "").partition(" ")

@@ -250,7 +250,7 @@ async def _redis_check(app: web.Application) -> dict[str, object]:
     reason = await unreachable()
     if reason:  # every process is in the same place: taking them all out of the balancer would help nobody
         return {"ok": True, "configured": True, "degraded": True, "reason": reason}
-    if store.on_local_state:  # type: ignore[attr-defined]  # Redis answers, the other processes share it, and this one is still catching up
+    if getattr(store, "on_local_state", False):  # Redis answers the others; this process is still catching up
         return {"ok": False, "configured": True, "degraded": True,
                 "reason": "Redis answers again, but this process still serves on its own state until its recovery "
                           "checks pass (a few seconds); meanwhile its sessions and call logs are not the others'"}
