@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ from playwright.async_api import Browser, BrowserContext, Locator, Page, Route, 
 
 from proxy.catalog.build import Catalog, build_catalog
 from proxy.registry.model import load_registry
+from proxy.replica import create_replicas_app, replica_base_urls
 from proxy.replica.lokaal import XSS_ABSTRACT, XSS_TITLE
+from proxy.results.sample import replica_sample
 from proxy.serving.loadstatus import stored_status
 from proxy.web.app import reload_registry
 from tests.browser_helpers import (
@@ -36,7 +39,7 @@ from tests.browser_helpers import (
     new_page,
     run_axe,
 )
-from tests.conftest import LiveServer, Replicas, serve, write_registry
+from tests.conftest import REGISTRY, LiveServer, Replicas, listen, serve, write_registry
 
 pytestmark = pytest.mark.browser
 
@@ -492,8 +495,76 @@ async def test_laadstatus_live_sources_chart_and_sortable_organs(env: Env, conte
     assert names[0].casefold() <= names[-1].casefold()
     await days.locator("button").click()
     await days.locator("button").click()
+
+    # Filtering (issue 43): a griffier finds their council by name, a kind, or only the stalled ones.
+    total, stalled = statuses[local[0]]["organs_total"], statuses[local[0]]["organs_stalled"]
+    section = page.locator(f"section[data-bb-organs='{local[0]}']")
+    count = section.locator("[data-bb-filter-count]")
+    wanted = names[len(names) // 2]
+    await section.locator("[data-bb-filter='name']").fill(wanted.split()[0].upper())  # any case
+    shown = await table.locator("tbody tr th").all_text_contents()
+    assert wanted in shown and all(wanted.split()[0].casefold() in n.casefold() for n in shown)
+    await expect(count).to_contain_text(f"{len(shown)} ")
+    await section.locator("[data-bb-filter='name']").fill("")
+    await expect(count).to_have_text("")
+    await section.locator("[data-bb-filter='stalled']").check()
+    await expect(table.locator("tbody tr[data-bb-organ]")).to_have_count(stalled)
+    await expect(table.locator("tbody tr[data-stalled='false']")).to_have_count(0)
+    await section.locator("[data-bb-filter='stalled']").uncheck()
+    kinds = section.locator("[data-bb-filter='medium'] option")
+    if await kinds.count() > 2:
+        kind = (await kinds.nth(1).text_content() or "").strip()
+        await section.locator("[data-bb-filter='medium']").select_option(label=kind)
+        media = await table.locator("tbody tr td:nth-child(2)").all_text_contents()
+        assert media and set(media) == {kind} and len(media) < total
+        await section.locator("[data-bb-filter='medium']").select_option(index=0)
+    await section.locator("[data-bb-filter='name']").fill("geen organisatie heet zo")
+    await expect(table.locator("tbody tr[data-bb-no-organ]")).to_have_count(1)
+    await expect(count).to_contain_text(f"0 {'van' if lang == 'nl' else 'of'} {total}")
+    await section.locator("[data-bb-filter='name']").fill("")
+    await expect(table.locator("tbody tr[data-bb-organ]")).to_have_count(total)
     assert_clean(watch)
     await shot(page.locator("article"), f"laadstatus-{lang}.png")
+
+
+async def test_laadstatus_of_the_offline_sample_counts_from_its_recording_days(env: Env, context: BrowserContext,
+                                                                              tmp_path: Path) -> None:
+    """As `make run UPSTREAM=replica` serves it: the ages are the sample's on its recording day, never today's, and an
+    organisation the sample holds nothing of is said to be absent from the sample, not to stand still."""
+    registry = load_registry(REGISTRY)
+    replicas = create_replicas_app(list(registry.platforms))  # the default: no test fixtures
+    runner, url = await listen(replicas)
+    sample = replica_sample(sorted(registry.platforms))
+    try:
+        base_urls = replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url)
+        async with serve(write_registry(tmp_path), Replicas(url=url, app=replicas, base_urls=base_urls),
+                         sample=sample, site_dir=env.site, measure_load=True) as live:
+            await _wait_measured(live)
+            page, watch = await new_page(context)
+            await page.goto(f"{live.base}/laadstatus.html")
+            state = page.locator("#besluitbron-load-status [role=status]")
+            await expect(state).to_have_attribute("data-bb-status-state", "live", timeout=15000)
+            await expect(state).to_contain_text("offline steekproef")
+            runtime = live.runtime
+            for key in runtime.generation.served_platforms:
+                status = await stored_status(runtime.generation, runtime.store, key)
+                row = page.locator(f"[data-bb-source='{key}']")
+                recorded = sample.recorded_on[key]
+                await expect(row).to_contain_text(f"vastgelegd op {recorded}")
+                if status["current_through"]:
+                    age = (date.fromisoformat(recorded) - date.fromisoformat(status["current_through"])).days
+                    await expect(row.locator("td").nth(2)).to_have_text(
+                        "vandaag" if age == 0 else "1 dag" if age == 1 else f"{age:,} dagen".replace(",", "."))
+            ori = page.locator("section[data-bb-organs='ori']")
+            absent = ori.locator("tbody tr", has_text="niet in de steekproef")
+            assert await absent.count() > 0
+            await expect(ori.locator("tbody tr.bb-organ--stalled", has_text="niet in de steekproef")).to_have_count(0)
+            await expect(ori).to_contain_text("heeft de offline steekproef geen materiaal")
+            # The site was built for the other server (its public_url): only Material's sitemap fetch goes there.
+            assert [e for e in watch.errors if "/sitemap.xml" not in e] == [] and watch.dialogs == []
+            await shot(page.locator("article"), "laadstatus-sample-nl.png")
+    finally:
+        await runner.cleanup()
 
 
 # --------------------------------------------------------------------------- other hosting

@@ -174,6 +174,7 @@ class StatusReport(TypedDict):
     interval_minutes: NotRequired[int]
     sources: list[SourceStatus]
     live_check: NotRequired[LiveCheck | None]
+    sample_data: NotRequired[dict[str, Any]]  # SampleData.describe(): the sources answering from the offline sample
 
 
 class ShapeError(ValueError):

@@ -285,14 +285,17 @@ async def status(request: web.Request) -> web.Response:
     generation = runtime.generation
     registry = generation.registry
     sources = [await stored_status(generation, runtime.store, key) for key in generation.served_platforms]
-    return web.json_response({
+    body = {
         "server": registry.server.name,
         "version": __version__,
         "stalled_after_days": registry.load_status.stalled_after_days,
         "interval_minutes": registry.load_status.interval_minutes,
         "sources": sources,
         "live_check": await runtime.store.live_check(),  # the last `check-live` run, when one has run
-    })
+    }
+    if runtime.sample:  # the sample's dates are of its recording days: the page counts ages from those
+        body["sample_data"] = runtime.sample.describe(generation.served_platforms)
+    return web.json_response(body)
 
 
 async def site(request: web.Request) -> web.StreamResponse:

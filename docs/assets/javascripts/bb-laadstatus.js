@@ -31,6 +31,12 @@ function measuredDate(source) {
   return parsed && !Number.isNaN(parsed.getTime()) ? parsed : new Date();
 }
 
+/** The day a source's ages count from: its recording day when it answers from the offline sample. */
+function referenceDate(source, recordedOn) {
+  const recorded = recordedOn[source.source] ? new Date(`${recordedOn[source.source]}T12:00:00Z`) : null;
+  return recorded && !Number.isNaN(recorded.getTime()) ? recorded : measuredDate(source);
+}
+
 class LoadStatus {
   constructor(root) {
     this.root = root;
@@ -71,8 +77,11 @@ class LoadStatus {
     const measured = [...new Set(data.status.sources.map((source) => source.measured_at).filter(Boolean)
       .map((iso) => this.when(iso)))];
     this.sameMeasurement = measured.length === 1;
+    this.recordedOn = (data.status.sample_data && data.status.sample_data.recorded_on) || {};
+    const sampled = Object.keys(this.recordedOn).length > 0;
     this.status.textContent = [t("ls_live", {url: data.url, time}),
-      this.sameMeasurement ? t("ls_measured_at", {when: measured[0]}) : ""].join(" ").trim();
+      this.sameMeasurement ? t("ls_measured_at", {when: measured[0]}) : "", sampled ? t("ls_sample") : ""]
+      .join(" ").trim();
     this.render(data.status);
     this.liveCheck(data.status.live_check);
   }
@@ -137,8 +146,9 @@ class LoadStatus {
     const sources = status.sources.filter((s) => s && typeof s === "object");
     // Per source
     const rows = sources.map((source) => {
-      const age = daysSince(source.current_through, measuredDate(source));
+      const age = daysSince(source.current_through, referenceDate(source, this.recordedOn));
       const notes = [];
+      if (this.recordedOn[source.source]) notes.push(t("ls_sample_of", {date: this.recordedOn[source.source]}));
       const media = Object.entries(source.current_through_per_medium || {});
       if (media.length) {
         notes.push(t("ls_per_medium", {list: media.map(([m, d]) => `${this.media[m] || m} ${d || "–"}`).join("; ")}));
@@ -174,7 +184,7 @@ class LoadStatus {
   /** Horizontal bars: days since the newest material per source, with the stalled limit as a line. */
   chart(sources, limit) {
     const t = this.t;
-    const ages = sources.map((s) => daysSince(s.current_through, measuredDate(s)));
+    const ages = sources.map((s) => daysSince(s.current_through, referenceDate(s, this.recordedOn)));
     const scale = Math.max(limit * 1.25, ...ages.filter((a) => a !== null)) || 1;
     const pct = (n) => `${Math.min(100, (n / scale) * 100).toFixed(2)}%`;
     const titleId = uid("bb-ls-chart");
@@ -204,20 +214,24 @@ class LoadStatus {
   /** The organs of one local source as a table sortable by every column; stalled ones marked. */
   organs(source, limit) {
     const t = this.t;
-    const reference = measuredDate(source);
+    const reference = referenceDate(source, this.recordedOn);
+    const sampled = Boolean(this.recordedOn[source.source]);
     const organs = source.organs.map((o) => ({
       name: String(o.name || o.organ || ""),
       medium: String(this.media[o.medium] || o.medium || "–"),
       date: o.current_through || "",
       age: daysSince(o.current_through, reference),
-      stalled: Boolean(o.stalled),
+      // Nothing of it was recorded: a gap of the sample, not a stall of the organisation.
+      absent: sampled && !o.current_through,
+      stalled: Boolean(o.stalled) && !(sampled && !o.current_through),
       key: String(o.organ || ""),
     }));
     const columns = [
       {key: "name", label: t("ls_organ"), value: (o) => o.name.toLocaleLowerCase(this.lang)},
       {key: "medium", label: t("ls_medium"), value: (o) => o.medium},
       {key: "date", label: t("ls_organ_newest"), value: (o) => o.date},
-      {key: "age", label: t("ls_organ_age"), value: (o) => (o.age === null ? Infinity : o.age)},
+      // No date: the stalest of all on the platform, but last when only the sample lacks it.
+      {key: "age", label: t("ls_organ_age"), value: (o) => (o.age !== null ? o.age : o.absent ? -1 : Infinity)},
       {key: "stalled", label: t("ls_organ_state"), value: (o) => (o.stalled ? 1 : 0)},
     ];
     const titleId = uid("bb-ls-organs");
@@ -234,10 +248,13 @@ class LoadStatus {
       });
       return th;
     });
+    const filter = this.organFilter(organs, () => draw());
     const draw = () => {
       const column = columns.find((c) => c.key === sort.key);
       const sign = sort.dir === "ascending" ? 1 : -1;
-      const sorted = [...organs].sort((a, b) => {
+      const shown = organs.filter(filter.matches);
+      filter.count(shown.length);
+      const sorted = shown.sort((a, b) => {
         const x = column.value(a);
         const y = column.value(b);
         if (x < y) return -sign;
@@ -254,20 +271,61 @@ class LoadStatus {
       el("td", {}, o.medium),
       el("td", {class: "bb-nowrap"}, o.date || "–"),
       el("td", {class: "bb-num"}, o.age === null ? "–" : formatNumber(this.lang, o.age)),
-      el("td", {class: `bb-state bb-state--${o.stalled ? "stalled" : "ok"}`},
-        o.stalled ? t("ls_stalled") : t("ls_active")))));
+      o.absent ? el("td", {class: "bb-state bb-state--unknown"}, t("ls_not_in_sample"))
+        : el("td", {class: `bb-state bb-state--${o.stalled ? "stalled" : "ok"}`},
+          o.stalled ? t("ls_stalled") : t("ls_active")))),
+      sorted.length ? null : el("tr", {dataset: {bbNoOrgan: ""}},
+        el("td", {attrs: {colspan: String(columns.length)}}, t("ls_filter_none"))));
     };
     draw();
     const total = source.organs_total ?? organs.length;
-    const stalled = source.organs_stalled ?? organs.filter((o) => o.stalled).length;
+    const absent = organs.filter((o) => o.absent).length;
+    const stalled = absent ? organs.filter((o) => o.stalled).length
+      : source.organs_stalled ?? organs.filter((o) => o.stalled).length;
     return el("section", {class: "bb-organs", attrs: {"aria-labelledby": titleId},
       dataset: {bbOrgans: String(source.source)}},
     el("h3", {id: titleId}, t("ls_organs_title", {source: this.title(source)})),
     el("p", {}, t("ls_organs_summary", {stalled: formatNumber(this.lang, stalled),
-      total: formatNumber(this.lang, total), days: formatNumber(this.lang, limit)}), " ", t("ls_sort_hint")),
+      total: formatNumber(this.lang, total), days: formatNumber(this.lang, limit)}),
+    absent ? ` ${t("ls_organs_absent", {absent: formatNumber(this.lang, absent)})}` : "", " ", t("ls_sort_hint")),
+    filter.form,
     el("div", {class: "bb-table-scroll bb-table-scroll--tall", attrs: {tabindex: "0", role: "region",
       "aria-labelledby": titleId}},
     el("table", {}, el("thead", {}, el("tr", {}, headers)), tbody)));
+  }
+
+  /** Narrowing the organs table: words of the name, a kind, only the stalled ones; the count said as it changes. */
+  organFilter(organs, redraw) {
+    const t = this.t;
+    const fold = (text) => String(text).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLocaleLowerCase(this.lang);
+    const field = (label, control) => el("div", {class: "bb-field"}, el("label", {htmlFor: control.id}, label), control);
+    const name = el("input", {type: "search", id: uid("bb-ls-name"), attrs: {autocomplete: "off", spellcheck: "false",
+      placeholder: t("ls_filter_name_example")}, dataset: {bbFilter: "name"}, on: {input: redraw}});
+    const kinds = [...new Set(organs.map((o) => o.medium))].sort((a, b) => a.localeCompare(b, this.lang));
+    const medium = el("select", {id: uid("bb-ls-medium"), dataset: {bbFilter: "medium"}, on: {change: redraw}},
+      el("option", {value: ""}, t("ls_filter_medium_all")), kinds.map((k) => el("option", {value: k}, k)));
+    const stalled = el("input", {type: "checkbox", id: uid("bb-ls-stalled"), dataset: {bbFilter: "stalled"},
+      on: {change: redraw}});
+    const said = el("p", {class: "bb-hint", attrs: {"aria-live": "polite"}, dataset: {bbFilterCount: ""}});
+    const form = el("form", {class: "bb-form bb-organ-filter", attrs: {role: "search", "aria-label": t("ls_filter_title")},
+      on: {submit: (event) => event.preventDefault()}},
+    field(t("ls_filter_name"), name),
+    kinds.length > 1 ? field(t("ls_medium"), medium) : null,
+    el("div", {class: "bb-field bb-field--check"}, stalled, el("label", {htmlFor: stalled.id}, t("ls_filter_stalled"))),
+    said);
+    return {
+      form,
+      matches: (o) => {
+        const words = fold(name.value).split(/\s+/).filter(Boolean);
+        const folded = fold(o.name);
+        return words.every((w) => folded.includes(w)) && (!medium.value || o.medium === medium.value)
+          && (!stalled.checked || o.stalled);
+      },
+      count: (shown) => {
+        said.textContent = shown === organs.length ? "" : t("ls_filter_count",
+          {shown: formatNumber(this.lang, shown), total: formatNumber(this.lang, organs.length)});
+      },
+    };
   }
 }
 
