@@ -17,6 +17,7 @@ from aiohttp import web
 from playwright.async_api import Browser, BrowserContext, Dialog, Page, Playwright, Request, Response, Route
 
 __all__ = [
+    "ADDRESS_BREAKS_JS",
     "AXE_JS",
     "AXE_TAGS",
     "CHROMIUM",
@@ -41,6 +42,54 @@ AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # WCAG 2.1 level A and AA: what Dutch public-sector sites must meet (EN 301 549).
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+
+
+# Every web address in the page's content, and where its rendered lines break elsewhere than next to "/", "." or
+# "-" (a break mid-word: "openraadsin|formatie"). Each character's box is measured, so a break is what a reader
+# sees, whatever markup or CSS made it. Hidden parts are skipped; a test shows them first.
+ADDRESS_BREAKS_JS = r"""() => {
+  const ADDRESS = /https?:\/\/[^\s"'<>`]+/g;
+  const root = document.querySelector(".md-content") || document.body;
+  // The block around each text that starts an address (an address split by <wbr> is one block's text).
+  const blocks = new Set();
+  const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+    const block = t.data.includes("://")
+      && t.parentElement.closest("code, a, p, li, dt, dd, td, th, summary, h1, h2, h3, h4, div");
+    if (block && block.getClientRects().length) blocks.add(block);
+  }
+  const broken = [];
+  let addresses = 0;
+  const seen = new Map();  // text node -> offsets of the addresses already measured (a cell and its code)
+  for (const block of blocks) {
+    const chars = [];
+    const walk = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    for (let t = walk.nextNode(); t; t = walk.nextNode()) for (let i = 0; i < t.data.length; i++) chars.push([t, i]);
+    const text = chars.map(([t, i]) => t.data[i]).join("");
+    for (const m of text.matchAll(ADDRESS)) {
+      const url = m[0].replace(/[.,;:)\]]+$/, "");
+      const [node, offset] = chars[m.index];
+      if (!seen.has(node)) seen.set(node, new Set());
+      if (seen.get(node).has(offset)) continue;
+      seen.get(node).add(offset);
+      addresses += 1;
+      let top = null;
+      for (let k = m.index; k < m.index + url.length; k++) {
+        const [t, i] = chars[k];
+        const range = document.createRange();
+        range.setStart(t, i);
+        range.setEnd(t, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box) continue;
+        if (top !== null && box.top > top + 2 && !"/.-".includes(text[k - 1]) && !".-".includes(text[k])) {
+          broken.push(`${url.slice(0, k - m.index)}|${url.slice(k - m.index)}`);
+        }
+        top = box.top;
+      }
+    }
+  }
+  return {addresses, broken: [...new Set(broken)]};
+}"""
 
 
 async def launch(playwright: Playwright) -> Browser:

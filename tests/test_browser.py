@@ -29,6 +29,7 @@ from proxy.results.sample import replica_sample
 from proxy.serving.loadstatus import stored_status
 from proxy.web.app import reload_registry
 from tests.browser_helpers import (
+    ADDRESS_BREAKS_JS,
     AXE_JS,
     CHROMIUM,
     SCREENSHOTS,
@@ -498,6 +499,7 @@ async def test_laadstatus_live_sources_chart_and_sortable_organs(env: Env, conte
 
     # Filtering (issue 43): a griffier finds their council by name, a kind, or only the stalled ones.
     total, stalled = statuses[local[0]]["organs_total"], statuses[local[0]]["organs_stalled"]
+    assert total is not None and stalled is not None
     section = page.locator(f"section[data-bb-organs='{local[0]}']")
     count = section.locator("[data-bb-filter-count]")
     wanted = names[len(names) // 2]
@@ -766,6 +768,48 @@ async def test_every_page_template_at_390_and_1280_px_in_both_languages(env: Env
         for name in ("index.html", "connectoren.html", "keuzehulp.html", "explorer.html", "en/connectoren.html"):
             assert report[f"{name} @{width}"]["addresses"] >= 2, name
         assert report[f"connectoren.html @{width}"]["addresses"] == len(env.catalog.connectors) + 1  # + the footer
+
+
+def _shows_addresses(page_file: Path) -> bool:
+    """Whether a built page's content names a web address (or fills itself with live ones)."""
+    content = page_file.read_text(encoding="utf-8")
+    article = content[content.find("<article"):content.find("</article>")]
+    return "://" in re.sub(r"<[^>]*>", "", article) or page_file.name in ("explorer.html", "laadstatus.html")
+
+
+async def test_no_address_breaks_mid_word_at_390_px_on_any_page(env: Env, context: BrowserContext) -> None:
+    """Issue 43: on a phone an address wraps only next to '/', '.' or '-', on every page of both languages that
+    shows one, with every client tab and folded detail shown (each is a state a reader can open); the live
+    explorer and Laadstatus too."""
+    pages = sorted(str(p.relative_to(env.site)) for p in env.site.rglob("*.html") if _shows_addresses(p))
+
+    async def measure(paths: list[str]) -> tuple[dict[str, list[str]], int]:
+        page, _ = await new_page(context)
+        await page.set_viewport_size({"width": 390, "height": 900})
+        # Site search plays no part in the layout: its index and worker are not loaded on each page.
+        await page.route(re.compile(r".*/(search_index\.json|workers/search\.[^/]*\.js|lunr/.*)$"),
+                         lambda route: route.abort())
+        broken: dict[str, list[str]] = {}
+        measured = 0
+        for path in paths:
+            await page.goto(f"{env.proxy.base}/{path}", wait_until="domcontentloaded")
+            if path.endswith(("explorer.html", "laadstatus.html")):
+                await expect(page.locator("[data-state='live'], [data-bb-status-state='live']").first).to_be_visible(
+                    timeout=15000)
+            # Every tab panel and detail open at once: the same width each has alone.
+            await page.add_style_tag(content=".tabbed-content > .tabbed-block {display: block !important}")
+            await page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            found = await page.evaluate(ADDRESS_BREAKS_JS)
+            measured += found["addresses"]
+            if found["broken"]:
+                broken[path] = found["broken"]
+        await page.close()
+        return broken, measured
+
+    halves = await asyncio.gather(measure(pages[0::2]), measure(pages[1::2]))
+    assert {path: where for broken, _ in halves for path, where in broken.items()} == {}
+    measured = sum(count for _, count in halves)
+    assert len(pages) >= 40 and measured >= 300, (len(pages), measured)  # the addresses were there to measure
 
 
 # --------------------------------------------------------------------------- site search in the reader's words

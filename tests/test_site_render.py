@@ -372,3 +372,19 @@ def test_status_snapshot_parses_the_status_shape() -> None:
 def test_status_snapshot_rejects_other_shapes(bad: object) -> None:
     with pytest.raises(StatusSnapshotError):
         parse_status_snapshot(bad)
+
+
+def test_addresses_break_only_between_parts_and_nothing_else_changes() -> None:
+    from site_hooks.site_breaks import break_addresses
+
+    page = ('<p>Zie <a href="https://www.rechtspraak.nl/Uitspraken/open-data.aspx">https://www.rechtspraak.nl/'
+            'Uitspraken/open-data.aspx</a>.</p><pre><code><span class="s2">&quot;http://127.0.0.1:8000/wetten/mcp'
+            '&quot;</span></code></pre><script>const u = "https://x.nl/a-b";</script><style>a[href^="https://x.nl/"]'
+            '{}</style><code>http://127.0.0.1:8000/<wbr>wetten/<wbr>mcp</code><p>geen adres: open-data.aspx</p>')
+    broken = break_addresses(page)
+    assert broken.replace("<wbr>", "") == page.replace("<wbr>", "")  # only break opportunities added
+    assert ">https://www<wbr>.rechtspraak<wbr>.nl/<wbr>Uitspraken/<wbr>open<wbr>-data<wbr>.aspx</a>" in broken
+    assert "&quot;http://127<wbr>.0<wbr>.0<wbr>.1:8000/<wbr>wetten/<wbr>mcp&quot;" in broken  # the entity ends it
+    assert 'href="https://www.rechtspraak.nl/Uitspraken/open-data.aspx"' in broken  # tags untouched
+    assert '"https://x.nl/a-b"' in broken and 'a[href^="https://x.nl/"]' in broken  # scripts and styles too
+    assert "/<wbr><wbr>" not in broken and "geen adres: open-data.aspx" in broken  # once; only addresses

@@ -56,3 +56,25 @@ export function uid(prefix) {
   counter += 1;
   return `${prefix}-${counter}`;
 }
+
+const ADDRESS = /https?:\/\/[^\s"'<>]+/g;
+const PART_BREAK = /(?<=[^/:]\/)(?=[^/])|(?<=\w)(?=[.-]\w)/g;
+
+/**
+ * `text` as children for el()/append(): every web address in it gets <wbr> after each "/" (but the scheme's) and
+ * before each "." and "-", so a narrow screen wraps it between parts, never mid-word (site_hooks/site_breaks.py
+ * does the same for the built pages). Copying the text is unchanged.
+ */
+export function withBreaks(text) {
+  const out = [];
+  let last = 0;
+  for (const match of String(text).matchAll(ADDRESS)) {
+    out.push(text.slice(last, match.index));
+    const [scheme, rest] = [match[0].slice(0, match[0].indexOf("//") + 2), match[0].slice(match[0].indexOf("//") + 2)];
+    const parts = rest.split(PART_BREAK);
+    out.push(scheme, ...parts.flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part])));
+    last = match.index + match[0].length;
+  }
+  out.push(String(text).slice(last));
+  return out.filter((part) => part !== "");
+}

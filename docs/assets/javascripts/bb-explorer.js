@@ -5,7 +5,7 @@
 // (bb-approvals.js) and can be revoked on the page. Results render as text (bb-results.js).
 
 import {Approvals} from "./bb-approvals.js";
-import {append, clear, el, uid} from "./bb-dom.js";
+import {append, clear, el, uid, withBreaks} from "./bb-dom.js";
 import {pageLanguage, translator} from "./bb-i18n.js";
 import {McpError, callTool, listTools} from "./bb-mcp.js";
 import {renderCalls, renderResult} from "./bb-results.js";
@@ -106,7 +106,7 @@ Explorer.prototype.connector = function connector(slug) {
 
 Explorer.prototype.setStatus = function setStatus(state, text) {
   this.status.dataset.state = state;
-  this.status.textContent = text;
+  append(clear(this.status), withBreaks(text));
 };
 
 /** A connector's tools as the site describes them (words per language, schemas), fetched once when first needed:
@@ -414,7 +414,7 @@ Explorer.prototype.ask = function ask(request) {
   el("p", {}, t("card_intro")),
   el("dl", {class: "bb-card__facts"},
     el("dt", {}, t("card_connector")),
-    el("dd", {dataset: {bbCardConnector: ""}}, request.connector.title, " ", el("code", {}, request.endpoint)),
+    el("dd", {dataset: {bbCardConnector: ""}}, request.connector.title, " ", el("code", {}, withBreaks(request.endpoint))),
     el("dt", {}, t("card_tool")),
     el("dd", {dataset: {bbCardTool: ""}}, request.tool.title, " ", el("code", {}, request.tool.name)),
     el("dt", {}, t("card_arguments")),

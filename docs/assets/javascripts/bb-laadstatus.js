@@ -3,7 +3,7 @@
 // time since the newest material, and for the local sources a sortable table of organs with the
 // stalled ones marked. Without a reachable /status the build-time snapshot stays, and the page says so.
 
-import {append, clear, el, uid} from "./bb-dom.js";
+import {append, clear, el, uid, withBreaks} from "./bb-dom.js";
 import {formatNumber, pageLanguage, translator} from "./bb-i18n.js";
 
 const DAY_MS = 86400000;
@@ -79,9 +79,9 @@ class LoadStatus {
     this.sameMeasurement = measured.length === 1;
     this.recordedOn = (data.status.sample_data && data.status.sample_data.recorded_on) || {};
     const sampled = Object.keys(this.recordedOn).length > 0;
-    this.status.textContent = [t("ls_live", {url: data.url, time}),
+    append(clear(this.status), withBreaks([t("ls_live", {url: data.url, time}),
       this.sameMeasurement ? t("ls_measured_at", {when: measured[0]}) : "", sampled ? t("ls_sample") : ""]
-      .join(" ").trim();
+      .join(" ").trim()));
     this.render(data.status);
     this.liveCheck(data.status.live_check);
   }
