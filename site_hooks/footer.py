@@ -38,11 +38,14 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             "address": data.url(c.slug),
             "address_html": address_markup(data.url(c.slug)),
             "page": page.url if page else None,
+            "aggregate": c.connector.aggregate,  # says that one source's own address chooses more precisely
         })
     operator = data.registry.server.operator
     # config.extra, not the page context: 404.html is rendered without a page but reads config.
     config.extra["besluitbron_footer"] = {
         "label": label("footer_label", lang), "copy_label": label("copy_address", lang), "connectors": entries,
+        "aggregate_note": label("footer_aggregate_note", lang), "connectors_page": _page(files, "connectoren.md",
+                                                                                         label("llms_connectors", lang)),
         "service": {
             "operator_label": label("pub_footer_operator", lang), "operator": operator.name[lang],
             "contact_label": label("pub_footer_contact", lang), "email": operator.contact.email,

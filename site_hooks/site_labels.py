@@ -365,6 +365,9 @@ LABELS: Mapping[str, Text] = {
     "result_list_tools": _t("Tools met een resultatenlijst", "Tools that return a result list"),
     # --- footer and llms.txt
     "footer_label": _t("MCP-adres", "MCP address"),
+    "footer_aggregate_note": _t("Alle bronnen op één adres. Met het adres van één bron kiest een assistent preciezer:",
+                                "Every source at one address. With one source's own address an assistant chooses "
+                                "more precisely:"),
     "llms_connectors": _t("Connectoren", "Connectors"),
     "llms_connection_pages": _t("Verbindingspagina's", "Connection pages"),
     "llms_docs": _t("Documentatie", "Documentation"),

@@ -311,6 +311,12 @@ def test_footer_names_only_in_footer_connectors(shipped: Path, catalog: Catalog)
         shown = [p["data-connector"] for p in footer.select("[data-besluitbron-footer] [data-connector]")]
         assert shown == promoted, name
         assert _addresses(str(footer)) == {catalog.connectors[s].path for s in promoted}, name
+        # An aggregate in the footer says what Home says of it (issue 43): one source's address chooses better.
+        notes = footer.select("[data-footer-aggregate-note]")
+        assert len(notes) == sum(catalog.connectors[s].connector.aggregate for s in promoted), name
+        for note in notes:
+            link = note.find("a")
+            assert link is not None and link["href"].endswith("connectoren.html"), name
 
 
 def test_search_has_what_each_connection_page_says_of_its_own_and_what_every_page_repeats_once(
