@@ -23,12 +23,19 @@ ABOUT = {
           "this text, the name and the contact address for your own service (see Going public)."}
 SERVER_LOG = {
     "nl": "De werkprocessen schrijven per verzoek het tijdstip, het IP-adres van de client (dat Caddy doorgeeft), "
-          "het pad, de status en de browser of client naar hun uitvoer; Docker bewaart die volgens zijn "
-          "logboekinstelling (standaard zonder limiet: stel `max-size` in). Caddy schrijft in deze opzet geen "
-          "eigen toegangslog.",
+          "het pad, de status en de browser of client naar hun uitvoer. Docker bewaart daarvan hooguit vijf "
+          "bestanden van 10 MB (compose.yaml); het oudste wordt overschreven, bij druk verkeer na enkele dagen. "
+          "Caddy schrijft in deze opzet geen eigen toegangslog.",
     "en": "The workers write the time, the client's IP address (passed on by Caddy), the path, the status and the "
-          "browser or client of every request to their output; Docker keeps it as its logging settings say "
-          "(without a limit by default: set `max-size`). In this set-up Caddy writes no access log of its own."}
+          "browser or client of every request to their output. Docker keeps at most five files of 10 MB of it "
+          "(compose.yaml); the oldest is overwritten, after a few days with busy traffic. In this set-up Caddy "
+          "writes no access log of its own."}
+HOSTING = {
+    "location": {"nl": "Eén machine met deploy/compose.yaml (Caddy, de werkprocessen en Redis). Vul hier in waar die "
+                       "machine staat en bij wie, en noem hieronder elke verwerker (zie Publiek maken).",
+                 "en": "One machine running deploy/compose.yaml (Caddy, the workers and Redis). Say here where that "
+                       "machine is and with whom, and name every processor below (see Going public)."},
+    "processors": []}
 
 
 def compose_registry(shipped: dict[str, Any]) -> dict[str, Any]:
@@ -40,6 +47,7 @@ def compose_registry(shipped: dict[str, Any]) -> dict[str, Any]:
     server.pop("allowed_origins", None)
     server["operator"]["about"] = ABOUT
     server["privacy"]["server_log"] = SERVER_LOG
+    server["operator"]["hosting"] = HOSTING
     return data
 
 

@@ -44,8 +44,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     # config.extra, not the page context: 404.html is rendered without a page but reads config.
     config.extra["besluitbron_footer"] = {
         "label": label("footer_label", lang), "copy_label": label("copy_address", lang), "connectors": entries,
-        "aggregate_note": label("footer_aggregate_note", lang), "connectors_page": _page(files, "connectoren.md",
-                                                                                         label("llms_connectors", lang)),
+        "aggregate_note": label("footer_aggregate_note", lang),
+        "connectors_page": _page(files, "connectoren.md", label("llms_connectors", lang)),
         "service": {
             "operator_label": label("pub_footer_operator", lang), "operator": operator.name[lang],
             "contact_label": label("pub_footer_contact", lang), "email": operator.contact.email,

@@ -113,6 +113,26 @@ PUBLIC_WORDS: Mapping[str, Text] = {
         "Het platform ziet het internetadres van deze server, niet dat van jou of je assistent.",
         "The platform sees the internet address of this server, not yours or your assistant's.",
     ),
+    "pub_hosting": _t("Waar het draait", "Where it runs"),
+    "pub_hosting_more": _t("Meer op", "More on"),
+    "pub_processors_named": _t("Verwerkers: {names}.", "Processors: {names}."),
+    "pub_processor": _t("Verwerker", "Processor"),
+    "pub_processor_role": _t("Wat die doet", "What it does"),
+    "pub_processor_location": _t("Waar", "Where"),
+    "pub_processors_note": _t(
+        "Met elke verwerker is een verwerkersovereenkomst gesloten (artikel 28 AVG); vraag die op bij de "
+        "verantwoordelijke hierboven.",
+        "With every processor a data processing agreement has been made (Article 28 GDPR); ask the controller "
+        "above for it.",
+    ),
+    "pub_no_processors": _t(
+        "Er zijn geen verwerkers: niemand anders dan de beheerder hierboven verwerkt gegevens voor deze installatie.",
+        "There are no processors: nobody but the operator above processes data for this installation.",
+    ),
+    "pub_hosting_unstated": _t(
+        "Deze installatie zegt niet waar ze draait. Vraag het de verantwoordelijke hierboven.",
+        "This installation does not say where it runs. Ask the controller above.",
+    ),
     "pub_no_recipients": _t(
         "Op deze installatie staat geen bron aan; er gaat niets naar een bronplatform.",
         "No source is switched on in this installation; nothing goes to a source platform.",

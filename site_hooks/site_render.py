@@ -111,6 +111,7 @@ MARKERS: Mapping[str, str] = {
     "privacy-controller": "privacy_controller.md.j2",
     "privacy-basis": "privacy_basis.md.j2",
     "privacy-recipients": "privacy_recipients.md.j2",
+    "privacy-hosting": "privacy_hosting.md.j2",
     "privacy-rights": "privacy_rights.md.j2",
     "accessibility": "accessibility.md.j2",
     "accessibility-contact": "accessibility_contact.md.j2",

@@ -49,6 +49,13 @@ VARIANT_OPERATOR: dict[str, Any] = {
                    "email": "privacy@voorbeeldstad.example"},
     "legal_basis": "public_task",
     "dpo": {"name": {"nl": "FG Voorbeeldstad", "en": "Voorbeeldstad DPO"}, "email": "fg@voorbeeldstad.example"},
+    "hosting": {"location": {"nl": "Een virtuele machine bij Voorbeeldhosting in Amsterdam.",
+                             "en": "A virtual machine at Voorbeeldhosting in Amsterdam."},
+                "processors": [{"name": "Voorbeeldhosting B.V.",
+                                "role": {"nl": "host de server en zijn logboeken",
+                                         "en": "hosts the server and its logs"},
+                                "location": {"nl": "Nederland", "en": "the Netherlands"},
+                                "url": "https://voorbeeldhosting.example/privacy"}]},
     "accessibility": {"status": "B", "checked": "2026-10-31",
                       "report_url": "https://voorbeeldstad.example/onderzoek-wcag.pdf",
                       "register_url": "https://www.toegankelijkheidsverklaring.nl/register/99999"},
@@ -141,6 +148,17 @@ def test_privacy_page_names_controller_basis_rights_and_the_authority(site: Path
     served = {c["platform"] for c in SHIPPED["connectors"] if c["enabled"] and "platform" in c}
     assert {li["data-platform"] for li in soup.select("[data-recipients] li")} == served
     assert "IP" in text  # the server log's IP addresses are named
+    # Where it runs and who processes for the operator (issue 43), from server.operator.hosting.
+    hosting = VARIANT_OPERATOR["hosting"]
+    location = soup.select_one("[data-hosting-location]")
+    assert location is not None and _text(location) == hosting["location"][lang]
+    rows = soup.select("[data-processors] tr[data-processor]")
+    assert [[_text(td) for td in row.find_all("td")] for row in rows] == [
+        [p["name"], p["role"][lang], p["location"][lang]] for p in hosting["processors"]]
+    assert attr(rows[0].find("a"), "href") == hosting["processors"][0]["url"]
+    over = _soup(site, lang, "over.html").select_one("[data-operator] tr[data-fact=hosting]")
+    assert over is not None and hosting["processors"][0]["name"] in _text(over)
+    assert attr(over.find("a"), "href") == "privacy.html"
 
 
 @pytest.mark.site
@@ -233,6 +251,10 @@ def _message(edit: Any) -> str:
     (lambda s: s["operator"].update(dpo={"name": {"nl": "x", "en": "x"}}),
      "server.operator.dpo: 'email' is a required property"),
     (lambda s: s.pop("operator"), "server: 'operator' is a required property"),
+    (lambda s: (s["operator"].pop("hosting"), s.update(public_url="https://besluitbron.example.nl")),
+     "server.operator.hosting: a public installation says where it runs and who processes data for it"),
+    (lambda s: s["operator"]["hosting"]["processors"].append({"name": "X", "role": {"nl": "x", "en": "x"}}),
+     "server.operator.hosting.processors[0]: 'location' is a required property"),
 ])
 def test_a_broken_operator_block_is_refused_naming_the_field(edit: Any, expected: str) -> None:
     assert expected in _message(edit)

@@ -38,12 +38,14 @@ __all__ = [
     "Connector",
     "Contact",
     "DomainPolicy",
+    "Hosting",
     "Limits",
     "LoadStatusSettings",
     "MetricsAccess",
     "Operator",
     "Platform",
     "Privacy",
+    "Processor",
     "Registry",
     "RemoteAuth",
     "RemoteSettings",
@@ -191,6 +193,24 @@ class Contact:
 
 
 @dataclass(frozen=True, slots=True)
+class Processor:
+    """Who processes data for the operator (a verwerker under the GDPR): a hosting company, a supplier."""
+
+    name: str
+    role: Text
+    location: Text
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hosting:
+    """Where the installation runs and who processes data for the operator (server.operator.hosting)."""
+
+    location: Text
+    processors: tuple[Processor, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Privacy:
     """What only the operator can say on the privacy page; retention periods come from the code."""
 
@@ -201,6 +221,7 @@ class Privacy:
 OPERATOR_KINDS: tuple[str, ...] = ("public_body", "organisation", "person")
 LEGAL_BASES: tuple[str, ...] = ("public_task", "legitimate_interest", "own_use")
 ACCESSIBILITY_STATUSES: tuple[str, ...] = ("A", "B", "C", "D", "E")
+_THIS_COMPUTER = frozenset({"localhost", "127.0.0.1", "::1"})  # a public_url here serves no one else
 # The ground that fits each kind of operator: a public body has a public task (art. 6(1)(e) GDPR), another
 # organisation a legitimate interest (6(1)(f)), one person running it for themselves is outside the GDPR (2(2)(c)).
 _BASIS_OF_KIND: Mapping[str, str] = MappingProxyType({
@@ -235,6 +256,7 @@ class Operator:
     address: Text | None = None
     source_url: str | None = None
     dpo: Contact | None = None
+    hosting: Hosting | None = None  # required for a public installation (_check_operator)
 
 
 @dataclass(frozen=True, slots=True)
@@ -529,6 +551,10 @@ def _check_operator(server: Mapping[str, Any]) -> Iterator[str]:
     if access["status"] == "E":
         yield (f"{where}.accessibility.status: 'E' means there is no statement, but this registry makes one; "
                "choose A, B, C or D")
+    host = urlsplit(server["public_url"]).hostname or ""
+    if "hosting" not in op and server["public_url"].startswith("https://") and host not in _THIS_COMPUTER:
+        yield (f"{where}.hosting: a public installation says where it runs and who processes data for it (the "
+               "Privacy page shows it); give location and processors (an empty list: nobody but the operator)")
 
 
 def _check_remote(where: str, c: Mapping[str, Any], platforms: Mapping[str, Any], seen_prefix: dict[str, str],
@@ -672,7 +698,14 @@ def _operator(d: Mapping[str, Any]) -> Operator:
         address=_text(d["address"]) if "address" in d else None,
         source_url=d.get("source_url"),
         dpo=_contact(d["dpo"]) if "dpo" in d else None,
+        hosting=_hosting(d["hosting"]) if "hosting" in d else None,
     )
+
+
+def _hosting(d: Mapping[str, Any]) -> Hosting:
+    return Hosting(location=_text(d["location"]), processors=tuple(
+        Processor(name=p["name"], role=_text(p["role"]), location=_text(p["location"]), url=p.get("url"))
+        for p in d["processors"]))
 
 
 def _metrics_access(section: Mapping[str, Any]) -> MetricsAccess:
