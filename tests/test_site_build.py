@@ -316,7 +316,7 @@ def test_footer_names_only_in_footer_connectors(shipped: Path, catalog: Catalog)
         assert len(notes) == sum(catalog.connectors[s].connector.aggregate for s in promoted), name
         for note in notes:
             link = note.find("a")
-            assert link is not None and link["href"].endswith("connectoren.html"), name
+            assert link is not None and str(link["href"]).endswith("connectoren.html"), name
 
 
 def test_search_has_what_each_connection_page_says_of_its_own_and_what_every_page_repeats_once(
