@@ -786,9 +786,7 @@ async def test_no_address_breaks_mid_word_at_390_px_on_any_page(env: Env, contex
     async def measure(paths: list[str]) -> tuple[dict[str, list[str]], int]:
         page, _ = await new_page(context)
         await page.set_viewport_size({"width": 390, "height": 900})
-        # Site search plays no part in the layout: its index and worker are not loaded on each page.
-        await page.route(re.compile(r".*/(search_index\.json|workers/search\.[^/]*\.js|lunr/.*)$"),
-                         lambda route: route.abort())
+        await page.route(NO_SEARCH, lambda route: route.abort())
         broken: dict[str, list[str]] = {}
         measured = 0
         for path in paths:
@@ -810,6 +808,132 @@ async def test_no_address_breaks_mid_word_at_390_px_on_any_page(env: Env, contex
     assert {path: where for broken, _ in halves for path, where in broken.items()} == {}
     measured = sum(count for _, count in halves)
     assert len(pages) >= 40 and measured >= 300, (len(pages), measured)  # the addresses were there to measure
+
+
+# --------------------------------------------------------------------------- five readers, each to their answer
+
+# Issue 43: the five readers who tried the site, each from Home to what they came for, in both languages at a
+# phone's and a laptop's width, by what a reader clicks: a link in the page, the footer, the menu (the drawer on a
+# phone), the language switcher. Words a reader looks for on the way, per language.
+READER_WORDS = {
+    "nl": {"menu_section": "Over deze dienst", "deciders": "Voor organisaties", "chooser": "keuzehulp",
+           "privacy": "Privacy", "about": "Over BesluitBron", "local": "werken alleen op de computer",
+           "switch": "English", "other": "en"},
+    "en": {"menu_section": "About this service", "deciders": "For organisations", "chooser": "chooser",
+           "privacy": "Privacy", "about": "About BesluitBron", "local": "work only on the computer",
+           "switch": "Nederlands", "other": "nl"},
+}
+
+
+async def _menu(page: Page, section: str, name: str) -> None:
+    """Open a page from the site menu: the sidebar on a laptop, the drawer (and its section) on a phone."""
+    drawer = page.locator("label.md-header__button[for='__drawer']")
+    if await drawer.is_visible():  # a phone: the menu is a drawer whose sections open as levels of their own
+        await drawer.click()
+        await page.locator(".md-sidebar--primary label.md-nav__link", has_text=section).first.click()
+    await page.locator(".md-sidebar--primary").get_by_role("link", name=name, exact=True).click()
+
+
+# Site search plays no part in a page's layout: a test that only measures layout loads neither its index nor worker.
+NO_SEARCH = re.compile(r".*/(search_index\.json|workers/search\.[^/]*\.js|lunr/.*)$")
+
+
+async def _open_home(context: BrowserContext, env: Env, lang: str, width: int) -> tuple[Page, PageWatch]:
+    page, watch = await new_page(context)
+    await page.set_viewport_size({"width": width, "height": 900})
+    await page.goto(f"{env.proxy.base}/{PREFIX[lang]}index.html")
+    return page, watch
+
+
+async def _sees_local_notice(page: Page, lang: str) -> None:
+    """This build is a local installation: a page that shows an address says it works on this computer only."""
+    await expect(page.locator(".local-banner")).to_be_visible()
+    await expect(page.locator(".local-banner")).to_contain_text(READER_WORDS[lang]["local"])
+
+
+READERS = pytest.mark.parametrize(("lang", "width"), [(lang, width) for lang in ("nl", "en") for width in WIDTHS])
+
+
+@READERS
+async def test_a_griffier_connects_chatgpt_to_council_documents(env: Env, context: BrowserContext, lang: str,
+                                                                width: int) -> None:
+    page, watch = await _open_home(context, env, lang, width)
+    slug = env.slug_of("ori")
+    await page.locator("article").get_by_role("link", name=env.title_of(slug, lang), exact=True).first.click()
+    await expect(page).to_have_url(re.compile(f"/{PREFIX[lang]}connectoren/{slug}\\.html"))
+    await page.locator(".bb-clients .tabbed-labels label", has_text="ChatGPT").first.click()
+    steps = page.locator(".bb-clients .tabbed-block").filter(has_text="Developer mode").first
+    await expect(steps).to_be_visible()
+    await expect(steps).to_contain_text("Settings → Apps → Advanced settings → Developer mode")
+    await expect(page.locator(f".bb-address[data-address='{env.proxy.url(slug)}']").first).to_be_visible()
+    await _sees_local_notice(page, lang)
+    assert_clean(watch)
+
+
+@READERS
+async def test_a_ministry_officer_finds_what_copilot_studio_needs(env: Env, context: BrowserContext, lang: str,
+                                                                 width: int) -> None:
+    words = READER_WORDS[lang]
+    page, watch = await _open_home(context, env, lang, width)
+    await _menu(page, words["menu_section"], words["deciders"])
+    await expect(page).to_have_url(re.compile(f"/{PREFIX[lang]}voor-organisaties\\.html"))
+    section = page.locator("article")
+    await expect(page.locator("#copilot-studio")).to_be_visible()
+    for needed in ("Server description", "Server URL", "AzureConnectors", "DLP"):  # what to paste, what IT opens
+        await expect(section).to_contain_text(needed)
+    assert_clean(watch)
+
+
+@READERS
+async def test_a_journalist_finds_the_address_for_rulings(env: Env, context: BrowserContext, lang: str,
+                                                         width: int) -> None:
+    page, watch = await _open_home(context, env, lang, width)
+    await page.locator("article").get_by_role("link", name=READER_WORDS[lang]["chooser"], exact=True).first.click()
+    slug = env.slug_of("rechtspraak")
+    choice = page.locator(f"#choose-{slug}")
+    await expect(choice).to_be_visible()
+    await page.locator("article").get_by_role("link", name=env.title_of(slug, lang), exact=True).first.click()
+    box = page.locator(f"#address ~ .bb-address, .bb-address[data-address='{env.proxy.url(slug)}']").first
+    await expect(box).to_be_visible()
+    await expect(box.locator("button[data-clipboard-text]")).to_have_attribute("data-clipboard-text",
+                                                                               env.proxy.url(slug))
+    await _sees_local_notice(page, lang)
+    assert_clean(watch)
+
+
+@READERS
+async def test_a_privacy_officer_finds_processors_retention_licence_and_security_contact(
+        env: Env, context: BrowserContext, lang: str, width: int) -> None:
+    words = READER_WORDS[lang]
+    page, watch = await _open_home(context, env, lang, width)
+    await page.locator(".md-footer").get_by_role("link", name=words["privacy"], exact=True).click()
+    await expect(page.locator("[data-hosting-location]")).to_be_visible()
+    await expect(page.locator("[data-processors]")).to_be_visible()
+    await expect(page.locator("[data-kept='server-log']")).to_contain_text("IP")
+    await expect(page.locator("[data-controller]")).to_be_visible()
+    await page.locator(".md-footer").get_by_role("link", name=words["about"], exact=True).click()
+    for fact in ("code-license", "source-code", "security", "hosting"):
+        await expect(page.locator(f"tr[data-fact='{fact}']")).to_be_visible()
+    await expect(page.locator("tr[data-fact='security']")).to_contain_text("security.txt")
+    assert_clean(watch)
+
+
+@READERS
+async def test_a_researcher_switches_language_and_reads_a_source(env: Env, context: BrowserContext, lang: str,
+                                                                width: int) -> None:
+    """From the other language's Home to this one by the switcher, then to a source's page in this language."""
+    other = READER_WORDS[lang]["other"]
+    page, watch = await _open_home(context, env, other, width)
+    await page.locator(".md-header .md-select button").click()
+    await page.locator(".md-select__list").get_by_role("link", name=READER_WORDS[other]["switch"]).click()
+    await expect(page.locator("html")).to_have_attribute("lang", lang)
+    slug = env.slug_of("wetten")
+    await page.locator("article").get_by_role("link", name=env.title_of(slug, lang), exact=True).first.click()
+    await expect(page).to_have_url(re.compile(f"/{PREFIX[lang]}connectoren/{slug}\\.html"))
+    await expect(page.locator("html")).to_have_attribute("lang", lang)
+    await expect(page.locator("article h1")).to_contain_text(env.title_of(slug, lang))
+    await expect(page.locator("#tool-read_article")).to_be_visible()
+    assert_clean(watch)
 
 
 # --------------------------------------------------------------------------- site search in the reader's words
