@@ -24,6 +24,7 @@ from proxy.core.errors import (
 from proxy.plugin.toolkit import as_json
 from proxy.plugin.upstream import Upstream
 from proxy.registry.model import Limits, Platform, Timeouts, load_registry
+from proxy.state.redis_store import RedisStore
 from proxy.state.store import MemoryStore, StateStore
 from tests.conftest import listen
 
@@ -206,3 +207,39 @@ def test_pause_from_the_platforms_rate_headers(status: int, headers: dict[str, s
     from proxy.plugin.upstream import _pause_from_headers
 
     assert _pause_from_headers(status, headers) == pause
+
+
+async def _two_processes(url: str, redis_url: str, prefix: str) -> tuple[list[Upstream], list[RedisStore]]:
+    """Two processes' views of one platform: each its own connection and single flight, one Redis between them."""
+    stores = [RedisStore(redis_url, prefix=prefix), RedisStore(redis_url, prefix=prefix)]
+    return [Upstream(_platform(url), store=store) for store in stores], stores
+
+
+async def test_processes_sharing_redis_send_the_same_request_once(upstream_server: Counting, redis_url: str) -> None:
+    """Issue 44: the single flight spans the workers; the process that waited logs a cache hit."""
+    ups, stores = await _two_processes(upstream_server.url, redis_url, "flight-ok:")
+    callers = [Caller.session(f"p{i}") for i in range(20)]
+    results = await asyncio.gather(*(ups[i % 2].get("/q", as_json, params={"b": "2"}, caller=c)
+                                     for i, c in enumerate(callers)))
+    assert upstream_server.hits == {"/q?b=2": 1}
+    assert all(r == results[0] for r in results)
+    records = [(await stores[i % 2].calls(c.key, 10))[0][0] for i, c in enumerate(callers)]
+    assert [r["cache_hit"] for r in records].count(False) == 1
+    for up, store in zip(ups, stores, strict=True):
+        await up.close()
+        await store.close()
+
+
+async def test_a_process_whose_claimant_failed_asks_itself_at_once(upstream_server: Counting, redis_url: str) -> None:
+    """The claimant's failure ends its claim: the other process sends its own request, not after the whole claim."""
+    upstream_server.mode = "500"
+    ups, stores = await _two_processes(upstream_server.url, redis_url, "flight-failed:")
+    started = asyncio.get_running_loop().time()
+    outcomes = await asyncio.gather(*(up.get("/q", as_json, params={"c": "3"}, caller=Caller.session(f"f{i}"))
+                                      for i, up in enumerate(ups)), return_exceptions=True)
+    assert all(isinstance(o, UpstreamStatusError) for o in outcomes)
+    assert upstream_server.hits == {"/q?c=3": 2}
+    assert asyncio.get_running_loop().time() - started < ups[0].platform.timeouts.total_seconds
+    for up, store in zip(ups, stores, strict=True):
+        await up.close()
+        await store.close()

@@ -12,6 +12,9 @@ import hashlib
 import json
 import logging
 import math
+import os
+import secrets
+import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -64,7 +67,20 @@ OWN_LAG_SECONDS = 1.0
 # A platform's 429 pauses our calls to it for its Retry-After, within these bounds (seconds).
 RETRY_AFTER_BOUNDS = (1.0, MAX_PLATFORM_PAUSE_SECONDS)
 MAX_REDIRECTS = 5
+# Waiting for a reply another process fetches: first look after this long, then less often, up to the second.
+SHARED_POLL_SECONDS = (0.01, 0.1)
 _SECRET_PARAMS = frozenset({"key", "apikey", "api_key", "token", "access_token", "password"})
+
+
+_owner: tuple[int, str] | None = None
+
+
+def process_owner() -> str:
+    """This process's name on a shared claim: made anew in a forked worker, so no two processes share it."""
+    global _owner
+    if _owner is None or _owner[0] != os.getpid():
+        _owner = (os.getpid(), f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(6)}")
+    return _owner[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,19 +209,47 @@ class Upstream:
 
         future: asyncio.Future[_Fetched] = asyncio.get_running_loop().create_future()
         self._conn.inflight[key] = future
+        claimed = False
         try:
+            # Another process may be fetching the very same request (a shared store): wait for its reply instead.
+            lease = self.platform.timeouts.total_seconds + MAX_RATE_WAIT_SECONDS + 1
+            claimed = await self._store.claim_fetch(key, process_owner(), lease)
+            shared_body = None if claimed else await self._fetched_elsewhere(key, lease)
+            if shared_body is not None:
+                self._metrics.joins.inc()
+                value = parse(shared_body)
+                future.set_result(_Fetched(status=200, body=shared_body))
+                await self._record(caller, tool, method, target, 200, started, len(shared_body), cache_hit=True)
+                note_fetch(self, method, target, shared_body)
+                return value
             fetched, value = await self._live(method, target, body, headers, caller, tool, idempotent, started, parse)
+            await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
         except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # mark retrieved: joiners re-raise it, nobody else must
+            if not future.done():
+                future.set_exception(exc)
+                future.exception()  # mark retrieved: joiners re-raise it, nobody else must
             raise
         else:
             future.set_result(fetched)
         finally:
             self._conn.inflight.pop(key, None)
-        await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
+            if claimed:  # after the reply is cached: a process waiting for it finds it there
+                await self._store.release_fetch(key, process_owner())
         note_fetch(self, method, target, fetched.body)
         return value  # parsed once, in _live
+
+    async def _fetched_elsewhere(self, key: str, lease: float) -> bytes | None:
+        """The reply another process is fetching for `key`, once it is cached; None when that process gave up (its
+        claim ended without a reply) or took longer than its claim, and this one should fetch it itself."""
+        deadline = time.monotonic() + lease
+        pause = SHARED_POLL_SECONDS[0]
+        while time.monotonic() < deadline:
+            await asyncio.sleep(pause)
+            body, claimed = await self._store.fetch_progress(key)
+            if body is not None or not claimed:
+                return body
+            pause = min(pause * 1.5, SHARED_POLL_SECONDS[1])
+        return None
 
     async def still_cached(self, target: _Target, body: bytes) -> bool:
         """Whether a call to `target` would now be a cache hit on exactly `body` (`proxy.results.resultmemo`)."""

@@ -160,6 +160,12 @@ return found
 # KEYS: 1 call-logs, 2 call-log-sizes, 3 call-records, then per log its key and its group's set.
 # ARGV: 1 records kept per log, 2 ttl (s), 3 new ttl (s), 4 now (ms), 5 logs per group, 6 records in all,
 # then per log its count of records and the records.
+# A claim is given up only by its owner: a claim that ran out and was taken by another stays theirs.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 _APPEND_LOGS = """
 local logs, sizes, total = KEYS[1], KEYS[2], KEYS[3]
 local keep, ttl, new_ttl, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -240,6 +246,7 @@ class RedisStore:
         self._create_session = self._redis.register_script(_CREATE_SESSION)
         self._touch_sessions = self._redis.register_script(_TOUCH_SESSIONS)
         self._append_logs = self._redis.register_script(_APPEND_LOGS)
+        self._release = self._redis.register_script(_RELEASE)
         # Session checks waiting for their script (the session key, slug, idle ms and the answer's future), and the
         # one task sending them while there are any.
         self._touches: list[tuple[str, str, int, asyncio.Future[bool]]] = []
@@ -422,6 +429,19 @@ class RedisStore:
             await self._redis.pexpire(key, int(seconds * 1000))
             return True
         return False
+
+    async def claim_fetch(self, key: str, owner: str, seconds: float) -> bool:
+        return bool(await self._redis.set(self._k("fetching", key), owner, px=max(1, int(seconds * 1000)), nx=True))
+
+    async def fetch_progress(self, key: str) -> tuple[bytes | None, bool]:
+        async with self._redis.pipeline(transaction=False) as pipe:  # one round trip for both
+            pipe.get(self._k("cache", key))
+            pipe.exists(self._k("fetching", key))
+            stored, claimed = await pipe.execute()
+        return _bytes(stored), bool(claimed)
+
+    async def release_fetch(self, key: str, owner: str) -> None:
+        await self._release(keys=[self._k("fetching", key)], args=[owner])
 
     async def ping(self) -> None:
         await self._redis.ping()
@@ -705,6 +725,15 @@ class ResilientStore:
 
     async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
         return await self._use(lambda s: s.take_lease(name, owner, seconds))
+
+    async def claim_fetch(self, key: str, owner: str, seconds: float) -> bool:
+        return await self._use(lambda s: s.claim_fetch(key, owner, seconds))
+
+    async def fetch_progress(self, key: str) -> tuple[bytes | None, bool]:
+        return await self._use(lambda s: s.fetch_progress(key))
+
+    async def release_fetch(self, key: str, owner: str) -> None:
+        await self._use(lambda s: s.release_fetch(key, owner))
 
     async def close(self) -> None:
         while self._writing is not None:  # the last batches are written, not dropped

@@ -88,6 +88,10 @@ class StateStore(Protocol):
     async def delete_session(self, session_id: str, slug: str) -> bool: ...
     async def open_sessions(self) -> dict[str, int]: ...
     async def take_lease(self, name: str, owner: str, seconds: float) -> bool: ...
+    # One fetch of a platform reply across processes: the claimant fetches and caches it, the others wait for it.
+    async def claim_fetch(self, key: str, owner: str, seconds: float) -> bool: ...
+    async def fetch_progress(self, key: str) -> tuple[bytes | None, bool]: ...
+    async def release_fetch(self, key: str, owner: str) -> None: ...
     def describe(self) -> JsonDict: ...
     async def close(self) -> None: ...
 
@@ -356,6 +360,17 @@ class MemoryStore:
     async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
         """Hold `name` for `seconds` (one process: always yours). Redis shares it across a cluster."""
         return True
+
+    async def claim_fetch(self, key: str, owner: str, seconds: float) -> bool:
+        """Whether this process fetches `key` now (one process: always; its own single flight joins the rest)."""
+        return True
+
+    async def fetch_progress(self, key: str) -> tuple[bytes | None, bool]:
+        """The cached reply for `key`, and whether a claim to fetch it is still held (never, in one process)."""
+        return self.cached(key), False
+
+    async def release_fetch(self, key: str, owner: str) -> None:
+        return None
 
     def describe(self) -> JsonDict:
         """What /health says about where the state lives."""
