@@ -52,7 +52,7 @@ def _certificate(tmp: Path) -> tuple[Path, Path]:
 
 @contextmanager
 def nginx(workers_port: int, tmp: Path) -> Iterator[tuple[str, Path]]:
-    """deploy/nginx.conf with only its three marked lines changed, inside a minimal main configuration."""
+    """deploy/nginx.conf with only its marked lines changed, inside a minimal main configuration."""
     assert NGINX, "nginx is not installed; `make test` installs it (Debian package nginx)"
     cert, key = _certificate(tmp)
     port = _free_port()
@@ -62,7 +62,7 @@ def nginx(workers_port: int, tmp: Path) -> Iterator[tuple[str, Path]]:
     changed = changed.replace("server_name besluitbron.example;", "server_name localhost;")
     changed = changed.replace("/etc/ssl/besluitbron/fullchain.pem", str(cert)).replace(
         "/etc/ssl/besluitbron/privkey.pem", str(key))
-    assert changed.count(str(workers_port)) == 2 and str(cert) in changed  # the marked lines, and only those
+    assert changed.count(str(workers_port)) == 4 and str(cert) in changed  # the marked lines, and only those
     (tmp / "nginx").mkdir(exist_ok=True)
     main = tmp / "nginx" / "nginx.conf"
     main.write_text(f"""daemon off;
