@@ -155,22 +155,25 @@ async def _set_latency(replicas: str, latency_ms: int) -> None:
 
 def run(*, assistants: tuple[int, ...] = (200, 2000), workers: tuple[int, ...] = (1, 4), seconds: float = 60,
         think: float = 20.0, latency_ms: int = 150, progress: Any = print) -> dict[str, Any]:
-    """Every (workers, assistants) pair, each on a fresh service and fresh replicas (a cold cache)."""
+    """Every (workers, assistants) pair, each on a fresh service and fresh replicas (a cold cache); with more than
+    one worker also as before the single flight spanned them (bench/_per_process_flight.py), in the same run."""
     if not RedisServer.installed():
         return {"skipped": "redis-server is not installed (the Debian package `redis-server`; `make system-deps`)"}
     runs = []
     with tempfile.TemporaryDirectory(prefix="bench-workload-") as tmp:
         for count in workers:
             for n in assistants:
-                with RedisServer(Path(tmp), core=None) as redis, Child("replicas", core=None) as replicas:
-                    asyncio.run(_set_latency(replicas.base, latency_ms))
-                    with Workers(count, redis=redis.url, replicas=replicas.base, directory=Path(tmp),
-                                 cores=None) as service:
-                        progress(f"  {count} worker(s), {n} assistants, {seconds:g} s")
-                        figures = asyncio.run(_drive(service.base, replicas.base, assistants=n, seconds=seconds,
-                                                     think=think))
-                        runs.append({"workers": count, **figures})
-    return {"latency_ms_assumed": latency_ms, "zipf_s": ZIPF_S, "distinct_calls": len(workload()), "runs": runs}
+                for flight in (("per_process", "shared") if count > 1 else ("shared",)):
+                    with RedisServer(Path(tmp), core=None) as redis, Child("replicas", core=None) as replicas:
+                        asyncio.run(_set_latency(replicas.base, latency_ms))
+                        with Workers(count, redis=redis.url, replicas=replicas.base, directory=Path(tmp),
+                                     cores=None, per_process_flight=flight == "per_process") as service:
+                            progress(f"  {count} worker(s), {n} assistants, single flight {flight}, {seconds:g} s")
+                            figures = asyncio.run(_drive(service.base, replicas.base, assistants=n,
+                                                         seconds=seconds, think=think))
+                            runs.append({"workers": count, "single_flight": flight, **figures})
+    return {"latency_ms_assumed": latency_ms, "zipf_s": ZIPF_S, "distinct_calls": len(workload()),
+            "seconds": seconds, "think_s": think, "runs": runs}
 
 
 def main() -> int:

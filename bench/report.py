@@ -58,6 +58,8 @@ def write_results(results: Mapping[str, Any], out: Path, *, quick: bool) -> Path
     lines += _calls_section(results["calls"])
     lines += _instructions_section(results.get("instructions"))
     lines += _upstream_section(results["upstream"])
+    if "workload" in results:
+        lines += _workload_section(results["workload"])
     if "scaleout" in results:
         lines += _scaleout_section(results["scaleout"], results.get("profile", {}).get("redis"))
     if "profile" in results:
@@ -430,6 +432,62 @@ def _upstream_section(upstream: Mapping[str, Any]) -> list[str]:
         f"wall time {flight['wall_ms']:.0f} ms.",
         "",
     ]
+
+
+def _workload_section(workload: Mapping[str, Any]) -> list[str]:
+    title = "## Many assistants against the platforms' budgets"
+    if "skipped" in workload:
+        return _skipped(title, workload)
+    lines = [
+        title,
+        "",
+        f"`bench/bench_workload.py`: N simulated assistants, each calling one tool after another with a pause of "
+        f"{workload['think_s']:g} s on average (exponential), for {workload['seconds']:g} s; each call is the first "
+        f"call of a question of the question suite ({workload['distinct_calls']} distinct calls), drawn Zipf-like "
+        f"(rank k with weight 1/k^{workload['zipf_s']:g}). `serve --workers N --redis` in front of the offline "
+        "replicas, which keep Open Raadsinformatie's own bucket and answer after "
+        f"{workload['latency_ms_assumed']} ms (an assumed figure: the sample records no latencies); BesluitBron "
+        "keeps each platform's budget from the registry, shared through Redis. Each row starts cold (fresh "
+        "Redis, replicas and workers). *Per process*: as before the single flight spanned the workers "
+        "(`bench/_per_process_flight.py`: every process fetches what it misses itself, the shared cache as "
+        "shipped); *shared*: one fetch for the same request at the same moment anywhere in the service. Layers: "
+        "of the platform calls BesluitBron's tools made, the share the cache answered, the share that joined a "
+        "fetch under way (this process or another), and the share sent to the platform.",
+        "",
+        "| workers | assistants | single flight | answers/min | p50 ms | p95 ms | platform requests/answer "
+        "| cache | joined | live | refusals/assistant (mean, max) | failed |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+    ]
+    for r in workload["runs"]:
+        share, refusals = r["layer_share"], r["refusals_per_assistant"]
+        lines.append(
+            f"| {r['workers']} | {r['assistants']:,} | {r['single_flight'].replace('_', ' ')} | "
+            f"{r['answers_per_minute']:,.0f} | {_num(r['p50_ms'])} | {_num(r['p95_ms'])} | "
+            f"**{_num(r['platform_requests_per_answer'])}** | {share['cache']:.0%} | {share['single_flight']:.0%} | "
+            f"{share['live']:.0%} | {refusals['mean']:.2f}, {refusals['max']} | {r.get('failed', 0)} |")
+    lines += ["", *_workload_reading(workload["runs"]), ""]
+    return lines
+
+
+def _workload_reading(runs: list[Mapping[str, Any]]) -> list[str]:
+    """What the table says: requests per answer as users grow, and what sharing the single flight changed."""
+    said = []
+    for workers in sorted({r["workers"] for r in runs}):
+        shared = sorted((r for r in runs if r["workers"] == workers and r["single_flight"] == "shared"),
+                        key=lambda r: r["assistants"])
+        if len(shared) > 1 and all(r["platform_requests_per_answer"] is not None for r in shared):
+            figures = " → ".join(f"{r['platform_requests_per_answer']:.3f} ({r['assistants']:,})" for r in shared)
+            said.append(f"- {workers} worker(s): platform requests per answer as assistants grow: {figures}.")
+        for n in sorted({r["assistants"] for r in runs if r["workers"] == workers}):
+            pair = {r["single_flight"]: r for r in runs if r["workers"] == workers and r["assistants"] == n}
+            before, after = pair.get("per_process"), pair.get("shared")
+            if before and after and before["platform_requests"] and after["platform_requests"] is not None:
+                said.append(
+                    f"- {workers} workers, {n:,} assistants: the shared single flight sent "
+                    f"{after['platform_requests']:,} platform requests against {before['platform_requests']:,} per "
+                    f"process ({after['platform_requests'] / before['platform_requests']:.2f}×) for "
+                    f"{after['answered']:,} answers against {before['answered']:,}.")
+    return said
 
 
 def _search_section(bench: Mapping[str, Any]) -> list[str]:

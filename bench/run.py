@@ -1,4 +1,4 @@
-"""`make bench`: every measurement of issues 14 and 26 in one run, written to bench/RESULTS.md with plots.
+"""`make bench`: every measurement of issues 14, 26 and 44 in one run, written to bench/RESULTS.md with plots.
 
     .venv/bin/python bench/run.py [--quick] [--out DIR]
 
@@ -33,6 +33,7 @@ from bench import (  # noqa: E402
     bench_site,
     bench_toolslist,
     bench_upstream,
+    bench_workload,
     wrk_load,
 )
 from bench._harness import LOOP  # noqa: E402
@@ -47,6 +48,7 @@ FULL: dict[str, dict[str, Any]] = {
     "search": {"rounds": 20},
     "site": {"sizes": (50, 200, 500), "repeats": 2},
     "memory": {"sessions": 10_000},
+    "workload": {"assistants": (200, 2000), "workers": (1, 4), "seconds": 45},
 }
 QUICK: dict[str, dict[str, Any]] = {
     "calls": {"seconds": 1, "warmup": 0, "rounds": 1, "clients": (8,)},
@@ -56,6 +58,7 @@ QUICK: dict[str, dict[str, Any]] = {
     "search": {"rounds": 1},
     "site": {"sizes": (3,), "repeats": 1},
     "memory": {"sessions": 64},
+    "workload": {"assistants": (8,), "workers": (2,), "seconds": 1.5, "think": 0.5},
 }
 
 
@@ -83,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         results["instructions"] = bench_instructions.run(**plan["instructions"])
     say("added latency and single-flight")
     results["upstream"] = bench_upstream.run(**plan["upstream"])
+    say("many assistants against the platforms' budgets: 1 and 4 workers, the single flight per process and shared")
+    results["workload"] = bench_workload.run(**plan["workload"], progress=say)
     say("scale-out: the Redis store against memory, two workers against one")
     results["scaleout"] = bench_scaleout.run(**plan["scaleout"], progress=say)
     say("profile of the cached call, and its Redis round trips")

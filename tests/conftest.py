@@ -78,6 +78,17 @@ async def replicas() -> AsyncIterator[Replicas]:
     await runner.cleanup()
 
 
+@pytest.fixture(scope="session")
+async def default_replicas() -> AsyncIterator[Replicas]:
+    """The replicas as `make run` starts them: no test fixtures, no anchor on today."""
+    registry = load_registry(REGISTRY)
+    app = create_replicas_app(list(registry.platforms))
+    runner, url = await listen(app)
+    yield Replicas(url=url, app=app,
+                   base_urls=replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url))
+    await runner.cleanup()
+
+
 def connector_entry(data: dict[str, Any], slug: str) -> dict[str, Any]:
     """The registry entry of connector `slug` in decoded registry JSON, for a test that edits one connector."""
     found: dict[str, Any] | None = next((c for c in data["connectors"] if c["slug"] == slug), None)

@@ -66,6 +66,10 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
             assert heading in text
         assert (tmp_path / "scaleout.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert results["upstream"]["single_flight"]["upstream_calls"] == 1
+    workload = results["workload"]  # many assistants: both single flights ran on two workers, every call answered
+    assert {(r["workers"], r["single_flight"]) for r in workload["runs"]} == {(2, "per_process"), (2, "shared")}
+    assert all(r["answered"] > 0 and not r.get("failed") and r["platform_requests"] > 0 for r in workload["runs"])
+    assert all(abs(sum(r["layer_share"].values()) - 1) < 0.01 for r in workload["runs"])
     assert results["memory"]["sessions"] == 64
     search = results["search"]
     assert search["sources_answered_p50"] == len(search["sequential_tools"]) == 7
@@ -75,6 +79,7 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
     assert [r["connectors"] for r in results["site"]["rows"]][1:] == [4]
 
     for heading in ("## A cached real tool call", "## In front of a slow platform",
+                    "## Many assistants against the platforms' budgets",
                     "## search on Alle Bronnen against each source in turn", "## Site build",
                     "## Memory of legacy sessions", "## tools/list per address"):
         assert heading in text

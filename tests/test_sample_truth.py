@@ -21,14 +21,13 @@ import pytest
 from proxy.catalog.generation import load_generation
 from proxy.plugin.upstream import Upstream
 from proxy.registry.model import load_registry
-from proxy.replica import create_replicas_app, replica_base_urls
 from proxy.replica.rechtspraak import build_rulings
 from proxy.replica.tweedekamer import build_store
 from proxy.replica.wetten import build_versions
 from proxy.results.sample import META_KEY, SAMPLE_FIELD, SampleData, replica_sample
 from proxy.serving.loadstatus import measure_generation
 from proxy.state.store import MemoryStore
-from tests.conftest import REGISTRY, LiveServer, Replicas, client, listen, serve_sample
+from tests.conftest import REGISTRY, LiveServer, Replicas, client, serve_sample
 from tests.conftest_mcp import meta_of, text_of
 
 KEYS = sorted(load_registry(REGISTRY).platforms)
@@ -57,17 +56,6 @@ PLATFORM_FACTS = re.compile(
     r"(Basiswettenbestand|Rechtspraak|Tweede Kamer|OpenBesluitvorming|bekendmakingen|Open Overheid) has no\b|"
     r"not yet in force or already repealed|stands still|try fewer filters")
 FIXTURE_MARKS = re.compile(r"VOORBEELD|Voorbeeld|voorbeeld-|<script|onerror=")
-
-
-@pytest.fixture(scope="module")
-async def default_replicas() -> AsyncIterator[Replicas]:
-    """The replicas as `make run` starts them: no test fixtures."""
-    registry = load_registry(REGISTRY)
-    app = create_replicas_app(KEYS)
-    runner, url = await listen(app)
-    yield Replicas(url=url, app=app,
-                   base_urls=replica_base_urls({k: p.base_url for k, p in registry.platforms.items()}, url))
-    await runner.cleanup()
 
 
 @pytest.fixture

@@ -223,14 +223,13 @@ class Upstream:
                 note_fetch(self, method, target, shared_body)
                 return value
             fetched, value = await self._live(method, target, body, headers, caller, tool, idempotent, started, parse)
+            future.set_result(fetched)  # this process's joiners go on now, not after the store's round trip
             await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
         except BaseException as exc:
             if not future.done():
                 future.set_exception(exc)
                 future.exception()  # mark retrieved: joiners re-raise it, nobody else must
             raise
-        else:
-            future.set_result(fetched)
         finally:
             self._conn.inflight.pop(key, None)
             if claimed:  # after the reply is cached: a process waiting for it finds it there

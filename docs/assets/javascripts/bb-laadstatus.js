@@ -216,16 +216,19 @@ class LoadStatus {
     const t = this.t;
     const reference = referenceDate(source, this.recordedOn);
     const sampled = Boolean(this.recordedOn[source.source]);
-    const organs = source.organs.map((o) => ({
-      name: String(o.name || o.organ || ""),
-      medium: String(this.media[o.medium] || o.medium || "–"),
-      date: o.current_through || "",
-      age: daysSince(o.current_through, reference),
+    const organs = source.organs.map((o) => {
       // Nothing of it was recorded: a gap of the sample, not a stall of the organisation.
-      absent: sampled && !o.current_through,
-      stalled: Boolean(o.stalled) && !(sampled && !o.current_through),
-      key: String(o.organ || ""),
-    }));
+      const absent = sampled && !o.current_through;
+      return {
+        name: String(o.name || o.organ || ""),
+        medium: String(this.media[o.medium] || o.medium || "–"),
+        date: o.current_through || "",
+        age: daysSince(o.current_through, reference),
+        absent,
+        stalled: Boolean(o.stalled) && !absent,
+        key: String(o.organ || ""),
+      };
+    });
     const columns = [
       {key: "name", label: t("ls_organ"), value: (o) => o.name.toLocaleLowerCase(this.lang)},
       {key: "medium", label: t("ls_medium"), value: (o) => o.medium},
