@@ -11,6 +11,10 @@ Raadsinformatie's replica keeps the platform's own bucket (60 units a minute), a
 `latency_ms`. No recorded latency exists for the platforms in the sample, so one assumed figure serves all; the
 report says which.
 
+With more than one worker each pair runs twice in the same run: with the single flight per process, as before it
+spanned the workers (bench/_per_process_flight.py: each claim granted at once, so every process fetches what it
+misses itself), and shared, as shipped.
+
 Reported per run: answers a minute, p50/p95 time to answer, platform requests per answer (what the replicas
 received, the load measurement at start excluded), and per layer the share of platform calls it answered (the
 cache, the single flight, a live request: BesluitBron's own /metrics, summed over workers), and refusals ("try
@@ -95,7 +99,7 @@ async def _drive(base: str, replicas: str, *, assistants: int, seconds: float, t
 
         async def assistant(index: int) -> None:
             rng = random.Random(seed * 100_003 + index)
-            await asyncio.sleep(rng.uniform(0, think))  # arrivals spread, not all at second zero
+            await asyncio.sleep(rng.uniform(0, min(think, seconds / 2)))  # arrivals spread, not all at second zero
             while time.monotonic() < end:
                 address, tool, arguments = rng.choices(calls, weights)[0]
                 headers, body = request("modern", "tools/call", {"name": tool, "arguments": arguments})
@@ -115,7 +119,8 @@ async def _drive(base: str, replicas: str, *, assistants: int, seconds: float, t
                     refused_by[index] += 1
                 else:
                     outcomes["answered"] += 1  # an isError that names the cause is an answer too
-                await asyncio.sleep(rng.expovariate(1 / think))
+                # A pause never runs past the end: the run lasts `seconds`, not until the longest pause is over.
+                await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, end - time.monotonic())))
 
         started = time.monotonic()
         await asyncio.gather(*(assistant(i) for i in range(assistants)))
