@@ -486,7 +486,7 @@ def _workload_reading(runs: list[Mapping[str, Any]]) -> list[str]:
                     f"- {workers} workers, {n:,} assistants: the shared single flight sent "
                     f"{after['platform_requests']:,} platform requests against {before['platform_requests']:,} per "
                     f"process ({after['platform_requests'] / before['platform_requests']:.2f}×) for "
-                    f"{after['answered']:,} answers against {before['answered']:,}.")
+                    f"{after.get('answered', 0):,} answers against {before.get('answered', 0):,}.")
     return said
 
 
