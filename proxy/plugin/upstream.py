@@ -187,10 +187,7 @@ class Upstream:
         cached = await self._store.cache_get(key)
         if cached is not None:
             self._metrics.cache_hits.inc()
-            value = parse(cached)
-            await self._record(caller, tool, method, target, 200, started, len(cached), cache_hit=True)
-            note_fetch(self, method, target, cached)
-            return value
+            return await self._reused(cached, 200, parse, caller, tool, method, target, started)
 
         shared = self._conn.inflight.get(key)
         if shared is not None:
@@ -201,11 +198,7 @@ class Upstream:
                 await self._record(caller, tool, method, target, getattr(exc, "status", None), started, 0,
                                    cache_hit=True, error=str(exc))
                 raise
-            value = parse(fetched.body)
-            await self._record(caller, tool, method, target, fetched.status, started, len(fetched.body),
-                               cache_hit=True)
-            note_fetch(self, method, target, fetched.body)
-            return value
+            return await self._reused(fetched.body, fetched.status, parse, caller, tool, method, target, started)
 
         future: asyncio.Future[_Fetched] = asyncio.get_running_loop().create_future()
         self._conn.inflight[key] = future
@@ -217,11 +210,8 @@ class Upstream:
             shared_body = None if claimed else await self._fetched_elsewhere(key, lease)
             if shared_body is not None:
                 self._metrics.joins.inc()
-                value = parse(shared_body)
                 future.set_result(_Fetched(status=200, body=shared_body))
-                await self._record(caller, tool, method, target, 200, started, len(shared_body), cache_hit=True)
-                note_fetch(self, method, target, shared_body)
-                return value
+                return await self._reused(shared_body, 200, parse, caller, tool, method, target, started)
             fetched, value = await self._live(method, target, body, headers, caller, tool, idempotent, started, parse)
             future.set_result(fetched)  # this process's joiners go on now, not after the store's round trip
             await self._store.cache_set(key, fetched.body, self.platform.cache_ttl_seconds)
@@ -236,6 +226,15 @@ class Upstream:
                 await self._store.release_fetch(key, process_owner())
         note_fetch(self, method, target, fetched.body)
         return value  # parsed once, in _live
+
+    async def _reused(self, body: bytes, status: int, parse: Callable[[bytes], T], caller: Caller, tool: str | None,
+                      method: str, target: _Target, started: float) -> T:
+        """A reply this call did not send for (the cache's, or a fetch under way here or in another process):
+        parsed for this caller and logged as a cache hit."""
+        value = parse(body)
+        await self._record(caller, tool, method, target, status, started, len(body), cache_hit=True)
+        note_fetch(self, method, target, body)
+        return value
 
     async def _fetched_elsewhere(self, key: str, lease: float) -> bytes | None:
         """The reply another process is fetching for `key`, once it is cached; None when that process gave up (its
@@ -266,7 +265,7 @@ class Upstream:
 
     async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
                     caller: Caller, tool: str | None, idempotent: bool, started: float,
-                    parse: Callable[[bytes], Any]) -> tuple[_Fetched, Any]:
+                    parse: Callable[[bytes], T]) -> tuple[_Fetched, T]:
         """One live exchange: wait for the rate limit, send (with retries), parse, record.
 
         Returns the reply and its parsed value (joiners of this single flight parse their own copy)."""
