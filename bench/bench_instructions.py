@@ -1,6 +1,6 @@
 """Instructions per cached call, counted by callgrind: a figure that does not move with the machine's load.
 
-    .venv/bin/python bench/bench_instructions.py [--eras modern legacy] [--seconds 10] [--against REV]
+    .venv/bin/python bench/bench_instructions.py [--eras modern legacy] [--seconds 10] [--against REV] [--no-floors]
 
 On this shared virtual machine calls/s and CPU per call swing by a third from one minute to the next
 (bench/RESULTS.md), which hides a change of 5 or 10 %. The instructions a server executes per call do not
@@ -83,9 +83,10 @@ def _lines(path: Path) -> list[str]:
         return []
 
 
-def run(*, eras: tuple[str, ...] = ("modern", "legacy"), seconds: int = 10, against: str | None = None
-        ) -> dict[str, Any]:
-    """k instructions per call for BesluitBron (this tree, and `against` when given) and the bare handler."""
+def run(*, eras: tuple[str, ...] = ("modern", "legacy"), seconds: int = 10, against: str | None = None,
+        floors: bool = True) -> dict[str, Any]:
+    """k instructions per call for BesluitBron (this tree, and `against` when given) and, with `floors`, the bare
+    handler and the SDK's checks."""
     missing = [tool for tool in ("valgrind", "callgrind_control", "wrk") if shutil.which(tool) is None]
     if missing:
         return {"skipped": f"{', '.join(missing)} not installed (Debian packages valgrind, wrk)"}
@@ -103,7 +104,7 @@ def run(*, eras: tuple[str, ...] = ("modern", "legacy"), seconds: int = 10, agai
             answer_file.write_text(json.dumps(answer, ensure_ascii=False))
             servers: list[tuple[str, Path, list[str]]] = [
                 *((label, root, ["--replicas", replicas.base]) for label, root in trees.items()),
-                *((role, ROOT, ["--answer", str(answer_file)]) for role in ("bare", "checked"))]
+                *((role, ROOT, ["--answer", str(answer_file)]) for role in ("bare", "checked") if floors)]
             for era in eras:
                 for label, root, args in servers:
                     out = tmp / f"callgrind-{label.replace('@', '-')}-{era}"
@@ -120,8 +121,8 @@ def run(*, eras: tuple[str, ...] = ("modern", "legacy"), seconds: int = 10, agai
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tmp / "against")],
                                capture_output=True)
     for row in rows:
-        bare = next(r for r in rows if r["era"] == row["era"] and r["server"] == "bare")
-        row["x_bare"] = bare["instructions_per_call"] / row["instructions_per_call"]
+        bare = next((r for r in rows if r["era"] == row["era"] and r["server"] == "bare"), None)
+        row["x_bare"] = bare["instructions_per_call"] / row["instructions_per_call"] if bare else None
     return {"connections": CONNECTIONS, "seconds": seconds, "rows": rows}
 
 
@@ -136,14 +137,16 @@ def main() -> int:
     parser.add_argument("--eras", nargs="+", default=["modern", "legacy"], choices=("modern", "legacy"))
     parser.add_argument("--seconds", type=int, default=10, help="wrk's counted run per server and era")
     parser.add_argument("--against", help="also measure BesluitBron at this git revision (a temporary worktree)")
+    parser.add_argument("--no-floors", action="store_true", help="BesluitBron only: the A/B of a change, quicker")
     args = parser.parse_args()
-    result = run(eras=tuple(args.eras), seconds=args.seconds, against=args.against)
+    result = run(eras=tuple(args.eras), seconds=args.seconds, against=args.against, floors=not args.no_floors)
     if "skipped" in result:
         print(result["skipped"])
         return 1
     print(f"{'era':7} {'server':28} {'k instructions per call':>24} {'bare ÷ this':>12}")
     for row in result["rows"]:
-        print(f"{row['era']:7} {row['server']:28} {row['instructions_per_call'] / 1000:>24,.0f} {row['x_bare']:>12.2f}")
+        ratio = "–" if row["x_bare"] is None else f"{row['x_bare']:.2f}"
+        print(f"{row['era']:7} {row['server']:28} {row['instructions_per_call'] / 1000:>24,.0f} {ratio:>12}")
     return 0
 
 

@@ -74,11 +74,11 @@ async def test_call_logs_are_per_caller_and_capped(store: StateStore) -> None:
 
 
 async def test_a_batch_of_records_lands_as_the_records_one_by_one(store: StateStore) -> None:
-    """`record_calls` (a reused result's records at once, or the Redis store's batch) keeps each caller's order
-    and cap exactly as one `record_call` per record does."""
-    await store.record_calls([("session:a", _call(1)), ("session:a", _call(2))])
-    await store.record_calls([("session:b", _call(3)), ("session:a", _call(4)), ("session:b", _call(5))])
-    await store.record_calls([("session:c", _call(n)) for n in range(CALLS_PER_CALLER + 2)])
+    """`record_calls` (a reused result's records at once) and `append_calls` (the Redis store's batch, of any
+    callers) keep each caller's order and cap exactly as one `record_call` per record does."""
+    await store.record_calls("session:a", [_call(1), _call(2)])
+    await store.append_calls([("session:b", "", _call(3)), ("session:a", "", _call(4)), ("session:b", "", _call(5))])
+    await store.record_calls("session:c", [_call(n) for n in range(CALLS_PER_CALLER + 2)])
     logs = [await store.calls(caller, 3) for caller in ("session:a", "session:b", "session:c")]
     assert [(_numbers(calls), total) for calls, total in logs] == [
         ([1, 2, 4], 3), ([3, 5], 2), ([CALLS_PER_CALLER - 1, CALLS_PER_CALLER, CALLS_PER_CALLER + 1], CALLS_PER_CALLER)]
@@ -87,8 +87,8 @@ async def test_a_batch_of_records_lands_as_the_records_one_by_one(store: StateSt
 async def test_memory_call_records_are_counted_through_batches() -> None:
     """The memory bound counts records: a batch that pushes a full log's oldest out adds only what it kept."""
     store = MemoryStore()
-    await store.record_calls([("session:c", _call(n)) for n in range(CALLS_PER_CALLER + 7)])
-    await store.record_calls([("session:c", _call(0)), ("session:c", _call(1))])
+    await store.record_calls("session:c", [_call(n) for n in range(CALLS_PER_CALLER + 7)])
+    await store.record_calls("session:c", [_call(0), _call(1)])
     assert store._records == CALLS_PER_CALLER
 
 
@@ -471,7 +471,7 @@ async def test_redis_call_logs_are_bounded_per_client_group_and_in_all(redis_url
         current_peer.set("2001:db8:1:2::/64")  # a flood from one /48, rotating its /64s
         for i in range(200):
             current_peer.set(f"2001:db8:1:{i:x}::/64")
-            await store.record_calls([(f"trace:once-{i}", _call(i))])
+            await store.record_calls(f"trace:once-{i}", [_call(i)])
         flood_logs = await raw.zcard(f"{prefix}call-logs-of:2001:db8:1::/48")
         assert flood_logs <= 40  # one group, however many /64s
         assert (await store.calls("trace:regular", 5))[1] == 2  # another group's log is untouched
@@ -479,7 +479,7 @@ async def test_redis_call_logs_are_bounded_per_client_group_and_in_all(redis_url
         assert await raw.ttl(f"{prefix}calls:trace:regular") > 600
         for n in range(60):  # many groups, many records: the total bound
             current_peer.set(f"198.51.{n}.0/24")
-            await store.record_calls([(f"trace:busy-{n}", _call(i)) for i in range(20)])
+            await store.record_calls(f"trace:busy-{n}", [_call(i) for i in range(20)])
         assert int(await raw.get(f"{prefix}call-records") or 0) <= 300
         kept = [k async for k in raw.scan_iter(f"{prefix}calls:*")]
         assert len(kept) <= 300 // 20 + 41, len(kept)

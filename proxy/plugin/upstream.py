@@ -16,7 +16,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -26,7 +26,6 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 import aiohttp
 
 from proxy.core.caller import Caller
-from proxy.core.clock import utc_stamp_ms
 from proxy.core.errors import (
     ToolInputError,
     UpstreamBadReply,
@@ -254,14 +253,15 @@ class Upstream:
         cached = await self._store.cache_get(target.cache_key)
         return cached is not None and (cached is body or cached == body)
 
-    def cache_hit_records(self, tool: str | None, fetches: Sequence[Fetch]) -> list[CallRecord]:
-        """The call records cache hits on `fetches` write, for a result reused from `proxy.results.resultmemo`
-        (which writes the records of all its fetches at once): what `_call` records for a hit, taking no time."""
-        self._metrics.cache_hits.inc(len(fetches))
-        at, source, request_id = utc_stamp_ms(), self.platform.key, REQUEST_ID.get()
-        return [call_record(source=source, tool=tool, method=f.method, url=f.target.public_url, status=200,
-                            started=None, size=len(f.body), cache_hit=True, error=None, request_id=request_id,
-                            at_utc=at) for f in fetches]
+    def cache_hit_record(self, tool: str | None, fetch: Fetch) -> CallRecord:
+        """The record a cache hit on `fetch` writes, for a result reused from `proxy.results.resultmemo` (which
+        stamps its moment and request id): what `_call` records for a hit, taking no time."""
+        return call_record(source=self.platform.key, tool=tool, method=fetch.method, url=fetch.target.public_url,
+                           status=200, started=None, size=len(fetch.body), cache_hit=True, error=None,
+                           request_id=None)
+
+    def count_cache_hits(self, hits: int) -> None:
+        self._metrics.cache_hits.inc(hits)
 
     async def _live(self, method: str, target: _Target, body: bytes | None, headers: Mapping[str, str] | None,
                     caller: Caller, tool: str | None, idempotent: bool, started: float,

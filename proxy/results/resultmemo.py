@@ -18,13 +18,14 @@ a meta tool) is never kept.
 from __future__ import annotations
 
 import contextvars
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
 
+from proxy.core.clock import utc_stamp_ms
 from proxy.core.shapes import CallRecord
 from proxy.results.encoding import EncodedResult
 from proxy.results.external import FencedJson
@@ -45,7 +46,11 @@ class FetchSource(Protocol):
 
     async def still_cached(self, target: Any, body: bytes) -> bool: ...
 
-    def cache_hit_records(self, tool: str | None, fetches: Sequence[Fetch]) -> list[CallRecord]: ...
+    def cache_hit_record(self, tool: str | None, fetch: Fetch) -> CallRecord:
+        """The record a cache hit on `fetch` writes, its moment and request id left to fill in."""
+        ...
+
+    def count_cache_hits(self, hits: int) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,18 +83,27 @@ class Answer:
 
 @dataclass(frozen=True, slots=True)
 class Memo:
-    """A finished result and the fetches it was built from."""
+    """A finished result, the fetches it was built from, and the records a reuse of it writes (made once: every
+    reuse writes the same ones but for their moment and request id)."""
 
     answer: Answer
     fetches: tuple[Fetch, ...]
+    hits: tuple[CallRecord, ...] = ()
+    tallies: tuple[tuple[FetchSource, int], ...] = ()  # cache hits per source, for its metrics
 
-    def hit_records(self, tool: str) -> list[CallRecord]:
-        """The records of this result's fetches as cache hits, each made by the source that made the fetch."""
-        fetches = self.fetches
-        source = fetches[0].upstream
-        if all(f.upstream is source for f in fetches):  # one platform's tool: its fetches all come from it
-            return source.cache_hit_records(tool, fetches)
-        return [record for f in fetches for record in f.upstream.cache_hit_records(tool, (f,))]
+    @classmethod
+    def of(cls, answer: Answer, fetches: Sequence[Fetch], tool: str) -> Memo:
+        sources = Counter(f.upstream for f in fetches)
+        return cls(answer, tuple(fetches), tuple(f.upstream.cache_hit_record(tool, f) for f in fetches),
+                   tuple(sources.items()))
+
+    def hit_records(self, request_id: str | None) -> list[CallRecord]:
+        """The records of this result's fetches as cache hits now, each as the source that made the fetch writes
+        it (and counted in that source's metrics)."""
+        for source, hits in self.tallies:
+            source.count_cache_hits(hits)
+        at = utc_stamp_ms()
+        return [record | {"at_utc": at, "request_id": request_id} for record in self.hits]
 
 
 _collector: contextvars.ContextVar[list[Fetch] | None] = contextvars.ContextVar("besluitbron_fetches", default=None)

@@ -26,6 +26,7 @@ from proxy.core.errors import NotHeld, ToolInputError, UnknownToolError, Upstrea
 from proxy.core.jsonwire import encode_json
 from proxy.core.schemacheck import SchemaCheck
 from proxy.core.trace import TraceSigner
+from proxy.observe.jsonlog import REQUEST_ID
 from proxy.observe.metrics import Metrics
 from proxy.plugin.toolkit import ToolCall, ToolImpl
 from proxy.results.citing import cite_chunks
@@ -116,8 +117,7 @@ class ConnectorEndpoint:
             hit = self._memo.get(memo_key)
             if hit is not None:
                 if await _still_cached(hit.fetches):
-                    key = caller.key
-                    await self._store.record_calls([(key, record) for record in hit.hit_records(name)])
+                    await self._store.record_calls(caller.key, hit.hit_records(REQUEST_ID.get()))
                     return hit.answer.result()
                 self._memo.drop(memo_key)
         in_check, _ = self._checks[name]
@@ -134,7 +134,7 @@ class ConnectorEndpoint:
         if not isinstance(outcome, Answer):
             return outcome
         if memo_key is not None and fetches:
-            self._memo.put(memo_key, Memo(outcome, tuple(fetches)))
+            self._memo.put(memo_key, Memo.of(outcome, fetches, name))
         return outcome.result()
 
     def _memo_key(self, tool: CatalogTool, arguments: Mapping[str, Any]) -> MemoKey | None:

@@ -283,10 +283,11 @@ class RedisStore:
         return self._near.cached(key)
 
     async def record_call(self, caller: str, record: CallRecord) -> None:
-        await self.record_calls([(caller, record)])
+        await self.append_calls([(caller, budget_group() or "", record)])
 
-    async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
-        await self.append_calls([(caller, budget_group() or "", record) for caller, record in batch])
+    async def record_calls(self, caller: str, records: Sequence[CallRecord]) -> None:
+        group = budget_group() or ""
+        await self.append_calls([(caller, group, record) for record in records])
 
     async def append_calls(self, entries: Sequence[LoggedCall]) -> None:
         """Every record in one command (`_APPEND_LOGS`): each caller's log appended to, trimmed to its newest and
@@ -612,9 +613,9 @@ class ResilientStore:
     async def record_call(self, caller: str, record: CallRecord) -> None:
         await self.append_calls([(caller, budget_group() or "", record)])
 
-    async def record_calls(self, batch: Sequence[tuple[str, CallRecord]]) -> None:
+    async def record_calls(self, caller: str, records: Sequence[CallRecord]) -> None:
         group = budget_group() or ""  # read here, in the request's context: the batch is written from another task
-        await self.append_calls([(caller, group, record) for caller, record in batch])
+        await self.append_calls([(caller, group, record) for record in records])
 
     async def append_calls(self, entries: Sequence[LoggedCall]) -> None:
         self._records.extend(entries)
