@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import re
 from collections.abc import Iterator
@@ -16,13 +17,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import aiohttp
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 from aiohttp.web_log import AccessLogger
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proxy.observe.accesslog import TEXT_FORMAT, AccessLine, TextLines
+from proxy.observe.accesslog import TEXT_FORMAT, AccessLine, LineFormatter, LineHandler, TextLines
+from proxy.observe.jsonlog import JsonLines
 from proxy.web.app import Config, app_runner, create_app
 from tests.conftest import REGISTRY, Replicas
 
@@ -61,6 +64,40 @@ def test_the_time_is_written_as_loggings_own_formatter_writes_it(created: float)
     ours, theirs = TextLines(), logging.Formatter(TEXT_FORMAT)
     for _ in range(2):  # the second time from the text it kept for that second
         assert ours.format(record) == theirs.format(record)
+
+
+@pytest.mark.parametrize("formatter", [TextLines, JsonLines])
+def test_a_line_taken_without_a_record_is_the_line_a_record_makes(formatter: type[LineFormatter]) -> None:
+    """The handler every process logs through takes the access line as text (`LineHandler.take`): the same line
+    `Logger.info` writes through it, in text and in JSON lines. With a filter on the way the line goes through
+    `logging` (the filter sees it), and so it does with a second handler (both get it)."""
+    stream, other = io.StringIO(), io.StringIO()
+    logger = logging.getLogger(f"test-take-{formatter.__name__}")
+    logger.handlers[:] = [LineHandler(formatter(), stream)]
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    request = make_mocked_request("GET", "/health", headers={"User-Agent": "take-test/1.0"})
+    response = web.Response(status=200, body=b"ok")
+    AccessLine(logger, "").log(request, response, 0.01)
+    logger.info('- "GET /health HTTP/1.1" 200 0 "-" "take-test/1.0"')  # a mocked request: no peer, nothing sent
+    taken, logged = stream.getvalue().splitlines()
+    if formatter is JsonLines:
+        assert json.loads(taken) | {"at_utc": ""} == json.loads(logged) | {"at_utc": ""}
+        assert json.loads(taken)["logger"] == logger.name
+    else:
+        stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} "
+        assert re.fullmatch(stamp + re.escape(f'INFO {logger.name}: - "GET /health HTTP/1.1" 200 0 "-" '
+                                              '"take-test/1.0"'), taken), taken
+        assert taken[23:] == logged[23:] and re.match(stamp, logged)
+
+    seen: list[str] = []
+    logger.addFilter(lambda record: seen.append(record.getMessage()) is not None)
+    AccessLine(logger, "").log(request, response, 0.01)
+    assert len(seen) == 1 and len(stream.getvalue().splitlines()) == 2  # the filter refused it: no line
+    logger.filters.clear()
+    logger.addHandler(logging.StreamHandler(other))
+    AccessLine(logger, "").log(request, response, 0.01)
+    assert len(stream.getvalue().splitlines()) == 3 and other.getvalue().endswith('"take-test/1.0"\n')
 
 
 @contextmanager

@@ -8,9 +8,12 @@ from collections.abc import Collection
 
 from aiohttp import web
 
-__all__ = ["TRUSTED_PROXIES", "client_address"]
+__all__ = ["CLIENT", "TRUSTED_PROXIES", "client_address"]
 
 TRUSTED_PROXIES = web.AppKey("trusted_proxies", frozenset[str])
+# The address a handler found for its request's client (the MCP transport's, which its limits count against): the
+# access line names that one rather than working it out again.
+CLIENT = web.RequestKey("client", str)
 # An address as a proxy writes it (IPv4, IPv6, bracketed, with a port): anything else is not believed, and never
 # reaches a log line (a forged header could carry line breaks or terminal codes).
 _ADDRESS = re.compile(r"^[0-9A-Fa-f.:\[\]]{2,64}$")

@@ -15,6 +15,7 @@ import secrets
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
+from proxy.observe.accesslog import LineFormatter, LineHandler
 from proxy.observe.logsafe import one_line
 
 __all__ = ["REQUEST_ID", "JsonLines", "request_id_for", "use_json_logs"]
@@ -31,29 +32,32 @@ def request_id_for(offered: str | None) -> str:
     return secrets.token_hex(8)
 
 
-class JsonLines(logging.Formatter):
+class JsonLines(LineFormatter):
     """One JSON object per line: time (UTC), level, logger, message, request_id, and the traceback if any."""
 
     def format(self, record: logging.LogRecord) -> str:
+        return self.line(record.created, int(record.msecs), record.levelname, record.name, record.getMessage(),
+                         self.formatException(record.exc_info) if record.exc_info else None)
+
+    def line(self, created: float, msecs: int, level: str, name: str, message: str,
+             exception: str | None = None) -> str:
         line: dict[str, object] = {
-            "at_utc": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
+            "at_utc": datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds"),
+            "level": level,
+            "logger": name,
+            "message": message,
         }
         request_id = REQUEST_ID.get()
         if request_id is not None:
             line["request_id"] = request_id
-        if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
+        if exception is not None:
+            line["exception"] = exception
         # JSON escapes C0 controls itself, but not U+0085, U+2028 or U+2029, which end a line for Unicode readers.
         return one_line(json.dumps(line, ensure_ascii=False))
 
 
 def use_json_logs(level: int = logging.INFO) -> None:
     """Send every log record to standard error as a JSON line (replaces the root logger's handlers)."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(JsonLines())
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    root.handlers[:] = [LineHandler(JsonLines())]
     root.setLevel(level)

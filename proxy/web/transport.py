@@ -77,7 +77,7 @@ from proxy.core.hostmatch import matches
 from proxy.core.jsonwire import encode_json
 from proxy.core.peer import client_group, current_peer
 from proxy.core.trace import TRACE_META_KEY, TraceSigner
-from proxy.observe.forwarded import client_address
+from proxy.observe.forwarded import CLIENT, client_address
 from proxy.observe.jsonlog import REQUEST_ID, request_id_for
 from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import HTTP_CONTEXT, parent_context, tool_span
@@ -505,8 +505,10 @@ class McpHttp:
         return await self._legacy(request, endpoint, version or _DEFAULT_LEGACY_VERSION)
 
     def _client(self, request: web.Request) -> str:
-        """The client's address: the peer, or the last `X-Forwarded-For` hop a trusted proxy added."""
-        return client_address(request, self._trusted_proxies)
+        """The client's address: the peer, or the last `X-Forwarded-For` hop a trusted proxy added (kept on the
+        request for its access line)."""
+        address = request[CLIENT] = client_address(request, self._trusted_proxies)
+        return address
 
     async def _post_body(self, request: web.Request) -> web.Response | bytes:
         """The HTTP-level POST checks shared by both eras; a Response means refused."""
