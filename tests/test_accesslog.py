@@ -91,7 +91,12 @@ def test_a_line_taken_without_a_record_is_the_line_a_record_makes(formatter: typ
         assert taken[23:] == logged[23:] and re.match(stamp, logged)
 
     seen: list[str] = []
-    logger.addFilter(lambda record: seen.append(record.getMessage()) is not None)
+
+    def refuse(record: logging.LogRecord) -> bool:
+        seen.append(record.getMessage())
+        return False
+
+    logger.addFilter(refuse)
     AccessLine(logger, "").log(request, response, 0.01)
     assert len(seen) == 1 and len(stream.getvalue().splitlines()) == 2  # the filter refused it: no line
     logger.filters.clear()
