@@ -195,9 +195,13 @@ class MemoryStore:
         # then only ever push out each other, never an established history.
         returning = now - log.first >= PROMOTE_AFTER_SECONDS
         (self._calls if returning else self._probation)[caller] = log
-        new, back = self._group_logs.setdefault(log.group, (OrderedDict(), OrderedDict()))
-        new.pop(caller, None)
-        back.pop(caller, None)
+        logs = self._group_logs.get(log.group)
+        if logs is None:
+            logs = self._group_logs[log.group] = (OrderedDict(), OrderedDict())
+        new, back = logs
+        if before:  # a log written to before: out of its place in its group
+            new.pop(caller, None)
+            back.pop(caller, None)
         (back if returning else new)[caller] = None
         while len(new) + len(back) > CALL_LOGS_PER_GROUP:  # the group's own one-off callers first, then its oldest
             self._drop_caller(next(iter(new or back)))

@@ -220,6 +220,7 @@ _ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_N
 _PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
 _DEFAULT_LEGACY_VERSION: Final = types.DEFAULT_NEGOTIATED_VERSION  # spec: assume 2025-03-26 without a header
 _SHAPE_MESSAGE: Final = "Body must be a single JSON-RPC request or notification object"
+_TRACE_MEMBER: Final = b"," + encode_json(TRACE_META_KEY) + b":"  # the trace handle's key in a result's _meta
 # tools/list and server/discover say the same to every client (no sign-in, nothing per caller) and change
 # only when a maintainer reloads the registry (a file edit or SIGHUP, rare: days apart). So a shared cache may
 # keep them (`public`), and five minutes bounds how long a stateless client, which hears no list_changed,
@@ -893,7 +894,7 @@ class McpHttp:
             return wire + (b',"isError":false,"_meta":{' + meta + b"}}" if meta else b',"isError":false}')
         stamp = self._server_info_stamp
         if trace is not None:
-            stamp += b"," + encode_json(TRACE_META_KEY) + b":" + encode_json(trace)
+            stamp += _TRACE_MEMBER + encode_json(trace)
         members = meta + b"," + stamp if meta else stamp
         return wire + b',"isError":false,"resultType":"complete","_meta":{' + members + b"}}"
 
