@@ -248,6 +248,12 @@ class Upstream:
             pause = min(pause * 1.5, SHARED_POLL_SECONDS[1])
         return None
 
+    def holds(self, target: _Target, body: bytes) -> bool:
+        """Whether this process holds exactly `body` for `target` in the cache (no round trip); when not, only
+        `still_cached` can say."""
+        cached = self._store.cached_nearby(target.cache_key)
+        return cached is not None and (cached is body or cached == body)
+
     async def still_cached(self, target: _Target, body: bytes) -> bool:
         """Whether a call to `target` would now be a cache hit on exactly `body` (`proxy.results.resultmemo`)."""
         cached = await self._store.cache_get(target.cache_key)

@@ -44,6 +44,8 @@ MemoKey = tuple[str, Hashable, date]
 class FetchSource(Protocol):
     """What made a fetch (`proxy.plugin.upstream.Upstream`; this module must not import it, which imports this)."""
 
+    def holds(self, target: Any, body: bytes) -> bool: ...
+
     async def still_cached(self, target: Any, body: bytes) -> bool: ...
 
     def cache_hit_record(self, tool: str | None, fetch: Fetch) -> CallRecord:

@@ -286,7 +286,9 @@ def _arguments_key(arguments: Mapping[str, Any]) -> Hashable:
 
 async def _still_cached(fetches: tuple[Fetch, ...]) -> bool:
     for fetch in fetches:
-        if not await fetch.upstream.still_cached(fetch.target, fetch.body):
+        source = fetch.upstream
+        # Held in this process (no coroutine, no round trip), or else asked of the store.
+        if not source.holds(fetch.target, fetch.body) and not await source.still_cached(fetch.target, fetch.body):
             return False
     return True
 

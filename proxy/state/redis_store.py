@@ -607,6 +607,9 @@ class ResilientStore:
                 return near  # no round trip: nothing for the latency watch to count
         return await self._use(lambda s: s.cache_get(key))
 
+    def cached_nearby(self, key: str) -> bytes | None:
+        return (self._primary if self._down_since is None else self._fallback).cached_nearby(key)
+
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None:
         await self._use(lambda s: s.cache_set(key, value, ttl))
 

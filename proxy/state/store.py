@@ -69,6 +69,10 @@ class StateStore(Protocol):
     """What the server shares between processes. Every method is safe to call concurrently."""
 
     async def cache_get(self, key: str) -> bytes | None: ...
+    def cached_nearby(self, key: str) -> bytes | None:
+        """The reply this process holds for `key`, without a round trip (None: `cache_get` may still find one)."""
+        ...
+
     async def cache_set(self, key: str, value: bytes, ttl: float) -> None: ...
     async def record_call(self, caller: str, record: CallRecord) -> None: ...
     async def record_calls(self, caller: str, records: Sequence[CallRecord]) -> None: ...
@@ -136,6 +140,9 @@ class MemoryStore:
         self._cache_bytes = 0
 
     async def cache_get(self, key: str) -> bytes | None:
+        return self.cached(key)
+
+    def cached_nearby(self, key: str) -> bytes | None:
         return self.cached(key)
 
     def cached(self, key: str) -> bytes | None:
