@@ -42,13 +42,9 @@ from aiohttp.http_exceptions import HttpProcessingError
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
-    MCP_METHOD_HEADER,
-    MCP_NAME_HEADER,
     MCP_PARAM_HEADER_PREFIX,
     MCP_PROTOCOL_VERSION_HEADER,
     InboundLadderRejection,
-    classify_inbound_request,
-    find_duplicated_routing_header,
     find_invalid_x_mcp_header,
     unsupported_protocol_version_rejection,
     validate_mcp_param_headers,
@@ -83,6 +79,7 @@ from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import HTTP_CONTEXT, parent_context, tool_span
 from proxy.results.encoding import EncodedResult
 from proxy.state.store import SESSION_IDLE_SECONDS
+from proxy.web.checks import ROUTING_HEADERS, RequestChecks
 from proxy.web.framing import WRITE_SECONDS
 
 __all__ = [
@@ -216,7 +213,6 @@ STREAM_KEEPALIVE_SECONDS: Final = 25.0
 STREAM_SESSION_CHECK_SECONDS: Final = 5.0
 _STOPPING: Final = "besluitbron: stopping"
 _TOOLS_CHANGED: Final = b'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n'
-_ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
 _PARAM_PREFIX_LOWER: Final = MCP_PARAM_HEADER_PREFIX.lower()
 _DEFAULT_LEGACY_VERSION: Final = types.DEFAULT_NEGOTIATED_VERSION  # spec: assume 2025-03-26 without a header
 _SHAPE_MESSAGE: Final = "Body must be a single JSON-RPC request or notification object"
@@ -411,6 +407,7 @@ class McpHttp:
         self._accept_ok = _VerdictCache(_accepts_json_and_sse)
         self._endpoints: dict[str, _EndpointCache] = {}
         self._encoded_ok: set[str] = set()  # versions whose surface carries an EncodedResult (checked once)
+        self._checks = RequestChecks()
         self._streams: dict[str, dict[str, asyncio.Queue[bytes | None]]] = {}  # slug → session → events
         self._streams_by_group: Counter[str] = Counter()
         self._calls: set[asyncio.Task[Any]] = set()  # the tasks running a tools/call now
@@ -539,17 +536,16 @@ class McpHttp:
             return _respond(400, _error_body(None, PARSE_ERROR, "Parse error"))
         if isinstance(decoded, dict) and "id" not in decoded:
             return self._modern_notification(decoded, request.headers.get(MCP_PROTOCOL_VERSION_HEADER, ""))
-        try:
-            req = types.JSONRPCRequest.model_validate(decoded)
-        except ValidationError:
+        if not self._checks.is_request(decoded):
             # A batch, a posted response, or a malformed envelope.
             return _respond(400, _error_body(None, INVALID_REQUEST, _SHAPE_MESSAGE))
 
-        outcome = await self._modern_request(request, endpoint, decoded, req)
+        request_id = decoded["id"]
+        outcome = await self._modern_request(request, endpoint, decoded)
         if isinstance(outcome, _Rpc):
             status = ERROR_CODE_HTTP_STATUS.get(outcome.code, 200)
-            return _respond(status, _error_body(req.id, outcome.code, outcome.message, outcome.data))
-        return _respond(200, _result_body(req.id, outcome))
+            return _respond(status, _error_body(request_id, outcome.code, outcome.message, outcome.data))
+        return _respond(200, _result_body(request_id, outcome))
 
     def _modern_notification(self, decoded: dict[str, Any], version: str) -> web.Response:
         """Accept-and-drop, as the SDK does; the 2026 wire defines no client notifications."""
@@ -562,24 +558,25 @@ class McpHttp:
             return _respond(400, _error_body(None, rejection.code, rejection.message, rejection.data))
         return web.Response(status=202)
 
-    async def _modern_request(
-        self, request: web.Request, endpoint: Endpoint, decoded: dict[str, Any], req: types.JSONRPCRequest
-    ) -> _Rpc | bytes:
+    async def _modern_request(self, request: web.Request, endpoint: Endpoint, decoded: dict[str, Any]
+                              ) -> _Rpc | bytes:
+        """A request whose envelope is valid (`RequestChecks.is_request`)."""
         headers = request.headers
-        duplicated = find_duplicated_routing_header(headers.items())
+        checks = self._checks
+        duplicated = checks.duplicated_routing_header(headers)
         if duplicated is not None:
             return _Rpc(HEADER_MISMATCH, f"{duplicated} header appears more than once")
-        routing = {name: value for name in _ROUTING_HEADERS if (value := headers.get(name)) is not None}
-        verdict = classify_inbound_request(decoded, headers=routing)
+        routing = {name: value for name in ROUTING_HEADERS if (value := headers.get(name)) is not None}
+        verdict = checks.ladder(decoded, routing)
         if isinstance(verdict, InboundLadderRejection):
             return _Rpc(verdict.code, verdict.message, verdict.data)
         version = verdict.protocol_version
-        method, params = req.method, req.params
+        method, params = decoded["method"], decoded.get("params")
         if method == "tools/call":
             rejection = self._param_header_rejection(endpoint, params, headers)
             if rejection is not None:
                 return _Rpc(rejection.code, rejection.message, rejection.data)
-        invalid = _validate(method, version, params)
+        invalid = self._validate(method, version, params)
         if invalid is not None:
             return invalid
         if method == "tools/call":
@@ -674,7 +671,7 @@ class McpHttp:
     async def _legacy_request(
         self, endpoint: Endpoint, version: str, method: str, params: dict[str, Any] | None, session_id: str
     ) -> _Rpc | bytes:
-        invalid = _validate(method, version, params)
+        invalid = self._validate(method, version, params)
         if invalid is not None:
             return invalid
         if method == "tools/call":
@@ -863,6 +860,17 @@ class McpHttp:
 
     # ── shared ──
 
+    def _validate(self, method: str, version: str, params: Mapping[str, Any] | None) -> _Rpc | None:
+        """The runner's surface check: a spec method must exist at `version` and fit its schema."""
+        if method not in _methods.SPEC_CLIENT_METHODS:
+            return None
+        verdict = self._checks.surface(method, version, params)
+        if verdict == "not found":
+            return _method_not_found(method)
+        if verdict == "invalid":
+            return _Rpc(INVALID_PARAMS, "Invalid request parameters", "")
+        return None
+
     def _cache(self, endpoint: Endpoint) -> _EndpointCache:
         cache = self._endpoints.get(endpoint.slug)
         if cache is None or cache.endpoint is not endpoint:  # a registry reload swapped the object
@@ -920,17 +928,6 @@ class McpHttp:
         return encode_json(wire)
 
 
-def _validate(method: str, version: str, params: Mapping[str, Any] | None) -> _Rpc | None:
-    """The runner's surface check: a spec method must exist at `version` and fit its schema."""
-    if method not in _methods.SPEC_CLIENT_METHODS:
-        return None
-    try:
-        _methods.validate_client_request(method, version, params)
-    except KeyError:
-        return _method_not_found(method)
-    except ValidationError:
-        return _Rpc(INVALID_PARAMS, "Invalid request parameters", "")
-    return None
 
 
 def _method_not_found(method: str) -> _Rpc:
@@ -944,8 +941,7 @@ def _legacy_kind(decoded: Any) -> str | None:
     try:
         if "method" in decoded:
             if "id" in decoded:
-                types.JSONRPCRequest.model_validate(decoded)
-                return "request"
+                return "request" if RequestChecks.is_request(decoded) else None
             types.JSONRPCNotification.model_validate(decoded)
             return "notification"
         if "error" in decoded:
