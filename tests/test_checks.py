@@ -26,7 +26,7 @@ from mcp_types import methods
 from multidict import CIMultiDict, CIMultiDictProxy
 from pydantic import ValidationError
 
-from proxy.web.checks import RequestChecks
+from proxy.web.checks import RequestChecks, params_text
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -136,20 +136,22 @@ def test_every_verdict_is_the_sdks(drawn: tuple[Any, dict[str, str]], other_argu
     theirs = classify_inbound_request(decoded, headers=headers)
     event("ladder: passed" if not isinstance(theirs, InboundLadderRejection) else f"ladder: {theirs.code}")
     for checks in (fresh, fresh, _warm):  # new, remembered, remembered among others
-        assert _same(checks.ladder(decoded, headers), theirs)
+        assert _same(checks.ladder(decoded, headers, params_text(decoded.get("params"))), theirs)
     method, params = decoded["method"], decoded.get("params")
     for version in (MODERN, LEGACY):
         if method in methods.SPEC_CLIENT_METHODS:
             expected = _sdk_surface(method, version, params)
             event(f"surface {version}: {expected}")
             for checks in (fresh, fresh, _warm):
-                assert checks.surface(method, version, params) == expected
+                assert checks.surface(method, version, params, params_text(params)) == expected
     # The same request with other arguments: the same verdicts, from memory, as the SDK's anew.
     if isinstance(params, dict) and isinstance(params.get("arguments"), dict):
-        changed = {**decoded, "params": {**params, "arguments": other_arguments}}
-        assert _same(fresh.ladder(changed, headers), classify_inbound_request(changed, headers=headers))
+        other = {**params, "arguments": other_arguments}
+        changed = {**decoded, "params": other}
+        theirs = classify_inbound_request(changed, headers=headers)
+        assert _same(fresh.ladder(changed, headers, params_text(other)), theirs)
         if method in methods.SPEC_CLIENT_METHODS:
-            assert fresh.surface(method, MODERN, changed["params"]) == _sdk_surface(method, MODERN, changed["params"])
+            assert fresh.surface(method, MODERN, other, params_text(other)) == _sdk_surface(method, MODERN, other)
 
 
 @given(st.lists(st.tuples(st.sampled_from(["MCP-Protocol-Version", "mcp-method", "Mcp-Name", "Accept", "Host",
@@ -164,7 +166,7 @@ def test_a_flood_of_shapes_is_forgotten_not_kept() -> None:
     meta = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
     for n in range(50):
         params = {"name": f"tool_{n}", "arguments": {}, "_meta": meta}
-        assert checks.surface("tools/call", MODERN, params) == "ok"
+        assert checks.surface("tools/call", MODERN, params, params_text(params)) == "ok"
     assert len(checks._surface) <= 8
     huge = {"name": "x", "arguments": {}, "_meta": {**meta, "pad": "x" * 10_000}}
-    assert checks.surface("tools/call", MODERN, huge) == "ok" and len(checks._surface) <= 8
+    assert checks.surface("tools/call", MODERN, huge, params_text(huge)) == "ok" and len(checks._surface) <= 8

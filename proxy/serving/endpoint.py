@@ -11,7 +11,6 @@ so a repeated call does not rebuild it.
 from __future__ import annotations
 
 import difflib
-import json
 import logging
 import secrets
 from collections.abc import Hashable, Mapping, Sized
@@ -269,19 +268,14 @@ class ConnectorEndpoint:
         return localised(await tool.impl.handler(call), tool.localise)
 
 
-_SCALARS = (str, int, float, bool, type(None))
-
-
 def _platform_tool(generation: Generation, platform: str, name: str) -> ToolImpl:
     return next(t for t in generation.catalog.plugins[platform].tools if t.name == name)
 
 
 def _arguments_key(arguments: Mapping[str, Any]) -> Hashable:
-    """Arguments as a key: flat ones as (name, type, value) triples (so 1, 1.0 and True differ, as they do
-    to a handler), nested ones as canonical JSON."""
-    if all(type(v) in _SCALARS for v in arguments.values()):
-        return tuple(sorted((k, type(v).__name__, v) for k, v in arguments.items()))
-    return json.dumps(arguments, sort_keys=True, separators=(",", ":"))
+    """Arguments as a key: their `repr` in name order, which writes 1, 1.0, True and "1" apart, as a handler
+    tells them apart (JSON's values all write themselves exactly; one C call on every cached call)."""
+    return repr(sorted(arguments.items()))
 
 
 async def _still_cached(fetches: tuple[Fetch, ...]) -> bool:

@@ -39,7 +39,7 @@ from mcp_types import methods as _methods
 from multidict import CIMultiDictProxy
 from pydantic import ValidationError
 
-__all__ = ["ROUTING_HEADERS", "RequestChecks", "Surface"]
+__all__ = ["ROUTING_HEADERS", "RequestChecks", "Surface", "params_text"]
 
 ROUTING_HEADERS: Final = (MCP_PROTOCOL_VERSION_HEADER, MCP_METHOD_HEADER, MCP_NAME_HEADER)
 _MAX_KEY: Final = 4096  # a longer params text (a hostile _meta) is checked each time, not kept
@@ -80,11 +80,9 @@ class RequestChecks:
             return None
         return find_duplicated_routing_header(headers.items())
 
-    def ladder(self, decoded: Mapping[str, Any], routing: Mapping[str, str]
+    def ladder(self, decoded: Mapping[str, Any], routing: Mapping[str, str], text: str | None
                ) -> InboundModernRoute | InboundLadderRejection:
-        """`classify_inbound_request(decoded, headers=routing)`."""
-        params = decoded.get("params")
-        text = _params_text(params)
+        """`classify_inbound_request(decoded, headers=routing)`; `text` is `params_text` of its params."""
         if text is None:
             return classify_inbound_request(decoded, headers=routing)
         key = (text, decoded.get("method"), routing.get(MCP_PROTOCOL_VERSION_HEADER),
@@ -95,9 +93,9 @@ class RequestChecks:
             _keep(self._ladder, key, verdict, self._limit)
         return verdict
 
-    def surface(self, method: str, version: str, params: Mapping[str, Any] | None) -> Surface:
-        """`validate_client_request(method, version, params)` as a verdict (the method is one of the spec's)."""
-        text = _params_text(params)
+    def surface(self, method: str, version: str, params: Mapping[str, Any] | None, text: str | None) -> Surface:
+        """`validate_client_request(method, version, params)` as a verdict (the method is one of the spec's);
+        `text` is `params_text(params)`."""
         if text is None:
             return _surface(method, version, params)
         key = (method, version, text)
@@ -118,8 +116,9 @@ def _surface(method: str, version: str, params: Mapping[str, Any] | None) -> Sur
     return "ok"
 
 
-def _params_text(params: Any) -> str | None:
-    """The params as a key: all of them but an `arguments` object's contents, or None when too long to keep."""
+def params_text(params: Any) -> str | None:
+    """The params as a key: all of them but an `arguments` object's contents, or None when too long to keep
+    (written once per request, for both checks)."""
     if type(params) is dict and type(params.get("arguments")) is dict:
         params = {**params, "arguments": _ARGUMENTS_OBJECT}
     text = repr(params)  # `_ARGUMENTS_OBJECT` writes as itself: no JSON value writes like it

@@ -79,7 +79,7 @@ from proxy.observe.metrics import Metrics
 from proxy.observe.tracing import HTTP_CONTEXT, parent_context, tool_span
 from proxy.results.encoding import EncodedResult
 from proxy.state.store import SESSION_IDLE_SECONDS
-from proxy.web.checks import ROUTING_HEADERS, RequestChecks
+from proxy.web.checks import ROUTING_HEADERS, RequestChecks, params_text
 from proxy.web.framing import WRITE_SECONDS
 
 __all__ = [
@@ -567,16 +567,17 @@ class McpHttp:
         if duplicated is not None:
             return _Rpc(HEADER_MISMATCH, f"{duplicated} header appears more than once")
         routing = {name: value for name in ROUTING_HEADERS if (value := headers.get(name)) is not None}
-        verdict = checks.ladder(decoded, routing)
+        method, params = decoded["method"], decoded.get("params")
+        text = params_text(params)
+        verdict = checks.ladder(decoded, routing, text)
         if isinstance(verdict, InboundLadderRejection):
             return _Rpc(verdict.code, verdict.message, verdict.data)
         version = verdict.protocol_version
-        method, params = decoded["method"], decoded.get("params")
         if method == "tools/call":
             rejection = self._param_header_rejection(endpoint, params, headers)
             if rejection is not None:
                 return _Rpc(rejection.code, rejection.message, rejection.data)
-        invalid = self._validate(method, version, params)
+        invalid = self._validate(method, version, params, text)
         if invalid is not None:
             return invalid
         if method == "tools/call":
@@ -860,11 +861,13 @@ class McpHttp:
 
     # ── shared ──
 
-    def _validate(self, method: str, version: str, params: Mapping[str, Any] | None) -> _Rpc | None:
-        """The runner's surface check: a spec method must exist at `version` and fit its schema."""
+    def _validate(self, method: str, version: str, params: Mapping[str, Any] | None, text: str | None = None
+                  ) -> _Rpc | None:
+        """The runner's surface check: a spec method must exist at `version` and fit its schema (`text`: the
+        params' key, when the caller has written it already)."""
         if method not in _methods.SPEC_CLIENT_METHODS:
             return None
-        verdict = self._checks.surface(method, version, params)
+        verdict = self._checks.surface(method, version, params, params_text(params) if text is None else text)
         if verdict == "not found":
             return _method_not_found(method)
         if verdict == "invalid":
