@@ -161,6 +161,19 @@ def test_a_routing_header_given_twice_is_named_as_the_sdk_names_it(lines: list[t
     assert RequestChecks.duplicated_routing_header(headers) == find_duplicated_routing_header(lines)
 
 
+def test_a_key_never_stands_for_two_requests() -> None:
+    """Params that differ anywhere but inside `arguments` have different keys or none (a null, which NaN and
+    Infinity would also be written as; an integer past 64 bits)."""
+    meta = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
+    texts = [params_text({"name": "x", "arguments": {"q": 1}, "_meta": {**meta, "progressToken": token}})
+             for token in (1, 1.0, True, "1")]
+    assert None not in texts and len(set(texts)) == 4
+    for odd in (None, float("nan"), float("inf"), 2**70):
+        assert params_text({"name": "x", "arguments": {}, "_meta": {**meta, "progressToken": odd}}) is None
+    assert params_text({"name": "x", "arguments": {"q": 1}}) == params_text({"name": "x", "arguments": {"q": 2}})
+    assert params_text({"name": "x", "arguments": {"q": 1}}) != params_text({"name": "x", "arguments": [1]})
+
+
 def test_a_flood_of_shapes_is_forgotten_not_kept() -> None:
     checks = RequestChecks(limit=8)
     meta = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}

@@ -86,8 +86,9 @@ def test_the_memo_is_bounded_by_entries_and_bytes() -> None:
 
 
 def test_arguments_that_differ_only_in_type_are_different_keys() -> None:
-    keys = {_arguments_key({"limit": value, "q": "a"}) for value in (1, 1.0, True, "1")}
-    assert len(keys) == 4
+    keys = {_arguments_key({"limit": value, "q": "a"}) for value in (1, 1.0, True, "1", None, float("nan"),
+                                                                     float("inf"), 2**70)}
+    assert len(keys) == 8  # NaN and Infinity (which json.loads reads) are not null, as orjson would write them
     assert _arguments_key({"q": "a", "limit": 2}) == _arguments_key({"limit": 2, "q": "a"})
     assert _arguments_key({"q": ["a", "b"]}) != _arguments_key({"q": ["b", "a"]})
 

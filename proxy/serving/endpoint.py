@@ -11,6 +11,7 @@ so a repeated call does not rebuild it.
 from __future__ import annotations
 
 import difflib
+import json
 import logging
 import secrets
 from collections.abc import Hashable, Mapping, Sized
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
 import mcp_types
+import orjson
 
 from proxy.catalog.build import CatalogConnector, CatalogTool
 from proxy.core.caller import Caller
@@ -273,9 +275,16 @@ def _platform_tool(generation: Generation, platform: str, name: str) -> ToolImpl
 
 
 def _arguments_key(arguments: Mapping[str, Any]) -> Hashable:
-    """Arguments as a key: their `repr` in name order, which writes 1, 1.0, True and "1" apart, as a handler
-    tells them apart (JSON's values all write themselves exactly; one C call on every cached call)."""
-    return repr(sorted(arguments.items()))
+    """Arguments as a key that tells 1, 1.0, true and "1" apart, as a handler does: canonical JSON (orjson, one C
+    call on every cached call). orjson writes NaN and Infinity as null, so arguments holding a null (or anything
+    orjson cannot write) take the stdlib's JSON, which writes them apart."""
+    try:
+        key = orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        key = b"null"
+    if b"null" not in key:
+        return key
+    return json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 async def _still_cached(fetches: tuple[Fetch, ...]) -> bool:

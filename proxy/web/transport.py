@@ -861,7 +861,7 @@ class McpHttp:
 
     # ── shared ──
 
-    def _validate(self, method: str, version: str, params: Mapping[str, Any] | None, text: str | None = None
+    def _validate(self, method: str, version: str, params: Mapping[str, Any] | None, text: bytes | None = None
                   ) -> _Rpc | None:
         """The runner's surface check: a spec method must exist at `version` and fit its schema (`text`: the
         params' key, when the caller has written it already)."""
