@@ -49,7 +49,7 @@ class FencedJson:
     def json(self) -> bytes:
         """The JSON string of the text fenced with a fresh boundary: what `encode_json(lead + fence(...))` gives."""
         boundary = _boundary().encode()
-        return self.head + boundary + self.middle + boundary + self.tail
+        return b"".join((self.head, boundary, self.middle, boundary, self.tail))  # one copy of the text, not four
 
 
 def fenced_json(text: str, source: str, *, lead: str = "") -> FencedJson:

@@ -253,7 +253,7 @@ def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> b
 
 def _result_body(request_id: Any, result: bytes) -> bytes:
     # Splice pre-serialized results (cached tools/list) without re-encoding them.
-    return b'{"jsonrpc":"2.0","id":' + encode_json(request_id) + b',"result":' + result + b"}"
+    return b"".join((b'{"jsonrpc":"2.0","id":', encode_json(request_id), b',"result":', result, b"}"))
 
 
 def _respond(status: int, body: bytes, headers: Mapping[str, str] | None = None) -> web.Response:
@@ -899,15 +899,20 @@ class McpHttp:
         if not structured.startswith(b"{"):
             raise TypeError("EncodedResult.structured must be a JSON object")
         text = encode_json(structured.decode()) if result.text is None else result.text
-        wire = b'{"content":[{"type":"text","text":' + text + b'}],"structuredContent":' + structured
+        # Joined once: each `+` of the answer's kilobytes would copy them all again.
+        parts = [b'{"content":[{"type":"text","text":', text, b'}],"structuredContent":', structured]
         meta = result.meta
         if version not in MODERN_PROTOCOL_VERSIONS:
-            return wire + (b',"isError":false,"_meta":{' + meta + b"}}" if meta else b',"isError":false}')
-        stamp = self._server_info_stamp
+            parts += (b',"isError":false,"_meta":{', meta, b"}}") if meta else (b',"isError":false}',)
+            return b"".join(parts)
+        parts.append(b',"isError":false,"resultType":"complete","_meta":{')
+        if meta:
+            parts += (meta, b",")
+        parts.append(self._server_info_stamp)
         if trace is not None:
-            stamp += _TRACE_MEMBER + encode_json(trace)
-        members = meta + b"," + stamp if meta else stamp
-        return wire + b',"isError":false,"resultType":"complete","_meta":{' + members + b"}}"
+            parts += (_TRACE_MEMBER, encode_json(trace))
+        parts.append(b"}}")
+        return b"".join(parts)
 
     def _wire(self, method: str, version: str, result: types.Result, *, trace: str | None = None) -> bytes:
         """A result in its wire form for `version`: what the SDK runner's `_serialize` produces.
