@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from proxy.observe.accesslog import TEXT_FORMAT, AccessLine, LineFormatter, LineHandler, TextLines
 from proxy.observe.jsonlog import JsonLines
+from proxy.observe.logsafe import _LINE_BREAKING, _escape, one_line
 from proxy.web.app import Config, app_runner, create_app
 from tests.conftest import REGISTRY, Replicas
 
@@ -190,3 +191,11 @@ async def test_no_client_can_forge_a_line_with_a_unicode_line_end(replicas: Repl
     assert all(re.match(stamp, line) for line in lines), lines
     kept = [line for line in lines if "forge-test" in line]  # the three the parser let through, escaped
     assert len(kept) == 3 and all("x\\u20" in line or "x\\u0085" in line for line in kept), kept
+
+
+@given(st.text())
+def test_a_line_is_escaped_exactly_where_a_character_could_end_it(text: str) -> None:
+    """`one_line` leaves printable text as it is (its fast path) and escapes exactly the characters that end or hide
+    a line, whatever else the text holds (a soft hyphen, a private-use character: kept)."""
+    assert one_line(text) == _LINE_BREAKING.sub(_escape, text)
+    assert len(one_line(text).splitlines()) <= 1
