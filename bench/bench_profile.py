@@ -51,6 +51,10 @@ RATE = 400  # py-spy samples per second
 PURPOSES = {
     "cache": "cache read: the platform's stored reply to one request this tool call needs",
     "calls": "call record: appended to the caller's log for list_platform_calls (kept to 1,000, 24 h)",
+    "call-logs": "every call log by when it expires (the bound on the logs in all)",
+    "call-log-sizes": "each call log's length",
+    "call-records": "the call records in all (the memory bound)",
+    "call-logs-of": "the call logs of the caller's budget group (a group's cap on logs)",
     "session": "session check: the 2025-11-25 session exists and belongs to this connector",
     "session PEXPIRE": "session renewal: the session's idle timeout starts again",
     "sessions": "the index of open sessions, by when each expires (the cap on sessions in all)",

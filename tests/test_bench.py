@@ -61,7 +61,7 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
             assert not any("cache read" in t["for"] for t in trips["per_call"])  # the near copy answers those
         assert "session check" in " ".join(t["for"] for t in profile["redis"]["legacy"]["per_call"])
         assert "top functions by own time" in (tmp_path / "profile.txt").read_text(encoding="utf-8")
-        for heading in ("## The targets of issue 26", "## Scale-out: the Redis store and two workers",
+        for heading in ("## The targets of issues 26 and 44", "## Scale-out: the Redis store and two workers",
                         "## Profile of the cached call"):
             assert heading in text
         assert (tmp_path / "scaleout.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

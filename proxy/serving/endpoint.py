@@ -282,7 +282,7 @@ def _arguments_key(arguments: Mapping[str, Any]) -> Hashable:
         key = orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS)
     except TypeError:
         key = b"null"
-    if b"null" not in key:
+    if key.find(b"null") == -1:  # not `in`, which on CPython 3.11 raises and clears a TypeError first
         return key
     return json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

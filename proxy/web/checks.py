@@ -127,7 +127,8 @@ def params_text(params: Any) -> bytes | None:
         text = orjson.dumps(params)  # tells 1, 1.0 and true apart; a fifth of repr's cost, which guards recursion
     except TypeError:  # an integer past 64 bits, a lone surrogate: no key
         return None
-    return text if len(text) <= _MAX_KEY and b"null" not in text else None
+    # `find`, not `in`: CPython 3.11 reads `x in bytes` as a number first, raising and clearing a TypeError.
+    return text if len(text) <= _MAX_KEY and text.find(b"null") == -1 else None
 
 
 K = TypeVar("K")
