@@ -98,7 +98,8 @@ class ConnectorEndpoint:
         except Exception:
             counted.failed.inc()
             raise
-        (counted.error if isinstance(result, mcp_types.CallToolResult) and result.is_error else counted.ok).inc()
+        # An EncodedResult is a success; asked first, as pydantic's models take the ABC way through isinstance.
+        (counted.ok if isinstance(result, EncodedResult) or not result.is_error else counted.error).inc()
         return result
 
     async def _call_tool(self, name: str, arguments: Mapping[str, Any], caller: Caller
