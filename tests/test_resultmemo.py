@@ -72,7 +72,7 @@ def test_the_memo_is_bounded_by_entries_and_bytes() -> None:
     memo = ResultMemo(max_entries=3, max_bytes=800)
 
     def entry(size: int) -> Memo:
-        return Memo(Answer(b"{}", FencedJson(b"x" * (size - 2), b"", b""), b""), fetches=())
+        return Memo.of(Answer(b"{}", FencedJson(b"x" * (size - 2), b"", b""), b""), (), "t")
 
     day = date(2026, 1, 1)
     for i in range(5):

@@ -30,6 +30,9 @@ class AccessLine(AbstractAccessLogger):
     """`127.0.0.1 "POST /tweedekamer/mcp HTTP/1.1" 200 4321 "-" "client/1.0"`: aiohttp's default line, less the time."""
 
     def log(self, request: web.BaseRequest, response: web.StreamResponse, elapsed: float) -> None:
+        logger = self.logger
+        if not logger.isEnabledFor(logging.INFO):
+            return
         headers = request.headers
         version = request.version
         # Behind a trusted reverse proxy the client's own address, not the proxy's (as the per-client limits read it).
@@ -42,9 +45,6 @@ class AccessLine(AbstractAccessLogger):
             f'{client} "{request.method} {request.path_qs} HTTP/{version.major}.{version.minor}" '
             f'{response.status} {response.body_length} "{headers.get("Referer", "-")}" '
             f'"{headers.get("User-Agent", "-")}"')
-        logger = self.logger
-        if not logger.isEnabledFor(logging.INFO):
-            return
         sole = _sole_line_handler(logger)
         if sole is None:
             logger.info(message)

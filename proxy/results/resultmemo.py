@@ -90,8 +90,8 @@ class Memo:
 
     answer: Answer
     fetches: tuple[Fetch, ...]
-    hits: tuple[CallRecord, ...] = ()
-    tallies: tuple[tuple[FetchSource, int], ...] = ()  # cache hits per source, for its metrics
+    hits: tuple[CallRecord, ...]
+    tallies: tuple[tuple[FetchSource, int], ...]  # cache hits per source, for its metrics (from `fetches`)
 
     @classmethod
     def of(cls, answer: Answer, fetches: Sequence[Fetch], tool: str) -> Memo:
