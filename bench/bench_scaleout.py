@@ -66,16 +66,17 @@ TARGET_WORKERS = 1.8
 
 class Workers:
     """`python -m proxy serve --workers N --redis URL` on a free port, on `cores` (None: wherever); stopped on exit.
-    `per_process_flight`: as before the single flight spanned the workers (bench/_per_process_flight.py)."""
+    `entry`: a script that runs `python -m proxy` with one change undone (bench/_per_process_flight.py,
+    bench/_exact_pages.py), for a "before" in the same run."""
 
     def __init__(self, count: int, *, redis: str, replicas: str, directory: Path, cores: set[int] | None,
-                 per_process_flight: bool = False) -> None:
+                 entry: Path | None = None) -> None:
         self.count = count
         self.port = free_port()
         self.base = f"http://{LOOPBACK}:{self.port}"
         log = directory / f"workers-{count}-{self.port}.log"
-        entry = [str(ROOT / "bench" / "_per_process_flight.py")] if per_process_flight else ["-m", "proxy"]
-        cmd = [sys.executable, *entry, "serve", "--workers", str(count), "--redis", redis,
+        cmd = [sys.executable, *([str(entry)] if entry else ["-m", "proxy"]), "serve", "--workers", str(count),
+               "--redis", redis,
                "--replica-url", replicas, "--host", LOOPBACK, "--port", str(self.port),
                "--registry", str(ROOT / "registry.json"), "--trace-key-file", str(directory / "trace-key"),
                "--grace", "2", "--loop", LOOP]

@@ -11,9 +11,12 @@ Raadsinformatie's replica keeps the platform's own bucket (60 units a minute), a
 `latency_ms`. No recorded latency exists for the platforms in the sample, so one assumed figure serves all; the
 report says which.
 
-With more than one worker each pair runs twice in the same run: with the single flight per process, as before it
-spanned the workers (bench/_per_process_flight.py: each claim granted at once, so every process fetches what it
-misses itself), and shared, as shipped.
+After an answer with more results, an assistant asks for the next page `NEXT_PAGE` of the time.
+
+Each pair runs as shipped and, in the same run, with each change of issue 44's item 2 undone (`BEFORE`): searches
+asking for exactly the caller's window instead of the block holding it (bench/_exact_pages.py), and, with more
+than one worker, the single flight per process, as before it spanned the workers (bench/_per_process_flight.py:
+each claim granted at once, so every process fetches what it misses itself).
 
 Reported per run: answers a minute, p50/p95 time to answer, platform requests per answer (what the replicas
 received, the load measurement at start excluded), and per layer the share of platform calls it answered (the
@@ -46,6 +49,12 @@ from bench.bench_calls import request  # noqa: E402
 from bench.bench_scaleout import Workers  # noqa: E402
 
 ZIPF_S = 1.0
+# The share of answers with more results after which the assistant asks for the next page (an assumption: no
+# client's paging rate is published).
+NEXT_PAGE = 0.3
+# What each run undoes, with the script that undoes it: the shipped service against each change of item 2.
+BEFORE = {"per_process_flight": ROOT / "bench" / "_per_process_flight.py",
+          "exact_pages": ROOT / "bench" / "_exact_pages.py"}
 QUESTIONS = ROOT / "tests" / "questions.json"
 _METRIC = re.compile(r"^(besluitbron_platform_(?:requests|cache_hits|single_flight_joins|rate_limit_refusals))"
                      r"_total\{([^}]*)\} ([0-9.e+]+)$", re.MULTILINE)
@@ -100,8 +109,10 @@ async def _drive(base: str, replicas: str, *, assistants: int, seconds: float, t
         async def assistant(index: int) -> None:
             rng = random.Random(seed * 100_003 + index)
             await asyncio.sleep(rng.uniform(0, min(think, seconds / 2)))  # arrivals spread, not all at second zero
+            following: tuple[str, str, dict[str, Any]] | None = None
             while time.monotonic() < end:
-                address, tool, arguments = rng.choices(calls, weights)[0]
+                address, tool, arguments = following or rng.choices(calls, weights)[0]
+                following = None
                 headers, body = request("modern", "tools/call", {"name": tool, "arguments": arguments})
                 body["id"] = index
                 started = time.perf_counter()
@@ -119,6 +130,10 @@ async def _drive(base: str, replicas: str, *, assistants: int, seconds: float, t
                     refused_by[index] += 1
                 else:
                     outcomes["answered"] += 1  # an isError that names the cause is an answer too
+                    more = ((result.get("structuredContent") or {}).get("precision") or {}).get("next_offset")
+                    if isinstance(more, int) and rng.random() < NEXT_PAGE:
+                        following = (address, tool, {**arguments, "offset": more})
+                        outcomes["next_pages"] += 1
                 # A pause never runs past the end: the run lasts `seconds`, not until the longest pause is over.
                 await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, end - time.monotonic())))
 
@@ -158,27 +173,34 @@ async def _set_latency(replicas: str, latency_ms: int) -> None:
                     raise RuntimeError(f"replica faults for {key}: {response.status}")
 
 
+def variants(workers: int) -> tuple[str, ...]:
+    """The service as shipped and, in the same run, as it was before each change it can show: the shared single
+    flight only with more than one worker."""
+    return ("per_process_flight", "exact_pages", "shipped") if workers > 1 else ("exact_pages", "shipped")
+
+
 def run(*, assistants: tuple[int, ...] = (200, 2000), workers: tuple[int, ...] = (1, 4), seconds: float = 60,
         think: float = 20.0, latency_ms: int = 150, progress: Any = print) -> dict[str, Any]:
-    """Every (workers, assistants) pair, each on a fresh service and fresh replicas (a cold cache); with more than
-    one worker also as before the single flight spanned them (bench/_per_process_flight.py), in the same run."""
+    """Every (workers, assistants) pair, each on a fresh service and fresh replicas (a cold cache), as shipped and
+    with each change undone (`BEFORE`), in the same run."""
     if not RedisServer.installed():
         return {"skipped": "redis-server is not installed (the Debian package `redis-server`; `make system-deps`)"}
     runs = []
     with tempfile.TemporaryDirectory(prefix="bench-workload-") as tmp:
         for count in workers:
             for n in assistants:
-                for flight in (("per_process", "shared") if count > 1 else ("shared",)):
+                for variant in variants(count):
                     with RedisServer(Path(tmp), core=None) as redis, Child("replicas", core=None) as replicas:
                         asyncio.run(_set_latency(replicas.base, latency_ms))
                         with Workers(count, redis=redis.url, replicas=replicas.base, directory=Path(tmp),
-                                     cores=None, per_process_flight=flight == "per_process") as service:
-                            progress(f"  {count} worker(s), {n} assistants, single flight {flight}, {seconds:g} s")
+                                     cores=None, entry=BEFORE.get(variant)) as service:
+                            progress(f"  {count} worker(s), {n} assistants, {variant.replace('_', ' ')}, "
+                                     f"{seconds:g} s")
                             figures = asyncio.run(_drive(service.base, replicas.base, assistants=n,
                                                          seconds=seconds, think=think))
-                            runs.append({"workers": count, "single_flight": flight, **figures})
-    return {"latency_ms_assumed": latency_ms, "zipf_s": ZIPF_S, "distinct_calls": len(workload()),
-            "seconds": seconds, "think_s": think, "runs": runs}
+                            runs.append({"workers": count, "variant": variant, **figures})
+    return {"latency_ms_assumed": latency_ms, "zipf_s": ZIPF_S, "next_page": NEXT_PAGE,
+            "distinct_calls": len(workload()), "seconds": seconds, "think_s": think, "runs": runs}
 
 
 def main() -> int:

@@ -478,45 +478,59 @@ def _workload_section(workload: Mapping[str, Any]) -> list[str]:
         "replicas, which keep Open Raadsinformatie's own bucket and answer after "
         f"{workload['latency_ms_assumed']} ms (an assumed figure: the sample records no latencies); BesluitBron "
         "keeps each platform's budget from the registry, shared through Redis. Each row starts cold (fresh "
-        "Redis, replicas and workers). *Per process*: as before the single flight spanned the workers "
-        "(`bench/_per_process_flight.py`: every process fetches what it misses itself, the shared cache as "
-        "shipped); *shared*: one fetch for the same request at the same moment anywhere in the service. Layers: "
-        "of the platform calls BesluitBron's tools made, the share the cache answered, the share that joined a "
-        "fetch under way (this process or another), and the share sent to the platform.",
+        "Redis, replicas and workers). After an answer with more results the assistant asks for the next page "
+        f"{workload['next_page']:.0%} of the time (an assumed rate). Each row is the service *as shipped* or with "
+        "one change of item 2 undone, in the same run: *exact pages*, searches asking the platform for exactly "
+        "the caller's window (`bench/_exact_pages.py`) instead of the block of 20 that holds it; *per-process "
+        "flight*, the single flight as before it spanned the workers (`bench/_per_process_flight.py`: every "
+        "process fetches what it misses itself, the shared cache as shipped). Layers: of the platform calls "
+        "BesluitBron's tools made, the share the cache answered, the share that joined a fetch under way (this "
+        "process or another), and the share sent to the platform.",
         "",
-        "| workers | assistants | single flight | answers/min | p50 ms | p95 ms | platform requests/answer "
+        "| workers | assistants | service | answers/min | next pages | p50 ms | p95 ms | platform requests/answer "
         "| cache | joined | live | refusals/assistant (mean, max) | failed |",
-        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for r in workload["runs"]:
         share, refusals = r["layer_share"], r["refusals_per_assistant"]
         lines.append(
-            f"| {r['workers']} | {r['assistants']:,} | {r['single_flight'].replace('_', ' ')} | "
-            f"{r['answers_per_minute']:,.0f} | {_num(r['p50_ms'])} | {_num(r['p95_ms'])} | "
-            f"**{_num(r['platform_requests_per_answer'])}** | {share['cache']:.0%} | {share['single_flight']:.0%} | "
-            f"{share['live']:.0%} | {refusals['mean']:.2f}, {refusals['max']} | {r.get('failed', 0)} |")
+            f"| {r['workers']} | {r['assistants']:,} | {_VARIANTS[r['variant']]} | "
+            f"{r['answers_per_minute']:,.0f} | {r.get('next_pages', 0):,} | {_num(r['p50_ms'])} | "
+            f"{_num(r['p95_ms'])} | **{_num(r['platform_requests_per_answer'])}** | {share['cache']:.0%} | "
+            f"{share['single_flight']:.0%} | {share['live']:.0%} | {refusals['mean']:.2f}, {refusals['max']} | "
+            f"{r.get('failed', 0)} |")
     lines += ["", *_workload_reading(workload["runs"]), ""]
     return lines
 
 
+_VARIANTS = {"shipped": "as shipped", "exact_pages": "exact pages", "per_process_flight": "per-process flight"}
+
+
 def _workload_reading(runs: list[Mapping[str, Any]]) -> list[str]:
-    """What the table says: requests per answer as users grow, and what sharing the single flight changed."""
+    """What the table says: requests per answer as users grow, and what each change of item 2 changed."""
     said = []
     for workers in sorted({r["workers"] for r in runs}):
-        shared = sorted((r for r in runs if r["workers"] == workers and r["single_flight"] == "shared"),
-                        key=lambda r: r["assistants"])
-        if len(shared) > 1 and all(r["platform_requests_per_answer"] is not None for r in shared):
-            figures = " → ".join(f"{r['platform_requests_per_answer']:.3f} ({r['assistants']:,})" for r in shared)
+        shipped = sorted((r for r in runs if r["workers"] == workers and r["variant"] == "shipped"),
+                         key=lambda r: r["assistants"])
+        if len(shipped) > 1 and all(r["platform_requests_per_answer"] is not None for r in shipped):
+            figures = " → ".join(f"{r['platform_requests_per_answer']:.3f} ({r['assistants']:,})" for r in shipped)
             said.append(f"- {workers} worker(s): platform requests per answer as assistants grow: {figures}.")
         for n in sorted({r["assistants"] for r in runs if r["workers"] == workers}):
-            pair = {r["single_flight"]: r for r in runs if r["workers"] == workers and r["assistants"] == n}
-            before, after = pair.get("per_process"), pair.get("shared")
-            if before and after and before["platform_requests"] and after["platform_requests"] is not None:
+            same = {r["variant"]: r for r in runs if r["workers"] == workers and r["assistants"] == n}
+            after = same.get("shipped")
+            for variant, change in (("exact_pages", "fetching the block that holds a page"),
+                                    ("per_process_flight", "the shared single flight")):
+                before = same.get(variant)
+                if not (after and before and before["platform_requests_per_answer"]
+                        and after["platform_requests_per_answer"] is not None):
+                    continue
                 said.append(
-                    f"- {workers} workers, {n:,} assistants: the shared single flight sent "
-                    f"{after['platform_requests']:,} platform requests against {before['platform_requests']:,} per "
-                    f"process ({after['platform_requests'] / before['platform_requests']:.2f}×) for "
-                    f"{after.get('answered', 0):,} answers against {before.get('answered', 0):,}.")
+                    f"- {workers} worker(s), {n:,} assistants, {change}: "
+                    f"{after['platform_requests_per_answer']:.3f} platform requests per answer against "
+                    f"{before['platform_requests_per_answer']:.3f} "
+                    f"({after['platform_requests_per_answer'] / before['platform_requests_per_answer']:.2f}×; "
+                    f"{after['platform_requests']:,} requests for {after.get('answered', 0):,} answers against "
+                    f"{before['platform_requests']:,} for {before.get('answered', 0):,}).")
     return said
 
 

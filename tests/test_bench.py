@@ -66,8 +66,9 @@ def test_quick_bench_writes_every_figure(tmp_path: Path) -> None:
             assert heading in text
         assert (tmp_path / "scaleout.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert results["upstream"]["single_flight"]["upstream_calls"] == 1
-    workload = results["workload"]  # many assistants: both single flights ran on two workers, every call answered
-    assert {(r["workers"], r["single_flight"]) for r in workload["runs"]} == {(2, "per_process"), (2, "shared")}
+    workload = results["workload"]  # many assistants: as shipped and each change undone on two workers, all answered
+    assert {(r["workers"], r["variant"]) for r in workload["runs"]} == {
+        (2, "per_process_flight"), (2, "exact_pages"), (2, "shipped")}
     assert all(r["answered"] > 0 and not r.get("failed") and r["platform_requests"] > 0 for r in workload["runs"])
     assert all(abs(sum(r["layer_share"].values()) - 1) < 0.01 for r in workload["runs"])
     assert results["memory"]["sessions"] == 64

@@ -48,7 +48,7 @@ async def test_search_sends_the_documented_cql_and_maps_precision(env: PlatformH
 
     assert [(s.method, s.path) for s in env.requests] == [("GET", "/lokaal/sru")]
     assert env.requests[0].pairs == sru_query(
-        startRecord="1", maximumRecords="5",
+        startRecord="1", maximumRecords="20",  # the 5 asked for, as the block of 20 that holds them
         query='c.product-area=="officielepublicaties" AND w.publicatienaam=="Gemeenteblad" AND dt.creator=="Bergeijk" '
               'AND w.organisatietype=="gemeente" AND cql.textAndIndexes="asbest" AND dt.available>=2023-01-01 '
               'sortBy dt.available/sort.descending')
@@ -80,13 +80,20 @@ async def test_paging_caps_the_limit_and_continues_from_next_offset(env: Platfor
     assert any("results_per_call of 50" in note for note in capped["precision"]["not_applied"])
     first = await env.call("search_publications", media=["gmb"], limit=10)
     assert first["precision"]["truncated"] is True and first["precision"]["next_offset"] == 10
+    assert [(s.query["startRecord"], s.query["maximumRecords"]) for s in env.requests] == [("1", "20")]
     second = await env.call("search_publications", media=["gmb"], limit=10, offset=10)
-    assert env.requests[-1].query["startRecord"] == "11"
+    assert env.requests == []  # the next page of 10 was in the block of 20 the first page fetched
+    third = await env.call("search_publications", media=["gmb"], limit=10, offset=20)
+    assert [(s.query["startRecord"], s.query["maximumRecords"]) for s in env.requests] == [("21", "20")]
     assert env.requests[-1].query["query"] == (
         'c.product-area=="officielepublicaties" AND w.publicatienaam=="Gemeenteblad" '
         "sortBy dt.available/sort.descending")
-    assert not {r["identifier"] for r in first["results"]} & {r["identifier"] for r in second["results"]}
-    assert all(r["medium"] == "gmb" for r in second["results"])
+    pages = [[r["identifier"] for r in result["results"]] for result in (first, second, third)]
+    newest_first = sorted((p for p in PUBLICATIONS if p.publication_name == "Gemeenteblad"),
+                          key=lambda p: (p.available, p.identifier), reverse=True)
+    assert sum(pages, []) == [p.identifier for p in newest_first][:sum(map(len, pages))]
+    assert len(pages[1]) == 10 and second["precision"]["next_offset"] == 20
+    assert all(r["medium"] == "gmb" for r in second["results"] + third["results"])
 
 
 async def test_offset_past_the_paging_window_is_refused_without_a_call(env: PlatformHarness) -> None:

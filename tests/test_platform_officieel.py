@@ -45,7 +45,7 @@ async def test_search_by_dossier_sends_the_documented_cql(env: PlatformHarness) 
     result = await env.call("search_publications", dossier="22112")
     assert [(s.method, s.path) for s in env.requests] == [("GET", "/officieel/sru")]
     assert env.requests[0].pairs == sru_query(
-        startRecord="1", maximumRecords="10",
+        startRecord="1", maximumRecords="20",  # the default 10 asked as the block of 20 that holds it
         query=f'c.product-area=="officielepublicaties" AND {SCOPE} AND w.dossiernummer=="22112" '
               "sortBy dt.available/sort.descending")
     assert env.requests[0].headers["Accept"] == "application/xml"

@@ -70,8 +70,7 @@ async def test_search_documents_sends_odata_query_and_reports_exact_count(env: P
         "$orderby": "Datum desc,Id desc",
         "$select": "Id,DocumentNummer,Soort,Titel,Onderwerp,Datum,Vergaderjaar,GewijzigdOp",
         "$expand": tweedekamer.DOCUMENT_CASES_EXPAND,
-        "$top": "3",
-        "$skip": "1",
+        "$top": "20",  # results 2 to 4, asked as the block of the first 20 that holds them ($skip 0 is not sent)
         "$count": "true",
     }
     assert "2026-11-30T00:00:00%2B01:00" in request.raw_path  # the offset's "+" is encoded, not sent as a space

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 from xml.etree.ElementTree import Element
 
 from defusedxml import ElementTree as SafeET
@@ -17,7 +18,10 @@ __all__ = [
     "CHUNK_DEFAULT",
     "CHUNK_PROPS",
     "DATE_RANGE_PROPS",
+    "PAGE_BLOCK",
     "PAGE_PROPS",
+    "Window",
+    "aligned",
     "chunk",
     "chunk_output_props",
     "cite",
@@ -28,6 +32,8 @@ __all__ = [
     "parse_date",
     "parse_xml",
 ]
+
+T = TypeVar("T")
 
 CHUNK_DEFAULT = 3000
 EARLIEST_DATE = date(1800, 1, 1)
@@ -76,6 +82,41 @@ def page(call: ToolCall) -> tuple[int, int, list[str]]:
     if requested > cap:
         return cap, offset, [f"limit {requested} lowered to this installation's results_per_call of {cap}"]
     return requested, offset, []
+
+
+# Searches ask the platform for whole blocks of this many results, starting at a multiple of it, and cut the
+# caller's window out locally: limits of 5, 10 and 20 and the next page of 10 are then one platform request (one
+# cache entry), not four. Results are small, while each platform's request budget is shared by all users.
+PAGE_BLOCK = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The results a caller asked for (`offset`, `limit`) and the block fetched to hold them (`start`, `size`)."""
+
+    offset: int
+    limit: int
+    start: int
+    size: int
+
+    def cut(self, held: Sequence[T]) -> list[T]:
+        """The caller's results out of the block's."""
+        first = self.offset - self.start
+        return list(held[first:first + self.limit])
+
+    def more_held(self, held: Sequence[Any]) -> bool:
+        """Whether the block holds results after the caller's window (so there is a next page)."""
+        return len(held) > self.offset - self.start + self.limit
+
+
+def aligned(offset: int, limit: int, *, most: int, block: int = PAGE_BLOCK) -> Window:
+    """The fetch holding results `offset` to `offset + limit`: the block of `block` results (starting at a
+    multiple of it) that holds them all; a window no block holds, or a block larger than `most` (the platform's
+    largest page), is fetched as asked."""
+    start = offset - offset % block
+    if offset + limit > start + block or block > most:
+        return Window(offset, limit, offset, limit)
+    return Window(offset, limit, start, block)
 
 
 def parse_date(value: Any, field: str) -> date | None:

@@ -39,6 +39,7 @@ from proxy.core.schema_atoms import NSTR
 from proxy.platforms._common import (
     CHUNK_PROPS,
     PAGE_PROPS,
+    aligned,
     chunk,
     chunk_output_props,
     cite,
@@ -81,6 +82,8 @@ T = TypeVar("T")
 XML_ACCEPT = {"Accept": "application/xml"}
 # startRecord >= 10000 answers an nginx 504 at repository.overheid.nl (research §3.1).
 KOOP_PAGING_LIMIT = 10_000
+# The most records one searchRetrieve is asked for (clients use up to 200; 1000 is the inferred ceiling, §3.2).
+KOOP_MOST_RECORDS = 200
 _PRECISION_PREFIX = "info:srw/vocabulary/resultCountPrecision/1/"
 _RELATIONS: dict[str, TotalRelation] = {"exact": "exact", "estimate": "estimate", "minimum": "lower_bound",
                                         "maximum": "estimate", "unknown": "unknown"}
@@ -623,20 +626,21 @@ async def search_publications(source: KoopSource, call: ToolCall,
                              "through; narrow the search (organisation, type, dates) instead")
     query, matched = build_search(source, call, extra_clauses or [])
     platform = call.ctx.platform
+    window = aligned(offset, limit, most=KOOP_MOST_RECORDS)
     reply = await call.get("", reply_parser(platform.key, platform.title.en),
-                           params=koop_params(query, start=offset + 1, maximum=limit), headers=XML_ACCEPT)
-    hits = [read_publication_record(r, source) for r in reply.records]
+                           params=koop_params(query, start=window.start + 1, maximum=window.size), headers=XML_ACCEPT)
+    hits = [read_publication_record(r, source) for r in window.cut(reply.records)]
     results = [{**{k: hit[k] for k in PUBLICATION_HIT},
                 "citation": cite(call.ctx, uri=hit["url"], title=hit["title"], text=publication_cite_text(hit))}
                for hit in hits]
     not_applied = [*notes, *(f"the platform ignored part of the query: {text}" for text in reply.ignored)]
-    next_offset = reply.next_position - 1 if reply.next_position else None
-    if next_offset is None and reply.total is not None and offset + len(results) < reply.total:
-        next_offset = offset + len(results)
+    after = offset + len(results)
+    truncated = (window.more_held(reply.records) or reply.next_position is not None
+                 or (reply.total is not None and after < reply.total))
+    next_offset = after if truncated and results else None
     if next_offset is not None and next_offset + 1 >= KOOP_PAGING_LIMIT:
         not_applied.append(f"hits after the first {KOOP_PAGING_LIMIT:,} cannot be paged to; narrow the search")
         next_offset = None
-    truncated = reply.next_position is not None or (reply.total is not None and offset + len(results) < reply.total)
     return {"results": results,
             "precision": precision(total=reply.total, total_relation=reply.relation, returned=len(results),
                                    truncated=truncated, matched=matched, not_applied=not_applied,

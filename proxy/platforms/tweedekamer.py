@@ -33,7 +33,16 @@ from proxy.core.caller import SYSTEM_CALLER
 from proxy.core.errors import NotHeld, ToolInputError
 from proxy.core.schema_atoms import NBOOL, NDATE, NINT, NSTR, STR, STRINGS
 from proxy.core.shapes import Precision
-from proxy.platforms._common import DATE_RANGE_PROPS, PAGE_PROPS, cite, date_range, date_range_props, object_at, page
+from proxy.platforms._common import (
+    DATE_RANGE_PROPS,
+    PAGE_PROPS,
+    aligned,
+    cite,
+    date_range,
+    date_range_props,
+    object_at,
+    page,
+)
 from proxy.platforms._odata import (
     GUID_RE,
     MAX_FILTER_NODES,
@@ -366,10 +375,11 @@ def _document_list_item(ctx: PlatformContext, row: Mapping[str, Any]) -> dict[st
 async def _search_documents(call: ToolCall) -> dict[str, Any]:
     limit, offset, notes = page(call)
     filters, matched = _titled_search(call, "Datum", DOCUMENT_KINDS)
+    window = aligned(offset, limit, most=PAGE_MAX)
     params = _params(filters, orderby="Datum desc,Id desc", select=DOCUMENT_SELECT, expand=DOCUMENT_CASES_EXPAND,
-                     top=limit, skip=offset, drop=DROP_TITLED)
+                     top=window.size, skip=window.start, drop=DROP_TITLED)
     result = await call.get("/Document", read_page, params=params, headers=ACCEPT)
-    items = [_document_list_item(call.ctx, row) for row in result.rows]
+    items = [_document_list_item(call.ctx, row) for row in window.cut(result.rows)]
     matched += mark_part_words(items, words(call.arguments.get("query")))
     return _listing(result, items, offset=offset, matched=matched + "; newest first", notes=notes)
 
@@ -605,11 +615,12 @@ async def _search_activities(call: ToolCall) -> dict[str, Any]:
     filters, matched = _titled_search(call, "Datum", ACTIVITY_KINDS, fields=("Onderwerp",))
     shared, described = _activity_filters(call, kind=False)
     filters += shared
+    window = aligned(offset, limit, most=PAGE_MAX)
     params = _params(filters, orderby="Aanvangstijd desc,Id desc", select=ACTIVITY_SELECT, expand=ACTIVITY_EXPAND,
-                     top=limit, skip=offset, drop=DROP_TITLED.replace("kind or the date range",
-                                                                      "kind, committee or the period"))
+                     top=window.size, skip=window.start, drop=DROP_TITLED.replace("kind or the date range",
+                                                                                  "kind, committee or the period"))
     result = await call.get("/Activiteit", read_page, params=params, headers=ACCEPT)
-    items = [_activity_item(call.ctx, row) for row in result.rows]
+    items = [_activity_item(call.ctx, row) for row in window.cut(result.rows)]
     matched = "; ".join([matched, *described]) + "; newest first"
     matched += mark_part_words(items, words(call.arguments.get("query")))
     answer = _listing(result, items, offset=offset, matched=matched, notes=notes)
@@ -751,10 +762,11 @@ async def _search_cases(call: ToolCall) -> dict[str, Any]:
     _params(filters, drop=drop)  # a filter over the node limit is refused before the party list is read
     party_filters, party_matched = await _party_filter(call)
     submitter_filters, submitter_matched = await _submitter_filter(call)
+    window = aligned(offset, limit, most=PAGE_MAX)
     params = _params([*filters, *party_filters, *submitter_filters], orderby="GestartOp desc,Id desc",
-                     select=CASE_SELECT, expand=CASE_EXPAND, top=limit, skip=offset, drop=drop)
+                     select=CASE_SELECT, expand=CASE_EXPAND, top=window.size, skip=window.start, drop=drop)
     result = await call.get("/Zaak", read_page, params=params, headers=ACCEPT)
-    items = [_case_list_item(call.ctx, row) for row in result.rows]
+    items = [_case_list_item(call.ctx, row) for row in window.cut(result.rows)]
     matched = "; ".join([matched, *party_matched, *submitter_matched])
     matched += mark_part_words(items, words(call.arguments.get("query")))
     return _listing(result, items, offset=offset, matched=matched + "; most recently started first", notes=notes)
