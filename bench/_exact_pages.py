@@ -15,7 +15,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from proxy.__main__ import main  # noqa: E402
-from proxy.platforms import _sru, tweedekamer  # noqa: E402
+from proxy.platforms import _sru, rechtspraak, tweedekamer  # noqa: E402
 from proxy.platforms._common import Window  # noqa: E402
 
 
@@ -23,7 +23,7 @@ def _as_asked(offset: int, limit: int, *, most: int, block: int = 0) -> Window:
     return Window(offset, limit, offset, limit)
 
 
-for module in (_sru, tweedekamer):  # each adapter that fetches blocks
+for module in (_sru, rechtspraak, tweedekamer):  # each adapter that fetches blocks
     module.aligned = _as_asked  # type: ignore[attr-defined]
 
 if __name__ == "__main__":

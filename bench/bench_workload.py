@@ -101,6 +101,7 @@ async def _drive(base: str, replicas: str, *, assistants: int, seconds: float, t
     latencies: list[float] = []
     outcomes: Counter[str] = Counter()
     refused_by: Counter[int] = Counter()
+    paged: Counter[str] = Counter()  # next pages asked, per address and tool
     connector = aiohttp.TCPConnector(limit=min(assistants, 256))
     async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as http:
         before, sent_before = await _scrape(http, base), await _replica_requests(http, replicas)
@@ -134,6 +135,7 @@ async def _drive(base: str, replicas: str, *, assistants: int, seconds: float, t
                     if isinstance(more, int) and rng.random() < NEXT_PAGE:
                         following = (address, tool, {**arguments, "offset": more})
                         outcomes["next_pages"] += 1
+                        paged[f"{address}/{tool}"] += 1
                 # A pause never runs past the end: the run lasts `seconds`, not until the longest pause is over.
                 await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, end - time.monotonic())))
 
@@ -157,6 +159,7 @@ async def _drive(base: str, replicas: str, *, assistants: int, seconds: float, t
         "refusals_per_assistant": {"mean": round(outcomes["refused"] / assistants, 3),
                                    "max": max(refused_by.values(), default=0)},
         "rate_refusals": spent["rate_limit_refusals"],
+        "next_pages_by_tool": dict(paged.most_common()),
     }
 
 

@@ -12,6 +12,7 @@ from defusedxml import ElementTree as SafeET
 
 from proxy.core.errors import ToolInputError
 from proxy.platforms import rechtspraak
+from proxy.platforms._common import aligned
 from proxy.platforms.rechtspraak import AREAS, COURT_TABLE, area_uris, court_uris, normal_ecli
 from proxy.replica.rechtspraak import COURT_LIST, DATA, XSS_SUMMARY, Ruling, build_rulings
 from proxy.serving.loadstatus import status_from_report
@@ -146,7 +147,7 @@ async def test_search_sends_the_metadata_filter(env: PlatformHarness) -> None:
         ("type", "Uitspraak"), ("creator", RVS),
         ("subject", "http://psi.rechtspraak.nl/rechtsgebied#bestuursrecht_omgevingsrecht"),
         ("date", "2005-01-01"), ("date", "2026-11-30"),  # an open end closes at today (server clock)
-        ("return", "DOC"), ("max", "5"), ("from", "0"), ("sort", "DESC"),
+        ("return", "DOC"), ("max", "20"), ("from", "0"), ("sort", "DESC"),  # the block of 20 holding the 5
     ]
     assert "%23bestuursrecht_omgevingsrecht" in request.raw_path  # '#' must not end the URL
 
@@ -243,7 +244,9 @@ async def test_search_counts_withdrawn_entries_in_paging(env: PlatformHarness) -
                     reverse=True)
     at = next(n for n, r in enumerate(listed) if r.deleted)
     result = await env.call("search_rulings", limit=10, offset=at)
-    assert env.only_request().pairs == [("return", "DOC"), ("max", "10"), ("from", str(at)), ("sort", "DESC")]
+    window = aligned(at, 10, most=1000)  # the block holding positions at..at+9, or exactly those
+    assert env.only_request().pairs == [("return", "DOC"), ("max", str(window.size)), ("from", str(window.start)),
+                                        ("sort", "DESC")]
     precision = result["precision"]
     assert precision["total"] == len(listed)  # the feed counts withdrawn ECLIs too
     withdrawn_here = sum(r.deleted for r in listed[at:at + 10])

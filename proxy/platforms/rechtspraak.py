@@ -40,6 +40,7 @@ from proxy.core.schema_atoms import NDATE, NSTR, STRINGS
 from proxy.platforms._common import (
     CHUNK_PROPS,
     PAGE_PROPS,
+    aligned,
     chunk,
     chunk_output_props,
     cite,
@@ -154,11 +155,24 @@ def normal_ecli(value: str) -> str:
 # --------------------------------------------------------------------------- the Atom feed
 
 
+# The most entries one /uitspraken/zoeken is asked for (the platform's own maximum is 1000).
+FEED_MOST = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class Feed:
+    """One page of the feed: every position in order, a withdrawn (deleted) entry as None."""
+
     total: int | None
-    entries: list[dict[str, Any]]
-    deleted: int
+    positions: list[dict[str, Any] | None]
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        return [e for e in self.positions if e is not None]
+
+    @property
+    def deleted(self) -> int:
+        return sum(e is None for e in self.positions)
 
 
 def _text(el: Element | None) -> str:
@@ -171,15 +185,12 @@ def read_feed(body: bytes) -> Feed:
         raise ValueError("a /uitspraken/zoeken answer is an Atom feed")
     match = COUNT_RE.search(_text(root.find(f"{ATOM}subtitle")))
     total = int(match.group(1).replace(".", "")) if match else None
-    entries, deleted = [], 0
-    for entry in root.findall(f"{ATOM}entry"):
-        if entry.get("deleted"):
-            deleted += 1
-            continue
-        entries.append({"ecli": _text(entry.find(f"{ATOM}id")), "title": _text(entry.find(f"{ATOM}title")),
-                        "summary": _text(entry.find(f"{ATOM}summary")),
-                        "updated": _text(entry.find(f"{ATOM}updated"))})
-    return Feed(total=total, entries=entries, deleted=deleted)
+    positions: list[dict[str, Any] | None] = [
+        None if entry.get("deleted") else
+        {"ecli": _text(entry.find(f"{ATOM}id")), "title": _text(entry.find(f"{ATOM}title")),
+         "summary": _text(entry.find(f"{ATOM}summary")), "updated": _text(entry.find(f"{ATOM}updated"))}
+        for entry in root.findall(f"{ATOM}entry")]
+    return Feed(total=total, positions=positions)
 
 
 def _title_parts(title: str) -> tuple[str | None, str | None, str | None]:
@@ -261,19 +272,23 @@ async def _search_feed(call: ToolCall, dropped: str = "") -> dict[str, Any]:
         low, high = start or EARLIEST, end or today
         params += [("date", low.isoformat()), ("date", high.isoformat())]
         matched.append(f"ruling date {low} to {high}")
-    params += [("return", "DOC"), ("max", str(limit)), ("from", str(offset)), ("sort", "DESC")]
+    window = aligned(offset, limit, most=FEED_MOST)
+    params += [("return", "DOC"), ("max", str(window.size)), ("from", str(window.start)), ("sort", "DESC")]
     if dropped:
         notes = [dropped, *notes]
     feed = await call.get("/uitspraken/zoeken", read_feed, params=params)
-    items = [_ruling_item(call.ctx, e) for e in feed.entries]
-    consumed = len(items) + feed.deleted
-    truncated = offset + consumed < feed.total if feed.total is not None else consumed >= limit
+    held = window.cut(feed.positions)
+    items = [_ruling_item(call.ctx, e) for e in held if e is not None]
+    withdrawn = len(held) - len(items)
+    consumed = len(held)
+    truncated = (offset + consumed < feed.total if feed.total is not None
+                 else window.more_held(feed.positions) or consumed >= limit)
     described = "metadata filter only (" + ("; ".join(matched) or "no filter: every published ruling") + ")"
     if dropped:
         described += "; the search words were NOT applied (the full-text search did not answer)"
     described += "; rulings with a published document; most recently modified first"
-    if feed.deleted:
-        described += f"; {feed.deleted} withdrawn entr{'y' if feed.deleted == 1 else 'ies'} on this page skipped"
+    if withdrawn:
+        described += f"; {withdrawn} withdrawn entr{'y' if withdrawn == 1 else 'ies'} on this page skipped"
     return {"results": items, "precision": precision(
         total=feed.total, total_relation="exact" if feed.total is not None else "unknown", returned=len(items),
         truncated=truncated, matched=described, not_applied=notes,
